@@ -19,7 +19,7 @@ from compliance.models import Alert
 from core.money import format_money
 from packs.nd.accounting import TAX_BRACKETS as ND_TAX_BRACKETS
 from tests.accounting.scenario import Scenario
-from tests.accounting.test_quarter_filing import DAY, ENTERED, LATER, Q3, file, play, text
+from tests.accounting.test_quarter_filing import DAY, ENTERED, LATER, Q3, file, play, post_drop_adjustment, text
 from tests.factories import TableFactory
 from tests.reports.test_kind_daily import download, pdf_tables, run_report
 
@@ -419,19 +419,7 @@ def test_a_washington_filed_return_names_its_lines_in_the_packs_words_on_the_api
 
 
 def test_a_washington_amendment_alert_names_the_win_not_agp(washington_filed, site, manager, client_for, table):
-    response = client_for(manager).post(
-        "/api/v1/adjustments/",
-        {
-            "books_close": BooksClose.objects.get(site=site, gaming_date=DAY).pk,
-            "table": table.pk,
-            "field": "drop",
-            "amount_cents": 2_000,
-            "reason": "found after the filing",
-            "recorded_on": str(ENTERED),
-        },
-        format="json",
-    )
-    assert response.status_code == 201, response.json()
+    post_drop_adjustment(client_for(manager), site, table)
     alert = Alert.objects.get(rule="filed_return_amended", site=site)
     assert alert.citation == "House control"  # Washington's texts state no quarterly summary
     assert alert.figures["amended_figure"] == "Win"
@@ -440,19 +428,7 @@ def test_a_washington_amendment_alert_names_the_win_not_agp(washington_filed, si
 
 def _amend_a_filed_day(client, table, site) -> None:
     """A $20 drop correction of the filed quarter's first day, entered in the next quarter."""
-    response = client.post(
-        "/api/v1/adjustments/",
-        {
-            "books_close": BooksClose.objects.get(site=site, gaming_date=DAY).pk,
-            "table": table.pk,
-            "field": "drop",
-            "amount_cents": 2_000,
-            "reason": "found after the filing",
-            "recorded_on": str(ENTERED),
-        },
-        format="json",
-    )
-    assert response.status_code == 201, response.json()
+    post_drop_adjustment(client, site, table)
 
 
 def _quarter_text(client, site, quarter: str) -> str:

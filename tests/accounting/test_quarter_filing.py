@@ -72,6 +72,25 @@ def quarter_played(site, other_site, people, table, manager):
     return scenario
 
 
+def post_drop_adjustment(api, site, table, amount_cents: int = 2_000, reason: str = "found after the filing"):
+    """A drop correction of the filed quarter's first day (DAY), entered in the next quarter
+    (ENTERED), through the API: the input every amendment test starts from."""
+    response = api.post(
+        "/api/v1/adjustments/",
+        {
+            "books_close": BooksClose.objects.get(site=site, gaming_date=DAY).pk,
+            "table": table.pk,
+            "field": "drop",
+            "amount_cents": amount_cents,
+            "reason": reason,
+            "recorded_on": str(ENTERED),
+        },
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    return response
+
+
 def file(employee, site, quarter=Q3, **extra):
     return services.file_quarter(acting_user=employee.user, site=site, quarter=quarter, **extra)
 

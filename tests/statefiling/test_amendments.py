@@ -10,14 +10,14 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from accounting.models import BooksClose, FilingAmendment
+from accounting.models import FilingAmendment
 from core import filing_package
 from registry import services as registry
 from registry.models import ReceivedFiling, Regulator, RegulatorRole
 from registry.services import verify_filings
 from statefiling import client, delivery, services, tasks
 from statefiling.models import AmendmentReceipt, FilingReceipt, Submission
-from tests.accounting.test_quarter_filing import DAY, ENTERED, text
+from tests.accounting.test_quarter_filing import post_drop_adjustment, text
 from tests.reports.test_kind_daily import download, run_report
 
 from .registry_in_process import URL
@@ -33,19 +33,7 @@ def file_q3(api, site) -> Submission:
 
 
 def adjust(api, site, table, amount=5_000) -> Submission:
-    response = api.post(
-        "/api/v1/adjustments/",
-        {
-            "books_close": BooksClose.objects.get(site=site, gaming_date=DAY).pk,
-            "table": table.pk,
-            "field": "drop",
-            "amount_cents": amount,
-            "reason": "a $50 bill found in box 1 after the filing",
-            "recorded_on": str(ENTERED),
-        },
-        format="json",
-    )
-    assert response.status_code == 201, response.json()
+    response = post_drop_adjustment(api, site, table, amount, "a $50 bill found in box 1 after the filing")
     return Submission.objects.get(amendment=FilingAmendment.objects.get(adjustment_id=response.json()["id"]))
 
 
@@ -154,19 +142,8 @@ def test_an_amendment_of_a_filing_never_sent_to_a_registry_queues_nothing(
     services.connect_registry(
         acting_user=manager.user, organization=org, jurisdiction="ND", url=URL, credential=issued.secret
     )
-    response = api.post(
-        "/api/v1/adjustments/",
-        {
-            "books_close": BooksClose.objects.get(site=site, gaming_date=DAY).pk,
-            "table": table.pk,
-            "field": "drop",
-            "amount_cents": 1_000,
-            "reason": "found later",
-            "recorded_on": str(ENTERED),
-        },
-        format="json",
-    )
-    assert response.status_code == 201 and FilingAmendment.objects.exists()
+    post_drop_adjustment(api, site, table, 1_000, "found later")
+    assert FilingAmendment.objects.exists()
     assert not Submission.objects.exists()
 
 
@@ -190,16 +167,31 @@ def test_an_amendment_carries_the_return_as_it_now_stands_and_the_registry_shows
 
     assert delivery.deliver(queued.pk) == "delivered"
     number = AmendmentReceipt.objects.get(amendment=queued.amendment).receipt_number
-    user = get_user_model().objects.create_user("state", password="x")
-    Regulator.objects.create(user=user, agency=licensee.agency, role=RegulatorRole.STATE_AUDITOR)
-    state = Client()
-    state.force_login(user)
+    state = state_auditor(licensee)
     html = state.get("/registry/quarter/?quarter=2026Q3").content.decode()
     row = html[html.index(number) :].split("</tr>")[0]
     filed_number = FilingReceipt.objects.get(filing=queued.filing).receipt_number
     now = f"${Decimal(tax['now_cents']) / 100:,.2f}"
     # The tax filed is on the amended return's own row; the amendment's names it and gives the tax now
     assert f"as filed, receipt {filed_number} above" in row and now in row and "changed" not in row
+
+
+def state_auditor(licensee) -> Client:
+    """A browser signed in as a state auditor of the licensee's agency."""
+    user = get_user_model().objects.create_user("state", password="x")
+    Regulator.objects.create(user=user, agency=licensee.agency, role=RegulatorRole.STATE_AUDITOR)
+    state = Client()
+    state.force_login(user)
+    return state
+
+
+def filed_and_amended(api, site, table) -> tuple[Submission, Submission]:
+    """Q3 filed and delivered, then a $50 drop correction's amendment delivered after it."""
+    original = file_q3(api, site)
+    assert delivery.deliver(original.pk) == "delivered"
+    queued = adjust(api, site, table, amount=5_000)
+    assert delivery.deliver(queued.pk) == "delivered"
+    return original, queued
 
 
 def money(cents) -> str:
@@ -218,21 +210,14 @@ def test_the_registry_shows_an_amended_returns_figures_now_in_the_packs_words_ea
 
     from openpyxl import load_workbook
 
-    api = client_for(manager)
-    original = file_q3(api, site)
-    assert delivery.deliver(original.pk) == "delivered"
-    queued = adjust(api, site, table, amount=5_000)
-    assert delivery.deliver(queued.pk) == "delivered"
+    original, queued = filed_and_amended(client_for(manager), site, table)
     lines = {line["figure"]: line for line in queued.package["figures"]["return_now"]}
     assert set(lines) <= set(filing_package.RETURN_NOW_FIGURES)  # every line the registry reads by name
     gp, agp = lines["Gross proceeds"]["now_cents"], lines["AGP"]["now_cents"]
     hold = f"{Decimal(agp) / Decimal(gp) * 100:.2f}%"
     filed_number = FilingReceipt.objects.get(filing=original.filing).receipt_number
     amended_number = AmendmentReceipt.objects.get(amendment=queued.amendment).receipt_number
-    user = get_user_model().objects.create_user("state", password="x")
-    Regulator.objects.create(user=user, agency=licensee.agency, role=RegulatorRole.STATE_AUDITOR)
-    state = Client()
-    state.force_login(user)
+    state = state_auditor(licensee)
 
     html = state.get("/registry/quarter/?quarter=2026Q3").content.decode()
     body = html[html.index("<tbody>") : html.index("</tbody>")]
@@ -281,20 +266,13 @@ def test_the_registry_shows_each_returns_cash_profit_and_an_amendment_restates_i
 
     from openpyxl import load_workbook
 
-    api = client_for(manager)
-    original = file_q3(api, site)
-    assert delivery.deliver(original.pk) == "delivered"
-    queued = adjust(api, site, table, amount=5_000)
-    assert delivery.deliver(queued.pk) == "delivered"
+    original, queued = filed_and_amended(client_for(manager), site, table)
     filed = original.package["figures"]["summary"]["cash_profit_cents"]
     now = {line["figure"]: line for line in queued.package["figures"]["return_now"]}["Cash profit"]["now_cents"]
     assert isinstance(filed, int) and isinstance(now, int)
     filed_number = FilingReceipt.objects.get(filing=original.filing).receipt_number
     amended_number = AmendmentReceipt.objects.get(amendment=queued.amendment).receipt_number
-    user = get_user_model().objects.create_user("state", password="x")
-    Regulator.objects.create(user=user, agency=licensee.agency, role=RegulatorRole.STATE_AUDITOR)
-    state = Client()
-    state.force_login(user)
+    state = state_auditor(licensee)
 
     html = state.get("/registry/quarter/?quarter=2026Q3").content.decode()
     assert '<th class="text-end">Cash profit</th>' in html

@@ -8,12 +8,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from accounting.models import BooksClose, FilingAmendment
+from accounting.models import FilingAmendment
 from registry import services as registry
 from registry.models import ReceivedFiling, Regulator, RegulatorRole
 from statefiling import client, delivery, services
 from statefiling.models import AmendmentReceipt, FilingReceipt, Submission
-from tests.accounting.test_quarter_filing import DAY, ENTERED
+from tests.accounting.test_quarter_filing import post_drop_adjustment
 
 from .registry_in_process import URL
 
@@ -22,19 +22,7 @@ pytestmark = pytest.mark.usefixtures("quarter_played")
 
 def record_amendments(api, site, table, org) -> list[FilingAmendment]:
     """An adjustment of a filed day, then the other games' AGP: two amendments of the filing."""
-    adjusted = api.post(
-        "/api/v1/adjustments/",
-        {
-            "books_close": BooksClose.objects.get(site=site, gaming_date=DAY).pk,
-            "table": table.pk,
-            "field": "drop",
-            "amount_cents": 5_000,
-            "reason": "a $50 bill found in box 1 after the filing",
-            "recorded_on": str(ENTERED),
-        },
-        format="json",
-    )
-    assert adjusted.status_code == 201, adjusted.json()
+    post_drop_adjustment(api, site, table, 5_000, "a $50 bill found in box 1 after the filing")
     other = api.post(
         f"/api/v1/organizations/{org.pk}/other-games-agp/",
         {"quarter": "2026Q3", "agp_cents": 80_000_000, "note": "pull tabs, return GT-77"},
