@@ -52,8 +52,7 @@ def low_minimum_refusal(table: Table, day: GamingDay, at: datetime, minimum_cent
     it; None where the pack has no such rule or the table keeps it."""
     if table.game != Game.TWENTY_ONE:
         return None
-    limits = pack_for(table.site).wager_limits_on(day.gaming_date)
-    ceiling = limits.low_minimum_ceiling_cents if limits is not None else None
+    limits, ceiling = _ceiling(table.site, day)
     minimum = table.min_wager_cents if minimum_cents is None else minimum_cents
     if ceiling is None or minimum is None or minimum <= ceiling:
         return None
@@ -89,18 +88,16 @@ def low_table_left(table: Table, day: GamingDay, at: datetime, *, closed: bool =
     (compliance's `low_table_closed`, after its grace); a relieved dealer only here."""
     if table.game != Game.TWENTY_ONE:
         return None
-    limits = pack_for(table.site).wager_limits_on(day.gaming_date)
-    ceiling = limits.low_minimum_ceiling_cents if limits is not None else None
+    limits, ceiling = _ceiling(table.site, day)
     if ceiling is None or table.min_wager_cents > ceiling:
         return None
     active = list(active_tables(day, at).order_by("number"))
     if any(t.pk == table.pk for t in active):
         return None  # still in play: another dealer seated
-    higher = [t for t in active if t.min_wager_cents > ceiling]
-    if not higher or len(higher) < len(active):  # nothing above the ceiling, or a low table still in play
+    higher = _alone_above(active, ceiling)
+    if not higher:
         return None
-    still = ", ".join(f"table {t.number} (minimum {format_money(t.min_wager_cents)})" for t in higher)
-    limit, one = format_money(ceiling), len(higher) == 1
+    still, limit, one = _named(higher), format_money(ceiling), len(higher) == 1
     left = "is closed" if closed else "has no dealer now"
     return (
         f"{limits.citation}: table {table.number} (minimum {format_money(table.min_wager_cents)}) {left} while "
@@ -122,23 +119,34 @@ def low_minimum_standing(board) -> str | None:
     while it stands, whoever's step left it so (a closer, a relief) and whatever answered it."""
     if board.day is None:
         return None
-    limits = pack_for(board.site).wager_limits_on(board.day.gaming_date)
-    ceiling = limits.low_minimum_ceiling_cents if limits is not None else None
+    limits, ceiling = _ceiling(board.site, board.day)
     if ceiling is None:
         return None
     active = [
         r.table for r in board.rows if r.state == "open" and r.shift is not None and r.table.game == Game.TWENTY_ONE
     ]
-    higher = [t for t in active if t.min_wager_cents > ceiling]
-    if not higher or len(higher) < len(active):
+    higher = _alone_above(active, ceiling)
+    if not higher:
         return None
-    tables, limit, one = (
-        ", ".join(f"table {t.number} (minimum {format_money(t.min_wager_cents)})" for t in higher),
-        format_money(ceiling),
-        len(higher) == 1,
-    )
+    tables, limit, one = _named(higher), format_money(ceiling), len(higher) == 1
     return (
         f"{limits.citation}: {tables} {'is' if one else 'are'} active with no active table at {limit} or less beside "
         f"{'it' if one else 'them'}; a higher minimum is allowed only beside one (a dealer and chips present). Seat a "
         f"dealer at a table of {limit} or less, or close {'it' if one else 'them'}."
     )
+
+
+def _ceiling(site, day: GamingDay):
+    """The pack's wager limits on the day and their low-minimum ceiling (None: no such rule)."""
+    limits = pack_for(site).wager_limits_on(day.gaming_date)
+    return limits, limits.low_minimum_ceiling_cents if limits is not None else None
+
+
+def _alone_above(active: list[Table], ceiling: int) -> list[Table]:
+    """The active tables above the ceiling when no active table is at or below it; else none."""
+    higher = [t for t in active if t.min_wager_cents > ceiling]
+    return higher if len(higher) == len(active) else []
+
+
+def _named(tables: list[Table]) -> str:
+    return ", ".join(f"table {t.number} (minimum {format_money(t.min_wager_cents)})" for t in tables)
