@@ -251,11 +251,12 @@ def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook
 
 @day_provider(rule=rules.LOW_TABLE_CLOSED)
 def low_table_closed(sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None):
-    """ND 99-01.3-08-09(1): the low table's play ended (its closer) while a table with a higher
-    minimum stayed active. Three queries for all the sites (`floor.queries.twenty_one_play`),
-    once for all the ranges of a run that touch (each range judged with its own book), reading
-    only the days on which a dealer stayed on shift past another table's closer (the others
-    cannot hold a finding: no table is active without a dealer)."""
+    """ND 99-01.3-08-09(1): the low table's play ended (its closer, or its dealer relieved with no
+    one seated after) while a table with a higher minimum stayed active. Three queries for all the
+    sites (`floor.queries.twenty_one_play`), once for all the ranges of a run that touch (each
+    range judged with its own book), reading only the days on which a dealer stayed on shift past
+    another table's closer or relief (the others cannot hold a finding: no table is active
+    without a dealer)."""
     by_id = {s.pk: s for s in sites}
     grace = timedelta(minutes=book.int("low_table.grace_minutes"))
     play = _over_span(

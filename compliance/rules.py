@@ -603,45 +603,66 @@ def recording_gaps(
 def low_table_closings(
     site_id: int, gaming_date: date, tables: list, *, book: ThresholdBook, time_zone: str
 ) -> list[Finding]:
-    """Each closer of a table with a minimum at or below the ceiling (the low table) after which,
-    the grace past, a table with a higher minimum was still active (a dealer and chips present,
-    `floor.queries.TablePlay.active_at`) with no other low table active beside it. `tables`: the
-    day's twenty-one tables' play; each minimum is the one in force at the moment judged
-    (`TablePlay.minimum_at`: the table's history), never as configured now."""
+    """Each moment a table with a minimum at or below the ceiling (the low table) left play after
+    which, the grace past, a table with a higher minimum was still active (a dealer and chips
+    present, `floor.queries.TablePlay.active_at`) with no low table active beside it: its closer,
+    or its dealer relieved with no one seated after (`_reliefs`). `tables`: the day's twenty-one
+    tables' play; each minimum is the one in force at the moment judged (`TablePlay.minimum_at`:
+    the table's history), never as configured now."""
     ceiling = int(book["low_table.minimum_ceiling_cents"])
     grace = timedelta(minutes=book.int("low_table.grace_minutes"))
     found = []
     for low in tables:
-        for closed_at in low.closers:
-            if low.minimum_at(closed_at) > ceiling:
+        left = [(closed_at, True) for closed_at in low.closers] + [(at, False) for at in _reliefs(low, grace)]
+        for left_at, closed in sorted(left):
+            if low.minimum_at(left_at) > ceiling:
                 continue
-            at = closed_at + grace
-            active = [(t, t.minimum_at(at)) for t in tables if t.table_id != low.table_id and t.active_at(at)]
-            higher = [(t, cents) for t, cents in active if cents > ceiling]
-            if higher and not any(cents <= ceiling for _, cents in active):
-                found.append(_low_table_closed(site_id, gaming_date, low, closed_at, higher, book, time_zone))
+            at = left_at + grace
+            others = [(t, t.minimum_at(at)) for t in tables if t.table_id != low.table_id and t.active_at(at)]
+            higher = [(t, cents) for t, cents in others if cents > ceiling]
+            if higher and not any(cents <= ceiling for _, cents in others):
+                found.append(_low_table_closed(site_id, gaming_date, low, left_at, higher, book, time_zone, closed))
     return found
 
 
-def _low_table_closed(site_id, gaming_date, low, closed_at, higher, book, time_zone) -> Finding:
+def _reliefs(table, grace: timedelta) -> list:
+    """The moments `table` (a `TablePlay`) lost its dealer while in play with no one seated after
+    (a shift ended, no closer at it or within the grace after it, no other shift begun at it or
+    within the grace: a closer ends the shift running and is judged as a closer; a dealer seated
+    within the grace is judged when their own shift ends)."""
+    found = []
+    for _began, ended in table.shifts:
+        if ended is None or not table.active_at(ended - timedelta(microseconds=1)):
+            continue
+        until = ended + max(grace, timedelta(0))
+        if any(ended <= c <= until for c in table.closers) or any(ended <= b <= until for b, _ in table.shifts):
+            continue
+        found.append(ended)
+    return found
+
+
+def _low_table_closed(site_id, gaming_date, low, left_at, higher, book, time_zone, closed=True) -> Finding:
     from zoneinfo import ZoneInfo
 
     ceiling = book["low_table.minimum_ceiling_cents"]
     cite, limit = ceiling.citation, format_money(int(ceiling))
-    closed = f"{closed_at.astimezone(ZoneInfo(time_zone)):%H:%M}"
+    moment = f"{left_at.astimezone(ZoneInfo(time_zone)):%H:%M}"
     still = ", ".join(f"table {t.number} (minimum {format_money(cents)})" for t, cents in higher)
+    left = f"closed at {moment}" if closed else f"was left without a dealer at {moment}"
+    title = "closed" if closed else "lost its dealer"
     return Finding(
-        "low_table_closed", cite, "Higher-minimum table active after the low table closed", site_id,
+        "low_table_closed", cite, f"Higher-minimum table active after the low table {title}", site_id,
         str(gaming_date), gaming_date, gaming_date,
-        f"{cite}: table {low.number} (minimum {format_money(low.minimum_at(closed_at))}) closed at {closed} on "
+        f"{cite}: table {low.number} (minimum {format_money(low.minimum_at(left_at))}) {left} on "
         f"{gaming_date} while {still} stayed active. \"The organization may establish a minimum wager at not more "
         f"than three dollars on one active table. If there is more than one active table at a site, the "
-        f"organization may set a higher minimum wager on additional tables.\" Close the higher table or open one "
-        f"at {limit} or less, and document why play went on above {limit}.",
+        f"organization may set a higher minimum wager on additional tables.\" Close the higher table or "
+        f"{'open one' if closed else 'seat a dealer at one'} at {limit} or less, and document why play went on "
+        f"above {limit}.",
         gaming_date,
-        {"table": low.number, "closed_at": closed_at.isoformat(), "ceiling_cents": int(ceiling),
-         "tables": [t.number for t, _ in higher]},
-        f"table:{low.table_id}:{closed_at.isoformat()}",
+        {"table": low.number, ("closed_at" if closed else "relieved_at"): left_at.isoformat(),
+         "ceiling_cents": int(ceiling), "tables": [t.number for t, _ in higher]},
+        f"table:{low.table_id}:{left_at.isoformat()}",
     )  # fmt: skip
 
 

@@ -84,8 +84,8 @@ def low_table_left(table: Table, day: GamingDay, at: datetime, *, closed: bool =
     with no one seated after) leaves at its site, said at once: where `table` had a minimum at or
     below the pack's ceiling and, without it, a table with a higher minimum is still active with no
     active table at or below the ceiling beside it, the higher tables and what keeps the rule; None
-    otherwise, and where the pack has no such rule. A closer is flagged by the night's checks too
-    (compliance's `low_table_closed`, after its grace); a relieved dealer only here."""
+    otherwise, and where the pack has no such rule. The night's checks flag both too (compliance's
+    `low_table_closed`, after its grace)."""
     if table.game != Game.TWENTY_ONE:
         return None
     limits, ceiling = _ceiling(table.site, day)
@@ -104,11 +104,11 @@ def low_table_left(table: Table, day: GamingDay, at: datetime, *, closed: bool =
         f"{still} {'stays' if one else 'stay'} active, and a higher minimum is allowed only beside an active table "
         f"(a dealer and chips present) at {limit} or less. "
         + (
-            f"Close {'it' if one else 'them'} or seat a dealer at a table of {limit} or less now; the night's "
-            "checks flag it otherwise."
+            f"Close {'it' if one else 'them'} or seat a dealer at a table of {limit} or less now"
             if closed
-            else f"Seat a dealer at a table of {limit} or less, or close {'it' if one else 'them'}."
+            else f"Seat a dealer at a table of {limit} or less, or close {'it' if one else 'them'}, now"
         )
+        + "; the night's checks flag it otherwise."
     )
 
 

@@ -1131,14 +1131,16 @@ def twenty_one_play(
     the day (its history, `Table.history`), not as configured now. Three queries.
 
     `dealt_past_a_closer` (a grace): only the days on which another table may still be active
-    that long after a table's closer (`closer_beside_a_dealer`), the only days on which
+    that long after a table's closer or a dealer's relief with no one seated after
+    (`closer_beside_a_dealer`, `relief_beside_a_dealer`), the only days on which
     `compliance.rules.low_table_closings` can find anything; the database picks them, so the
-    days where every dealer left by the closers are neither read nor built."""
+    days where every dealer left by the closers, and every relief was a handover, are neither
+    read nor built."""
     from cardroom.models import Game
 
     days = GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
     if dealt_past_a_closer is not None:
-        days = days.filter(closer_beside_a_dealer(dealt_past_a_closer))
+        days = days.filter(closer_beside_a_dealer(dealt_past_a_closer) | relief_beside_a_dealer(dealt_past_a_closer))
     counts = TableInventory.objects.filter(
         gaming_day__in=days,
         table__game=Game.TWENTY_ONE,
@@ -1148,7 +1150,7 @@ def twenty_one_play(
     for site_id, day, table_id, number, kind, at in value_rows(counts):  # converted a column at a time
         row = tables.setdefault((site_id, day, table_id), {"number": number, "opener": [], "closer": []})
         row[kind].append(at)
-    if not any(row["closer"] for row in tables.values()):
+    if not tables:
         return {}
     shifts: dict[tuple, list] = {}
     rows = DealerShift.objects.filter(gaming_day__in=days, table__game=Game.TWENTY_ONE).values_list(
@@ -1156,7 +1158,9 @@ def twenty_one_play(
     )
     for site_id, day, table_id, began, ended in value_rows(rows):
         shifts.setdefault((site_id, day, table_id), []).append((began, ended))
-    until = max(max(row["opener"] + row["closer"]) for row in tables.values())
+    # The minimums in force up to the day's last count or relief (a relief is judged at its minimum too).
+    moments = [at for row in tables.values() for at in row["opener"] + row["closer"]]
+    until = max(moments + [ended for spans in shifts.values() for _, ended in spans if ended is not None])
     minimums = _minimum_history({key[2] for key in tables}, until)
     histories = {table_id: tuple(history) for table_id, history in minimums.items()}
     play: dict[tuple[int, date], list[TablePlay]] = {}
@@ -1189,6 +1193,27 @@ def closer_beside_a_dealer(grace: timedelta) -> Q:
         closers = closers.filter(counted_at__gte=OuterRef("started_at"))
     dealt = DealerShift.objects.filter(table__game=Game.TWENTY_ONE).filter(Exists(closers))
     return Q(pk__in=dealt.values("gaming_day_id"))
+
+
+def relief_beside_a_dealer(grace: timedelta) -> Q:
+    """Of a gaming day: a dealer shift at a twenty-one table ended with no shift begun at that table
+    at its end (not a handover: `start_dealer_shift` relieves at the moment it seats), while a
+    shift at another twenty-one table ran past it, `grace` later. As `closer_beside_a_dealer`, a
+    weaker test where the grace is not zero, so never a day that can hold a finding left out."""
+    from cardroom.models import Game
+
+    handover = DealerShift.objects.filter(table_id=OuterRef("table_id"), started_at=OuterRef("ended_at"))
+    others = DealerShift.objects.filter(gaming_day_id=OuterRef("gaming_day_id"), table__game=Game.TWENTY_ONE).exclude(
+        table_id=OuterRef("table_id")
+    )
+    if grace >= timedelta(0):  # not ended by the relief
+        others = others.filter(Q(ended_at__isnull=True) | Q(ended_at__gt=OuterRef("ended_at")))
+    if not grace:  # and begun by it
+        others = others.filter(started_at__lte=OuterRef("ended_at"))
+    relieved = DealerShift.objects.filter(table__game=Game.TWENTY_ONE, ended_at__isnull=False).filter(
+        ~Exists(handover), Exists(others)
+    )
+    return Q(pk__in=relieved.values("gaming_day_id"))
 
 
 def _minimum_history(table_ids, until: datetime) -> dict[int, list[tuple[datetime, int]]]:

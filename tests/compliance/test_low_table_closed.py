@@ -1,9 +1,10 @@
 """ND 99-01.3-08-09(1): "The organization may establish a minimum wager at not more than three
 dollars on one active table. If there is more than one active table at a site, the organization
-may set a higher minimum wager on additional tables." Ending play at the low table (its closer)
-while a table with a higher minimum stays active is flagged at North Dakota sites, citing the
-subsection; never at a Washington or New York site. Driven through the floor's services (gaming
-day, openers, dealers seated, closers) and the compliance day checks."""
+may set a higher minimum wager on additional tables." Ending play at the low table (its closer, or
+its dealer relieved with no one seated after) while a table with a higher minimum stays active is
+flagged at North Dakota sites, citing the subsection; never at a Washington or New York site.
+Driven through the floor's services (gaming day, openers, dealers seated and relieved, closers)
+and the compliance day checks."""
 
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -16,6 +17,7 @@ from compliance.models import Alert
 from compliance.thresholds import ensure_seeded
 from floor import services
 from floor.calculations import business_date
+from floor.models import DealerShift
 from tests.factories import TableFactory, make_person
 from tests.floor.conftest import TRAY
 
@@ -50,6 +52,18 @@ class Floor:
         services.record_table_inventory(acting_user=self.manager, table=self.tables[number], kind="closer",
                                         chips=TRAY)  # fmt: skip
 
+    def relieve(self, number, after_minutes, *, seat_another=False):
+        """The table's dealer relieved: with another dealer seated at that moment (a handover), or
+        with no one seated after."""
+        self.clock.move_to(START + timedelta(minutes=after_minutes), tick=False)
+        table = self.tables[number]
+        if seat_another:
+            dealer = make_person(table.site.organization, Role.DEALER, table.site)
+            services.start_dealer_shift(acting_user=self.manager, table=table, dealer=dealer)
+        else:
+            shift = DealerShift.objects.get(table=table, ended_at__isnull=True)
+            services.end_dealer_shift(acting_user=self.manager, shift=shift)
+
     def check(self):
         run_day_checks(site_ids=[self.site.pk], start=self.day, end=self.day)
         return list(Alert.objects.filter(site=self.site, rule="low_table_closed"))
@@ -71,6 +85,45 @@ def test_closing_the_low_table_while_a_higher_one_plays_is_flagged_citing_the_su
     assert alert.figures["tables"] == [2] and alert.figures["ceiling_cents"] == 300
     floor.close(2, after_minutes=120)
     assert len(floor.check()) == 1  # judged again: the same alert, not a second
+
+
+def test_relieving_the_low_tables_dealer_with_no_one_after_while_a_higher_one_plays_is_flagged(night):
+    """The live warning's case (floor.active_tables.low_table_left with closed False) is judged
+    at night too: the low table was no longer active (no dealer) while table 2 played on."""
+    floor = night({1: 100, 2: 500})
+    floor.relieve(1, after_minutes=45)
+    [alert] = floor.check()
+    assert alert.citation == "ND 99-01.3-08-09(1)"
+    assert alert.title == "Higher-minimum table active after the low table lost its dealer"
+    assert alert.action_required.startswith(
+        "ND 99-01.3-08-09(1): table 1 (minimum $1.00) was left without a dealer at 19:45 on "
+    )
+    assert "while table 2 (minimum $5.00) stayed active" in alert.action_required
+    assert "Close the higher table or seat a dealer at one at $3.00 or less" in alert.action_required
+    assert datetime.fromisoformat(alert.figures["relieved_at"]) == START + timedelta(minutes=45)
+    assert alert.figures["tables"] == [2] and alert.figures["table"] == 1
+    floor.close(2, after_minutes=60)
+    floor.close(1, after_minutes=61)
+    assert floor.check() == [alert]  # judged again: the same alert, not a second
+
+
+def test_a_handover_at_the_low_table_and_a_relief_at_the_higher_one_are_not_flagged(night):
+    floor = night({1: 100, 2: 500})
+    floor.relieve(1, after_minutes=30, seat_another=True)  # the low table dealt on without a gap
+    floor.relieve(2, after_minutes=40)  # the higher table left without a dealer: no higher one plays
+    floor.relieve(1, after_minutes=50)  # then the low one: nothing above the ceiling is active
+    assert floor.check() == []
+
+
+def test_a_relief_beside_another_low_table_is_not_flagged_until_that_one_leaves_too(night):
+    floor = night({1: 100, 2: 500, 3: 300})
+    floor.relieve(1, after_minutes=30)
+    assert floor.check() == []  # table 3 ($3) still dealt
+    floor.relieve(3, after_minutes=40)
+    [alert] = floor.check()
+    assert alert.figures["table"] == 3 and "table 3 (minimum $3.00) was left without a dealer at 19:40" in (
+        alert.action_required
+    )
 
 
 def test_closing_the_higher_table_first_is_not_flagged(night):

@@ -1,6 +1,7 @@
 """ND 99-01.3-08-09(1): the low-table rule reads only the days on which a dealer stayed on shift
-at another twenty-one table past a closer (`floor.queries.closer_beside_a_dealer`, picked by the
-database). Each night below sits on an edge of that choice (a dealer leaving at the closer's
+at another twenty-one table past a closer or a relief with no one seated after
+(`floor.queries.closer_beside_a_dealer`, `relief_beside_a_dealer`, picked by the database).
+Each night below sits on an edge of that choice (a dealer leaving at the closer's or the relief's
 moment or a second after it, seated at that moment or a second after, a grace of 0, 5 or -5
 minutes): the rule opens the same alerts as judging every day's play read in full (the data
 path before the database picked the days), and the alerts pinned here."""
@@ -130,6 +131,47 @@ def closed_low_table_beside_a_second_low_table(floor, org):
     floor.close(1, after_minutes=90)  # table 3 ($3, at the ceiling) still dealt: in order
 
 
+RELIEF = timedelta(minutes=60)  # table 1's dealer relieved then, before any closer
+
+
+def relieved_beside_a_dealer(floor, org):
+    end_dealer(floor, 1, RELIEF)
+
+
+def relieved_as_the_other_left(floor, org):
+    end_dealer(floor, 1, RELIEF)
+    end_dealer(floor, 2, RELIEF)
+
+
+def relieved_a_second_before_the_other_left(floor, org):
+    end_dealer(floor, 1, RELIEF)
+    end_dealer(floor, 2, RELIEF + SECOND)
+
+
+def handed_over(floor, org):
+    at(floor, RELIEF)
+    services.start_dealer_shift(
+        acting_user=floor.manager, table=floor.tables[1], dealer=make_person(org, Role.DEALER, floor.site)
+    )
+
+
+def reseated_a_second_after(floor, org):
+    end_dealer(floor, 1, RELIEF)
+    seat_dealer(floor, 1, RELIEF + SECOND, org)  # the text allows no time
+
+
+def reseated_within_the_grace(floor, org):
+    grace(5)
+    end_dealer(floor, 1, RELIEF)
+    seat_dealer(floor, 1, RELIEF + timedelta(minutes=5), org)
+
+
+def reseated_past_the_grace(floor, org):
+    grace(5)
+    end_dealer(floor, 1, RELIEF)
+    seat_dealer(floor, 1, RELIEF + timedelta(minutes=5) + SECOND, org)
+
+
 NIGHTS = [
     (left_at_the_closer, {1: 100, 2: 500}, 0),
     (left_a_second_after, {1: 100, 2: 500}, 1),
@@ -143,6 +185,14 @@ NIGHTS = [
     (left_after_the_moment_judged_before_the_closer, {1: 100, 2: 500}, 1),
     (left_before_the_moment_judged_before_the_closer, {1: 100, 2: 500}, 0),
     (closed_low_table_beside_a_second_low_table, {1: 100, 2: 500, 3: 300}, 0),
+    (relieved_beside_a_dealer, {1: 100, 2: 500}, 1),
+    (relieved_beside_a_dealer, {1: 100, 2: 500, 3: 300}, 0),  # table 3 still dealt at the ceiling
+    (relieved_as_the_other_left, {1: 100, 2: 500}, 0),
+    (relieved_a_second_before_the_other_left, {1: 100, 2: 500}, 1),
+    (handed_over, {1: 100, 2: 500}, 0),
+    (reseated_a_second_after, {1: 100, 2: 500}, 1),
+    (reseated_within_the_grace, {1: 100, 2: 500}, 0),
+    (reseated_past_the_grace, {1: 100, 2: 500}, 1),
 ]
 
 
@@ -167,9 +217,9 @@ def test_the_same_alerts_as_judging_every_days_play(night, org, scene, minimums,
         assert alert.citation == "ND 99-01.3-08-09(1)"
 
 
-def test_the_days_without_a_dealer_past_a_closer_are_not_read(night):
+def test_the_days_without_a_dealer_past_a_closer_or_a_relief_are_not_read(night):
     floor = night({1: 100, 2: 500})
-    end_dealer(floor, 2, timedelta(minutes=80))
+    end_dealer(floor, 2, CLOSER)  # table 2's dealer leaves as table 1 closes: no one dealt past either
     floor.close(1, after_minutes=90)
     assert twenty_one_play([floor.site.pk], floor.day, floor.day)  # the day has play ...
     assert (
