@@ -394,8 +394,8 @@ TableInventoryRecordedSerializer = with_warnings(
     TableInventorySerializer,
     "TableInventoryRecordedSerializer",
     "recording a count",
-    "a closer of the site's last active table at or below the pack's low-minimum ceiling while a table with a "
-    "higher minimum stays active (ND 99-01.3-08-09(1)), which the night's checks flag otherwise",
+    "a closer of the site's last active table at or below the low-minimum ceiling of a pack that states one (North "
+    "Dakota's) while a table with a higher minimum stays active, which the night's checks flag otherwise",
 )
 
 
@@ -530,8 +530,9 @@ DealerShiftEndedSerializer = with_warnings(
     DealerShiftSerializer,
     "DealerShiftEndedSerializer",
     "relieving a dealer",
-    "the site's last active table at or below the pack's low-minimum ceiling left without a dealer while a table "
-    "with a higher minimum stays active (ND 99-01.3-08-09(1))",
+    "the site's last active table at or below the low-minimum ceiling of a pack that states one (North Dakota's) "
+    "left without a dealer while a table with a higher minimum stays active, which the night's checks flag "
+    "otherwise",
 )
 
 

@@ -88,3 +88,28 @@ def test_rate_limited_operations_document_429(schema):
     assert "429" in schema["paths"]["/api/v1/tables/"]["post"]["responses"]
     assert "429" in schema["paths"]["/api/v1/auth/token/"]["post"]["responses"]
     assert "429" not in schema["paths"]["/api/v1/tables/"]["get"]["responses"]
+
+
+def test_the_schema_cites_no_packs_rule_as_if_it_held_everywhere(schema):
+    """The schema is one for every pack: a description cites no section of one pack's texts (ND's
+    chapter, Washington's WAC, New York's NYCRR) as if it held at every site. The packs themselves
+    are named where they are chosen (the jurisdiction choices list each pack with its texts)."""
+    import re
+
+    cited = re.compile(r"99-01\.3-\d|WAC 230-|NYCRR")
+    found = []
+
+    def walk(node, where):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "description" and isinstance(value, str) and cited.search(value):
+                    lines = [line for line in value.splitlines() if cited.search(line)]
+                    if not all(line.lstrip().startswith("* `") for line in lines):  # a choice's label
+                        found.append((where, value))
+                walk(value, f"{where}/{key}")
+        elif isinstance(node, list):
+            for n, value in enumerate(node):
+                walk(value, f"{where}/{n}")
+
+    walk(schema, "")
+    assert found == []
