@@ -131,6 +131,7 @@ FIGURES: dict[str, Figure] = {
     "delta_cents": Figure("Change since the filing", _money),
     "entry": Figure("Entered as", _text),
     "closed_at": Figure("Low table closed at", _text),
+    "relieved_at": Figure("Low table left without a dealer at", _text),
     "ceiling_cents": Figure("Low-table minimum at most", _money),
     "tournament": Figure("Tournament", _reference),
     "fee": Figure("Tournament fee", _reference),

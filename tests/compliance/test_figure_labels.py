@@ -84,6 +84,7 @@ CASES = {
         [
             TablePlay(1, 1, 300, (NOW,), (NOW + timedelta(hours=3),), ((NOW, NOW + timedelta(hours=3)),)),
             TablePlay(2, 2, 500, (NOW,), (), ((NOW, None),)),
+            TablePlay(3, 3, 100, (NOW,), (), ((NOW, NOW + timedelta(hours=4)),)),  # its dealer relieved, no one after
         ],
         book=book,
         time_zone="America/Chicago",

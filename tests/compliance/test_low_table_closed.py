@@ -14,7 +14,6 @@ import pytest
 from cardroom.models import Role
 from compliance.engine import DAY_PROVIDERS, run_day_checks, runs_at
 from compliance.models import Alert
-from compliance.thresholds import ensure_seeded
 from floor import services
 from floor.calculations import business_date
 from floor.models import DealerShift
@@ -22,11 +21,6 @@ from tests.factories import TableFactory, make_person
 from tests.floor.conftest import TRAY
 
 START = datetime(2026, 11, 20, 19, 0, tzinfo=ZoneInfo("America/Chicago"))
-
-
-@pytest.fixture(autouse=True)
-def _thresholds(db):
-    ensure_seeded()
 
 
 class Floor:
