@@ -171,3 +171,15 @@ def test_every_figure_a_rule_emits_has_a_label(name, book):
 )
 def test_figures_are_formatted_by_kind(figures, expected):
     assert figure_rows(figures) == expected
+
+
+def test_a_moment_reads_in_the_sites_time_zone_as_the_alerts_text_says_it():
+    figures = {"closed_at": "2026-11-21T02:30:00+00:00", "relieved_at": "2026-07-01T01:45:00+00:00"}
+    assert figure_rows(figures, "America/Chicago") == [
+        ("Low table closed at", "2026-11-20 20:30 CST"),
+        ("Low table left without a dealer at", "2026-06-30 20:45 CDT"),
+    ]
+    assert figure_rows(figures) == [
+        ("Low table closed at", "2026-11-21 02:30 UTC"),
+        ("Low table left without a dealer at", "2026-07-01 01:45 UTC"),
+    ]

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.urls import reverse
 
 from cardroom.models import Role
 from compliance.engine import DAY_PROVIDERS, run_day_checks, runs_at
@@ -81,7 +82,7 @@ def test_closing_the_low_table_while_a_higher_one_plays_is_flagged_citing_the_su
     assert len(floor.check()) == 1  # judged again: the same alert, not a second
 
 
-def test_relieving_the_low_tables_dealer_with_no_one_after_while_a_higher_one_plays_is_flagged(night):
+def test_relieving_the_low_tables_dealer_with_no_one_after_while_a_higher_one_plays_is_flagged(night, client):
     """The live warning's case (floor.active_tables.low_table_left with closed False) is judged
     at night too: the low table was no longer active (no dealer) while table 2 played on."""
     floor = night({1: 100, 2: 500})
@@ -96,6 +97,9 @@ def test_relieving_the_low_tables_dealer_with_no_one_after_while_a_higher_one_pl
     assert "Close the higher table or seat a dealer at one at $3.00 or less" in alert.action_required
     assert datetime.fromisoformat(alert.figures["relieved_at"]) == START + timedelta(minutes=45)
     assert alert.figures["tables"] == [2] and alert.figures["table"] == 1
+    client.force_login(floor.manager)
+    page = client.get(reverse("compliance:alert", args=[alert.pk])).content.decode()
+    assert "Low table left without a dealer at" in page and "2026-11-20 19:45 CST" in page  # the site's time
     floor.close(2, after_minutes=60)
     floor.close(1, after_minutes=61)
     assert floor.check() == [alert]  # judged again: the same alert, not a second
