@@ -611,17 +611,22 @@ def low_table_closings(
     the table's history), never as configured now."""
     ceiling = int(book["low_table.minimum_ceiling_cents"])
     grace = timedelta(minutes=book.int("low_table.grace_minutes"))
+
+    def left(low, left_at: datetime, closed: bool) -> Finding | None:
+        if low.minimum_at(left_at) > ceiling:
+            return None
+        at = left_at + grace
+        others = [(t, t.minimum_at(at)) for t in tables if t.table_id != low.table_id and t.active_at(at)]
+        higher = [(t, cents) for t, cents in others if cents > ceiling]
+        if not higher or any(cents <= ceiling for _, cents in others):
+            return None
+        return _low_table_closed(site_id, gaming_date, low, left_at, higher, book, time_zone, closed)
+
     found = []
     for low in tables:
-        left = [(closed_at, True) for closed_at in low.closers] + [(at, False) for at in _reliefs(low, grace)]
-        for left_at, closed in sorted(left):
-            if low.minimum_at(left_at) > ceiling:
-                continue
-            at = left_at + grace
-            others = [(t, t.minimum_at(at)) for t in tables if t.table_id != low.table_id and t.active_at(at)]
-            higher = [(t, cents) for t, cents in others if cents > ceiling]
-            if higher and not any(cents <= ceiling for _, cents in others):
-                found.append(_low_table_closed(site_id, gaming_date, low, left_at, higher, book, time_zone, closed))
+        flagged = {r: finding for r in _reliefs(low, grace) if (finding := left(low, r, closed=False))}
+        closed = {c: left(low, c, closed=True) for c in low.closers if not _left_before(low, c, flagged)}
+        found += [finding for _, finding in sorted({**flagged, **closed}.items()) if finding]
     return found
 
 
@@ -639,6 +644,13 @@ def _reliefs(table, grace: timedelta) -> list:
             continue
         found.append(ended)
     return found
+
+
+def _left_before(table, closed_at, reliefs) -> bool:
+    """Whether `table` had left play by a relief already flagged (`reliefs`: their moments) and was
+    not dealt again before this closer: the closer changes nothing then, and one breach is one
+    alert."""
+    return any(r < closed_at and not any(r < began < closed_at for began, _ in table.shifts) for r in reliefs)
 
 
 def _low_table_closed(site_id, gaming_date, low, left_at, higher, book, time_zone, closed=True) -> Finding:

@@ -172,6 +172,17 @@ def reseated_past_the_grace(floor, org):
     seat_dealer(floor, 1, RELIEF + timedelta(minutes=5) + SECOND, org)
 
 
+def relieved_then_closed_within_the_grace(floor, org):
+    grace(5)
+    end_dealer(floor, 1, RELIEF)
+    floor.close(1, after_minutes=62)  # the closer is judged: one alert, for it
+
+
+def relieved_then_closed_later(floor, org):
+    end_dealer(floor, 1, RELIEF)
+    floor.close(1, after_minutes=90)  # the relief's alert is the breach's: the closer adds none
+
+
 NIGHTS = [
     (left_at_the_closer, {1: 100, 2: 500}, 0),
     (left_a_second_after, {1: 100, 2: 500}, 1),
@@ -193,6 +204,8 @@ NIGHTS = [
     (reseated_a_second_after, {1: 100, 2: 500}, 1),
     (reseated_within_the_grace, {1: 100, 2: 500}, 0),
     (reseated_past_the_grace, {1: 100, 2: 500}, 1),
+    (relieved_then_closed_within_the_grace, {1: 100, 2: 500}, 1),
+    (relieved_then_closed_later, {1: 100, 2: 500}, 1),
 ]
 
 
@@ -226,3 +239,14 @@ def test_the_days_without_a_dealer_past_a_closer_or_a_relief_are_not_read(night)
         twenty_one_play([floor.site.pk], floor.day, floor.day, dealt_past_a_closer=timedelta(0)) == {}
     )  # ... none read
     assert twenty_one_play([floor.site.pk], floor.day, floor.day, dealt_past_a_closer=timedelta(minutes=-15))
+
+
+@pytest.mark.parametrize(
+    "scene,figure",
+    [(relieved_then_closed_within_the_grace, "closed_at"), (relieved_then_closed_later, "relieved_at")],
+)
+def test_a_relief_then_a_closer_is_one_alert_for_the_moment_the_table_left_play(night, org, scene, figure):
+    floor = night({1: 100, 2: 500})
+    scene(floor, org)
+    [alert] = floor.check()
+    assert figure in alert.figures and alert.figures["table"] == 1
