@@ -8,6 +8,9 @@ from ..base import Handout, HandoutSection, Line
 from ..common import limits_line, money
 from .tables import cite
 
+# What a pair is at the table (WAC 230-40-125(17): "If a player's first two cards are a pair").
+_PAIRS = {"any_pair": "identical cards, or any two ten-valued cards", "identical": "identical cards only"}
+
 
 def lines(t) -> list[Line]:
     bank = (
@@ -25,10 +28,13 @@ def lines(t) -> list[Line]:
         ("A natural 21 collects 1.5 times the bet from the dealer/banker; all ties push.", cite(5)),
         ("The dealer/banker must hit soft 17 and stand on hard 17." if t.dealer_hits_soft_17
          else "The dealer/banker stands on 17 or above and hits 16 or below.", cite(13)),
-        (f"Doubling down (house rule): {t.get_double_on_display()}; one more card only.", cite(14)),
+        (f"Doubling down (house rule): {t.get_double_on_display()}"
+         + (", after a split too" if t.double_after_split else ", not after a split")
+         + "; one more card only.", cite(14)),
         ("Insurance: half the wager, paid 2 to 1." if t.insurance_allowed else "No insurance.", cite(16)),
-        ("Pairs may be split" + ("; additional splits allowed (house rule)." if t.resplit_allowed
-                                 else "; no additional splits (house rule)."), cite(17)),
+        (f"A pair may be split ({_PAIRS.get(t.split_pairs, t.get_split_pairs_display().lower())})"
+         + ("; additional splits allowed (house rule)." if t.resplit_allowed
+            else "; no additional splits (house rule)."), cite(17)),
     ]  # fmt: skip
 
 

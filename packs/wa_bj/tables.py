@@ -5,8 +5,9 @@ Cited as "WAC 230-40-125(n) (1999 proposed amendment)".
 (1) fees only on a time basis by direct collection (the `fees` app); (2) up to six decks, dealt
 from a shoe at all times, a player who is both the dealer and the banker; (3) a minimum bank set by
 house rule not over $500; (4) a maximum wager not over $25 (`WAGER_LIMITS`);
-(5) a natural collects 1.5 times the bet and all ties push. Soft 17 (13), doubling (14),
-insurance (16) and additional splits (17) are set by house rule.
+(5) a natural collects 1.5 times the bet and all ties push. Soft 17 (13), the conditions of doubling
+(14), insurance (16) and additional splits (17) are set by house rule; that a wager may be doubled
+(14) and a pair split (17) is not.
 """
 
 from ..base import WagerLimits
@@ -83,6 +84,17 @@ def table_rules(table) -> dict[str, str]:
         errors["tie_option"] = (
             f"{cite(5)}: all ties result in the players and the dealer/banker recovering their wagers; "
             "no other tie rule may be set."
+        )
+    if table.double_on == "none":
+        errors["double_on"] = (
+            f"{cite(14)}: the conditions for doubling down are set by house rule, provided that the wager may be "
+            "doubled (the player receiving only one more card); choose the first two cards a player may double on."
+        )
+    if table.split_pairs in ("aces_eights", "none"):
+        errors["split_pairs"] = (
+            f"{cite(17)}: a player whose first two cards are a pair may split the pair into two separate hands "
+            "(additional splits by house rule); choose identical cards or identical cards and any two ten-valued "
+            "cards."
         )
     if table.surrender != "none":
         errors["surrender"] = (

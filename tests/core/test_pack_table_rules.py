@@ -118,6 +118,9 @@ REFUSALS = [
     ("WA-BJ", {"blackjack_payout": "6:5"}, "blackjack_payout", "WAC 230-40-125(5) (1999 proposed amendment)"),
     ("WA-BJ", {"tie_option": 3}, "tie_option", "WAC 230-40-125(5) (1999 proposed amendment)"),
     ("WA-BJ", {"surrender": "late"}, "surrender", "WAC 230-40-125(7) (1999 proposed amendment)"),
+    ("WA-BJ", {"double_on": "none"}, "double_on", "WAC 230-40-125(14) (1999 proposed amendment)"),
+    ("WA-BJ", {"split_pairs": "none"}, "split_pairs", "WAC 230-40-125(17) (1999 proposed amendment)"),
+    ("WA-BJ", {"split_pairs": "aces_eights"}, "split_pairs", "WAC 230-40-125(17) (1999 proposed amendment)"),
     # ND: chapter 99-01.3-08
     ("ND", {"decks": 2}, "decks", "ND 99-01.3-08-02(3)"),
     ("ND", {"dealt_from": "shuffler"}, "dealt_from", "ND 99-01.3-08-02(3)"),

@@ -44,8 +44,19 @@ CASES = {
         ],
     ),
     "WA-BJ": (
-        dict(max_wager_cents=2500, banker="player", min_bank_cents=30000),
+        dict(
+            max_wager_cents=2500,
+            banker="player",
+            min_bank_cents=30000,
+            split_pairs="identical",
+            double_on="ten_eleven",
+            double_after_split=False,
+        ),  # fmt: skip
         [
+            "A pair may be split (identical cards only); additional splits allowed (house rule).",
+            "WAC 230-40-125(17) (1999 proposed amendment)",
+            "Doubling down (house rule): First two cards totalling 10 or 11, not after a split; one more card only.",
+            "WAC 230-40-125(14) (1999 proposed amendment)",
             "both the dealer and the banker",
             "WAC 230-40-125(2) (1999 proposed amendment)",
             "Minimum bank $300.00",
