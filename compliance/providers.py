@@ -14,6 +14,7 @@ from cardroom.chip_colours import colour_spec_problems, colours_of
 from cardroom.chip_rules import law_at
 from cardroom.models import ChipDenomination, Site, Table
 from core.moments import site_zone
+from core.money import format_money
 from core.periods import Quarter
 from core.plurals import plural
 from counts import queries as counts_queries
@@ -665,6 +666,49 @@ def chip_colour_spec(sites: list[Site], start: date, end: date, book: ThresholdB
             continue
         problems = colour_spec_problems(chips[site.organization_id], law)
         if finding := rules.chip_colours(site.pk, end, problems, trigger=trigger, at=site):
+            found.append(finding)
+    return found
+
+
+@quarter_provider(rule=rules.CHIP_COLOURS)
+def chip_colours_at_proceeds(sites: list[Site], quarter: Quarter, book: ThresholdBook, run: RunContext):
+    """ND 99-01.3-08-03(2): where twenty-one gross proceeds averaged the level over two consecutive
+    quarters (this one and the one before, the premises' history as the surveillance rule reads
+    it), the chips must meet 08-03(3) whatever the wagers: at a site whose tables take $2 or less,
+    which the surveillance rule (08-04: wagers above $2) never makes require a system. The
+    organization's active chips as they are now; one alert per site and quarter, shared with
+    `chip_colour_spec`."""
+    judged = [site for site in sites if law_at(site.jurisdiction) is not None]
+    if not judged:
+        return []
+    level = book["chips.gp_average_cents"]
+    quarters = [quarter.previous(), quarter]
+    chains = _premises_chains(judged, run)
+    known = {s.pk for s in judged}
+    predecessors = list(Site.objects.filter(pk__in={i for c in chains.values() for i in c} - known))
+    by_quarter = {q: _quarter_figures(judged + predecessors, q, run) for q in quarters}
+    reached = {}
+    for site in judged:
+        total = sum(
+            _premises_figures(by_quarter[q], site.pk, chains[site.pk], q).gross_proceeds_cents for q in quarters
+        )
+        if total >= int(level) * len(quarters):  # exact: the average at or above the level
+            reached[site.pk] = total
+    if not reached:
+        return []
+    organizations = tuple(sorted({s.organization_id for s in judged if s.pk in reached}))
+    chips = run.shared(("active_chip_colours", organizations), lambda: _active_chip_colours(organizations))
+    found = []
+    for site in judged:
+        if site.pk not in reached:
+            continue
+        average = format_money(reached[site.pk] // len(quarters))
+        trigger = (
+            f"twenty-one gross proceeds averaged {average} per quarter in {quarters[0]} and {quarters[1]} (at least "
+            f"{format_money(int(level))}), whatever the wagers accepted"
+        )
+        problems = colour_spec_problems(chips[site.organization_id], law_at(site.jurisdiction))
+        if finding := rules.chip_colours(site.pk, quarter.end, problems, trigger=trigger, at=site):
             found.append(finding)
     return found
 

@@ -66,6 +66,7 @@ CITATIONS: dict[str, str] = {
 }
 
 ND_08_01_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
+ND_08_03_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
 ND_08_04_DATE = date(2018, 7, 1)  # amended effective July 1, 2018
 ND_08_06_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
 ND_08_09_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
@@ -137,6 +138,15 @@ THRESHOLDS: tuple[tuple, ...] = (
         REVIEW_FOOTAGE.citation,
         "At least one hour per week of video for each active table is reviewed and documented.",
         ND_08_04_DATE,
+    ),
+    (
+        "chips.gp_average_cents",
+        1_000_000,
+        "cents",
+        "ND 99-01.3-08-03(2)",
+        "Twenty-one gross proceeds averaging $10,000 or more for two consecutive quarters: the chips must meet the "
+        "colours and edge spots of 08-03(3), regardless of the value of wagers accepted at the site.",
+        ND_08_03_DATE,
     ),
     (
         "surveillance.gp_average_cents",
