@@ -74,19 +74,21 @@ class SurveillanceViewSet(ScopedViewSet, mixins.CreateModelMixin):
         return self.service(acting_user=self.request.user, **data)
 
 
-def surveillance_viewset(name, model, site_path, output, input_, service, extra_filters=()):
-    """Build one endpoint's viewset with its schema (201 or the documented errors)."""
+def surveillance_viewset(name, model, site_path, output, input_, service, extra_filters=(), created=None):
+    """Build one endpoint's viewset with its schema (201 or the documented errors); `created`, the
+    answer to a create where it says more than the row."""
     attrs = {
         "model": model,
         "site_path": site_path,
         "output_serializer_class": output,
+        "created_serializer_class": created,
         "input_serializer_class": input_,
         "filterset_class": site_filter(model, site_path, extra_filters),
         "service": staticmethod(service),
     }
     viewset = type(name, (SurveillanceViewSet,), attrs)
     return extend_schema_view(
-        create=extend_schema(responses={201: output, **ERROR_RESPONSES}),
+        create=extend_schema(responses={201: created or output, **ERROR_RESPONSES}),
         list=extend_schema(responses={200: output(many=True), **ERROR_RESPONSES}),
         retrieve=extend_schema(responses={200: output, **ERROR_RESPONSES}),
     )(viewset)
@@ -185,6 +187,24 @@ AccessInput = _input(
 )
 
 ReviewLogSerializer = _output(ReviewLogEntry)
+
+
+class ReviewLogAddedSerializer(ReviewLogSerializer):
+    """The answer to a review log entry: the entry, and the outage its failed check opened."""
+
+    outage = serializers.IntegerField(
+        source="outage.pk",
+        read_only=True,
+        allow_null=True,
+        default=None,
+        help_text="The outage this entry's failed check opened (the table had none open), so the deadline to "
+        "repair it runs from the review; null when the check passed or an outage was already open.",
+    )
+
+    class Meta(ReviewLogSerializer.Meta):
+        fields = [f.name for f in ReviewLogEntry._meta.concrete_fields] + ["outage"]
+
+
 ReviewLogInput = _input(
     ReviewLogEntry,
     [
@@ -393,6 +413,7 @@ ReviewLogViewSet = surveillance_viewset(
     ReviewLogInput,
     services.add_review_log_entry,
     ["table", "gaming_date"],
+    created=ReviewLogAddedSerializer,
 )
 OutageViewSet = surveillance_viewset(
     "OutageViewSet", Outage, "table__site", OutageSerializer, OutageInput, services.report_outage, ["table", "kind"]

@@ -3,6 +3,7 @@ A refusal from a service appears inline on the form, with the same words as the 
 
 from zoneinfo import ZoneInfo
 
+from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -27,6 +28,7 @@ from .models import (
 )
 from .rules import (
     DAILY_LOG_ROLES,
+    OUTAGE_DEADLINE,
     OUTAGE_REPORT_ROLES,
     REVIEW_MIN_FOOTAGE,
     REVIEW_PROGRAM,
@@ -176,9 +178,18 @@ def review_log(request, site, access):
     form = forms.ReviewLogForm(
         request.POST or None, site=site, initial={"gaming_date": queries.gaming_date_of(site, timezone.now())}
     )
+    added = []
     if request.method == "POST" and run_service(
-        form, lambda d: services.add_review_log_entry(acting_user=request.user, **d)
+        form, lambda d: added.append(services.add_review_log_entry(acting_user=request.user, **d))
     ):
+        if added[0].outage is not None:
+            outage = added[0].outage
+            messages.warning(
+                request,
+                f"{OUTAGE_DEADLINE.at(site)}: outage {outage.pk} opened for table {outage.table.number} from this "
+                f"review ({outage.get_kind_display().lower()}); the deadline to repair it runs from now. Record its "
+                "repair on the outages page.",
+            )
         return redirect("surveillance:review_log")
     entries = ReviewLogEntry.objects.filter(site=site).select_related("table", "reviewed_by__user")[:200]
     return _render(

@@ -4,15 +4,16 @@ from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from cardroom.access import require_role
 from cardroom.models import Table
-from core import acts, moments
+from core import acts, limits, moments
 from core.rules import HOUSE_CONTROL
 
 from .. import queries
-from ..models import ReviewLogEntry
-from ..rules import DAILY_LOG_ROLES, DAILY_REVIEW
+from ..models import Outage, ReviewLogEntry
+from ..rules import DAILY_LOG_ROLES, DAILY_REVIEW, OUTAGE_DEADLINE
 from .steps import append_audited
 
 
@@ -29,7 +30,10 @@ def add_review_log_entry(
     reviewed_at: datetime | None = None,
 ) -> ReviewLogEntry:
     """Document that a table's camera records an unobstructed view and a clear picture, for a
-    day of activity (ND 99-01.3-08-04(7); kept per 08-16(1)(d))."""
+    day of activity (ND 99-01.3-08-04(7); kept per 08-16(1)(d)). A check that finds it does not,
+    on a table with no outage open, opens the outage in the same transaction, from the review's
+    moment, so the deadline to repair it runs (08-04(7): within 48 hours of activity or four
+    calendar days, or close the table or limit wagers to $2): `entry.outage` is it, else None."""
     site = table.site
     require_role(
         acting_user, site, *DAILY_LOG_ROLES, action="add to the daily surveillance review log", rule=HOUSE_CONTROL
@@ -66,4 +70,34 @@ def add_review_log_entry(
             reviewed_at=reviewed_at,
             corrects=corrects,
         )
-        return append_audited(entry, acting_user=acting_user, site=site, action="review_log.added")
+        entry = append_audited(entry, acting_user=acting_user, site=site, action="review_log.added")
+        entry.outage = None if entry.all_clear else _outage_found(entry, acting_user)
+        return entry
+
+
+def _outage_found(entry: ReviewLogEntry, acting_user) -> Outage | None:
+    """The outage a failed check opens: none where the table has one open (not repaired)."""
+    if Outage.objects.filter(table_id=entry.table_id, repair__isnull=True).exists():
+        return None
+    failed = [
+        label
+        for ok, label in (
+            (entry.camera_recording, "the camera is not recording"),
+            (entry.unobstructed_view, "no unobstructed view"),
+            (entry.clear_picture, "no clear picture"),
+        )
+        if not ok
+    ]
+    said = (
+        f"{OUTAGE_DEADLINE.at(entry.site)}: found in the daily review log of {entry.gaming_date:%Y-%m-%d} "
+        f"(entry {entry.pk}): {', '.join(failed)}."
+    )
+    outage = Outage(
+        table_id=entry.table_id,
+        kind=Outage.Kind.VIEW if entry.camera_recording else Outage.Kind.CAMERA,
+        began_at=entry.reviewed_at,
+        description=f"{said} {entry.notes}"[: limits.MAX_TEXT_LENGTH].rstrip(),  # the reviewer's notes after it
+        reported_by=acting_user,
+        reported_at=timezone.now(),
+    )
+    return append_audited(outage, acting_user=acting_user, site=entry.site, action="outage.reported")

@@ -5,11 +5,12 @@ from datetime import date
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from cardroom.models import Role
 from core.models import AuditEvent
-from surveillance import services
-from surveillance.models import ReviewLogEntry
+from surveillance import queries, services
+from surveillance.models import Outage, ReviewLogEntry
 
 from .conftest import add_shift, local
 
@@ -59,3 +60,61 @@ def test_a_correction_is_a_new_entry_pointing_back(shift_manager, table, activit
 def test_roles_not_reviewing_surveillance_may_not_log(cast, table, activity, role):
     with pytest.raises(PermissionDenied):
         log(cast[role], table)
+
+
+# --- A failed check starts the repair clock (ND 99-01.3-08-04(7)) ------------------------------
+
+
+def test_a_failed_check_opens_the_outage_from_the_review_so_the_deadline_runs(shift_manager, table, activity):
+    """08-04(7): a camera "not producing an unobstructed view and clear picture ... not repaired or
+    remedied within forty-eight hours of activity on the table or four calendar days": the failed
+    check is the outage's start, not a yellow row waiting for someone to report it."""
+    entry = log(shift_manager, table, clear_picture=False, unobstructed_view=False, notes="Dome smudged")
+    outage = Outage.objects.get(table=table)
+    assert entry.outage == outage and not hasattr(outage, "repair")
+    assert (outage.kind, outage.began_at, outage.reported_by) == ("view", entry.reviewed_at, shift_manager.user)
+    assert outage.description == (
+        f"ND 99-01.3-08-04(7): found in the daily review log of 2026-02-03 (entry {entry.pk}): no unobstructed "
+        "view, no clear picture. Dome smudged"
+    )
+    assert AuditEvent.objects.filter(action="surveillance.outage.reported", object_id=str(outage.pk)).exists()
+    assert queries.deadline_for(outage).at > outage.began_at  # the deadline runs from the review
+    again = log(shift_manager, table, camera_recording=False)  # still failing: the open outage stands
+    assert again.outage is None and Outage.objects.count() == 1
+    cleared = log(shift_manager, table, corrects=entry, notes="Wrong box")  # a correction repairs nothing
+    assert cleared.outage is None and not hasattr(Outage.objects.get(), "repair")
+
+
+def test_a_recording_camera_down_is_a_camera_outage_and_a_repaired_one_does_not_stop_the_next(
+    shift_manager, table, activity
+):
+    first = log(shift_manager, table, camera_recording=False).outage
+    assert first.kind == "camera" and "the camera is not recording." in first.description
+    services.record_outage_repair(
+        acting_user=shift_manager.user, outage=first, repaired_at=timezone.now(), description="Recabled"
+    )
+    second = log(shift_manager, table, clear_picture=False).outage
+    assert second is not None and second != first and second.kind == "view"
+
+
+def test_a_clear_check_opens_nothing(shift_manager, table, activity):
+    assert log(shift_manager, table).outage is None and not Outage.objects.exists()
+
+
+def test_the_api_answers_with_the_outage_and_the_page_says_it(client_for, client, shift_manager, table, activity):
+    body = {"table": table.pk, "gaming_date": "2026-02-03", "camera_recording": True,
+            "unobstructed_view": True, "clear_picture": False, "notes": "Glare"}  # fmt: skip
+    answer = client_for(shift_manager).post("/api/v1/surveillance/review-log/", body, format="json")
+    assert answer.status_code == 201, answer.json()
+    assert answer.json()["outage"] == Outage.objects.get().pk
+    read_back = client_for(shift_manager).get(f"/api/v1/surveillance/review-log/{answer.json()['id']}/").json()
+    assert "outage" not in read_back  # the answer to the write says it; the row read back is the row
+    services.record_outage_repair(
+        acting_user=shift_manager.user, outage=Outage.objects.get(), repaired_at=timezone.now(), description="ok"
+    )
+    client.force_login(shift_manager.user)
+    form = {"table": table.pk, "gaming_date": "2026-02-03", "camera_recording": "on", "unobstructed_view": "on"}
+    page = client.post("/surveillance/review-log/", form, follow=True).content.decode()
+    opened = Outage.objects.get(repair__isnull=True)
+    assert f"ND 99-01.3-08-04(7): outage {opened.pk} opened for table 1 from this review" in page
+    assert "the deadline to repair it runs from now" in page
