@@ -74,7 +74,7 @@ class AlertSerializer(serializers.Serializer):
 
     @extend_schema_field(FigureLabelSerializer(many=True))
     def get_figure_labels(self, alert) -> list[dict]:
-        return [{"label": label, "value": value} for label, value in figure_rows(alert.figures, alert.site.time_zone)]
+        return [{"label": label, "value": value} for label, value in figure_rows(alert.figures, alert.site)]
 
     def get_overdue(self, alert) -> bool:
         return bool(alert.due_date and alert.due_date < timezone.localdate() and status_of(alert) != "resolved")

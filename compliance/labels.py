@@ -6,8 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
-from zoneinfo import ZoneInfo
 
+from core.moments import shown
 from core.money import format_money, format_ratio
 from core.periods import Quarter
 
@@ -69,13 +69,11 @@ def _spans(value) -> str:
     return ", ".join(parts) or "\u2014"
 
 
-def _moment(value, time_zone: str | None = None) -> str:
-    """An ISO moment -> '2026-11-20 20:30 CST', in the site's time zone when given (the alert's
-    own text says its times there), else as recorded."""
+def _shown_moment(value, site=None) -> str:
+    """An ISO moment -> '2026-11-20 20:30 CST': at the alert's site's time, as its text says it
+    (`core.moments.shown`), else as recorded."""
     at = datetime.fromisoformat(str(value))
-    if time_zone:
-        at = at.astimezone(ZoneInfo(time_zone))
-    return f"{at:%Y-%m-%d %H:%M} {at.tzname() or ''}".rstrip()
+    return shown(site, at) if site is not None else f"{at:%Y-%m-%d %H:%M} {at.tzname() or ''}".rstrip()
 
 
 def _reference(value) -> str:
@@ -86,7 +84,7 @@ def _reference(value) -> str:
 class Figure:
     label: str
     format: Callable[..., str]
-    zoned: bool = False  # `format` takes the site's time zone too (a moment)
+    zoned: bool = False  # `format` takes the alert's site too (a moment, shown at its time)
 
 
 # Every figure key a rule emits (compliance.rules, compliance.providers), its label and format.
@@ -141,8 +139,9 @@ FIGURES: dict[str, Figure] = {
     "amended_figure": Figure("Figure amended", _text),
     "delta_cents": Figure("Change since the filing", _money),
     "entry": Figure("Entered as", _text),
-    "closed_at": Figure("Low table closed at", _moment, zoned=True),
-    "relieved_at": Figure("Low table left without a dealer at", _moment, zoned=True),
+    "box_exchange": Figure("Drop boxes exchanged", _text),
+    "closed_at": Figure("Low table closed at", _shown_moment, zoned=True),
+    "relieved_at": Figure("Low table left without a dealer at", _shown_moment, zoned=True),
     "ceiling_cents": Figure("Low-table minimum at most", _money),
     "tournament": Figure("Tournament", _reference),
     "fee": Figure("Tournament fee", _reference),
@@ -151,9 +150,9 @@ FIGURES: dict[str, Figure] = {
 }
 
 
-def figure_rows(figures: dict, time_zone: str | None = None) -> list[tuple[str, str]]:
-    """(label, formatted value) for each figure, in the order the rule recorded them, a moment
-    in `time_zone` (the alert's site's) when given. A key missing from the map (a rule added
+def figure_rows(figures: dict, site=None) -> list[tuple[str, str]]:
+    """(label, formatted value) for each figure, in the order the rule recorded them, a moment at
+    the time of `site` (the alert's) when given. A key missing from the map (a rule added
     without a label) reads as words, never as a raw key."""
     rows = []
     for key, value in figures.items():
@@ -162,15 +161,15 @@ def figure_rows(figures: dict, time_zone: str | None = None) -> list[tuple[str, 
             rows.append((key.replace("_cents", "").replace("_", " ").capitalize(), _text(value)))
             continue
         try:
-            rows.append((figure.label, figure.format(value, time_zone) if figure.zoned else figure.format(value)))
+            rows.append((figure.label, figure.format(value, site) if figure.zoned else figure.format(value)))
         except (TypeError, ValueError, InvalidOperation):
             rows.append((figure.label, _text(value)))
     return rows
 
 
-def figures_text(figures: dict, time_zone: str | None = None) -> str:
+def figures_text(figures: dict, site=None) -> str:
     """'Hold: 7.82%; Gross proceeds: $1,234.56' (e-mails, one line)."""
-    return "; ".join(f"{label}: {value}" for label, value in figure_rows(figures, time_zone))
+    return "; ".join(f"{label}: {value}" for label, value in figure_rows(figures, site))
 
 
 def table_of(alert) -> str:

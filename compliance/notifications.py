@@ -44,7 +44,7 @@ def _mail_text(alert: Alert, kind: str) -> tuple[str, str]:
         subject = f"Reminder, due {alert.due_date}: " + subject
     body = (
         f"{alert.action_required}\n\nSite: {alert.site.name}\nPeriod: {alert.period_key}\n"
-        f"Due: {alert.due_date or 'now'}\nFigures: {figures_text(alert.figures, alert.site.time_zone)}\n"
+        f"Due: {alert.due_date or 'now'}\nFigures: {figures_text(alert.figures, alert.site)}\n"
     )
     return subject, body
 

@@ -6,9 +6,13 @@ number (measured by `manage.py bench_compliance`)."""
 from collections import defaultdict
 from datetime import date, timedelta
 
+from django.core.exceptions import FieldDoesNotExist
 from django.utils import timezone
+from django.utils.text import capfirst
 
 from accounting.published import live_shift_figures, quarter_game_totals
+from approvals.checks import check_table
+from approvals.queries import site_today
 from cage.queries import chip_floats, deposit_limit, deposits_maybe_late
 from cardroom.chip_colours import colour_spec_problems, colours_of
 from cardroom.chip_rules import law_at
@@ -18,6 +22,7 @@ from core.money import format_money
 from core.periods import Quarter
 from core.plurals import plural
 from counts import queries as counts_queries
+from counts.models import BoxExchange
 from floor.calculations import gaming_day_bounds
 from floor.queries import (
     SLIP_EXEMPT,
@@ -442,6 +447,57 @@ def dealer_records_after_prizes_over_gp(sites: list[Site], start: date, end: dat
         for site_id, window in windows.items()
         for f in rules.dealer_shifts_without_figures([r for r in records if r.site_id == site_id], window, citation)
     ]
+
+
+@day_provider(rule=rules.DEALER_HOLD_TRACKED)
+def dealer_hold_tracking(sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None):
+    """ND 99-01.3-08-04(8): at a site that requires video surveillance on the run's last day, a
+    dealer's percent-of-hold is tracked, so its drop boxes are exchanged at each dealer change
+    (`counts.CountSettings.box_exchange`); once a gaming day leaves no shift a drop of its own.
+    Two queries."""
+    required = _status_lookup([s.pk for s in sites], run=run)
+    judged = [s for s in sites if required(s.pk, end)]
+    exchanges = counts_queries.box_exchanges([s.pk for s in judged]) if judged else {}
+    return [
+        rules.dealer_hold_untracked(site.pk, end, exchange=BoxExchange(exchanges[site.pk]).label, at=site)
+        for site in judged
+        if exchanges[site.pk] != BoxExchange.DEALER_SHIFT
+    ]
+
+
+@day_provider(rule=rules.TABLES_IN_LINE)
+def tables_in_line(sites: list[Site], start: date, end: date, book: ThresholdBook):
+    """Tables in line: each active table follows the licence or internal controls in force today.
+
+    9 NYCRR 4620.5(h) (every table follows the tie option its licence reflects) and the WSGC
+    blackjack rules (every option the card room chooses documented in its internal controls): a
+    licence or a controls version that takes effect later leaves the tables as they were until
+    someone edits one, so each night each table is judged as its save would judge it
+    (`approvals.checks.check_table`). Judged as of today, so only by a run whose range reaches the
+    site's yesterday (the nightly run), never for a past range. A few queries a table (its link,
+    the controls and licence in force), at the sites of the packs that state it only."""
+    found = []
+    for site in sites:
+        if end < site_today(site) - timedelta(days=1):
+            continue
+        citation = rules.TABLES_IN_LINE.at(site)
+        for table in Table.objects.filter(site=site, active=True, game="21").select_related("site").order_by("number"):
+            if errors := check_table(table):
+                settings = [_setting_words(name) for name in sorted(errors)]
+                found.append(
+                    rules.table_out_of_line(
+                        site.pk, end, table.pk, table.number, errors, citation=citation, settings=settings
+                    )
+                )
+    return found
+
+
+def _setting_words(name: str) -> str:
+    """A table setting's name as its form labels it ("Tie option")."""
+    try:
+        return str(capfirst(Table._meta.get_field(name).verbose_name))
+    except FieldDoesNotExist:
+        return capfirst(name.replace("_", " "))
 
 
 @day_provider(rule=rules.LOW_HOLD)

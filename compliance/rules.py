@@ -31,6 +31,10 @@ REVIEW_LOG = Rule("compliance.review_log")
 REVIEW_LOG_RECORD = Rule("compliance.review_log_record")
 VIDEO_SAMPLE = Rule("compliance.video_sample")
 CHIP_COLOURS = Rule("compliance.chip_colours")
+DEALER_HOLD_TRACKED = Rule("compliance.dealer_hold_tracked")
+# Another pack's own (9 NYCRR 4620.5(h), the WSGC blackjack rules): the tables follow the licence
+# and the internal controls in force.
+TABLES_IN_LINE = Rule("compliance.tables_in_line")
 CHIP_COLOUR_SPEC = Rule("compliance.chip_colour_spec")
 SLIP_NUMBERING = Rule("compliance.slip_numbering")
 SLIP_VERIFIED = Rule("compliance.slip_verified")
@@ -181,6 +185,57 @@ def dealer_shifts_without_figures(shifts: list[ShiftRecord], window: tuple[date,
         for s in shifts
         if not s.has_own_drop and start <= s.started_at.date() <= end
     ]
+
+
+def dealer_hold_untracked(site_id: int, on: date, *, exchange: str, at) -> Finding:
+    """At a site that requires video surveillance, "an organization shall track a dealer's and
+    wheel operator's percent-of-hold performance" (ND 99-01.3-08-04(8)); with its drop boxes
+    exchanged once a gaming day no dealer shift has a drop, so a percent-of-hold, of its own. One
+    alert per site and quarter while the setting stays."""
+    quarter = Quarter.containing(on)
+    citation = DEALER_HOLD_TRACKED.at(at)
+    return Finding(
+        "dealer_hold_untracked",
+        citation,
+        "Dealer percent-of-hold not tracked",
+        site_id,
+        str(quarter),
+        quarter.start,
+        quarter.end,
+        f"{citation}: the site requires video surveillance, and an organization shall track a dealer's and wheel "
+        f"operator's percent-of-hold performance; its drop boxes are exchanged {exchange.lower()}, so no dealer "
+        "shift has a drop, and a percent-of-hold, of its own. Set the count settings to exchange the drop box at "
+        "each dealer change.",
+        on,
+        {"box_exchange": exchange},
+    )
+
+
+def table_out_of_line(
+    site_id: int, on: date, table_id: int, number: int, errors: dict[str, str], *, citation: str, settings: list[str]
+):
+    """A table that no longer follows what its site's licence or internal controls in force say
+    (9 NYCRR 4620.5(h): the licence reflects the tie option every table follows; the WSGC rules:
+    every option that is the card room's choice documented in its internal controls): the
+    table's own check (`approvals.checks.check_table`), judged nightly, since a licence or a
+    controls version taking effect later leaves the tables as they were. `settings`: the
+    settings out of line, as the table's form names them. One alert per table and quarter while
+    it stays so."""
+    quarter = Quarter.containing(on)
+    return Finding(
+        "table_out_of_line",
+        citation,
+        "Table no longer follows its licence or internal controls",
+        site_id,
+        str(quarter),
+        quarter.start,
+        quarter.end,
+        f"{citation}: table {number} no longer follows what is in force today; bring it in line or record what "
+        "permits it. " + " ".join(errors.values()),
+        on,
+        {"table": number, "problems": settings},
+        f"table:{table_id}",
+    )
 
 
 # 2. ND 99-01.3-08-04(9): low hold at a surveillance site --------------------------------------

@@ -148,7 +148,7 @@ def alert_detail(request, pk):
         {
             "alert": alert,
             "status": status,
-            "figures": figure_rows(alert.figures, alert.site.time_zone),
+            "figures": figure_rows(alert.figures, alert.site),
             "today": timezone.localdate(),
             "action": action if status != "resolved" else None,
             "form": form,

@@ -45,6 +45,13 @@ def count_settings(site) -> CountSettings:
     return CountSettings.objects.filter(site=site).first() or CountSettings(site=site)
 
 
+def box_exchanges(site_ids) -> dict[int, str]:
+    """site id -> how its drop boxes are exchanged (`BoxExchange`; once a gaming day where the
+    site has no settings). One query."""
+    found = dict(CountSettings.objects.filter(site_id__in=site_ids).values_list("site_id", "box_exchange"))
+    return {site_id: found.get(site_id, BoxExchange.GAMING_DAY) for site_id in site_ids}
+
+
 def employee_dealt_on(employee, site, gaming_date: date) -> bool:
     """Did the employee conduct games at the site during that gaming day? Asked of the floor
     (`employee_dealt_at`, or its dealer shifts). Without dealer-shift records the answer is

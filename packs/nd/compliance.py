@@ -37,6 +37,8 @@ CITATIONS: dict[str, str] = {
     "compliance.outage_operating": "ND 99-01.3-08-04(7)",
     "compliance.review_log": "ND 99-01.3-08-04(7)",
     "compliance.review_log_record": "ND 99-01.3-08-16(1)(d)",
+    # 08-04(8): at a surveillance site, a dealer's and wheel operator's percent-of-hold is tracked
+    "compliance.dealer_hold_tracked": "ND 99-01.3-08-04(8)",
     # 08-04(11): a sample recording after an equipment change
     "compliance.video_sample": "ND 99-01.3-08-04(11)",
     # 08-03(2): when the chip colour specification applies; 08-03(3): the specification

@@ -18,6 +18,8 @@ from cardroom.models import Role
 from compliance.engine import run_day_checks, run_quarter_rules
 from compliance.obligations import RETURN_DUE_NOTE
 from core.periods import Quarter
+from counts.models import BoxExchange
+from counts.services import update_count_settings
 from floor import services as floor_services
 from surveillance import services as surveillance_services
 from surveillance.models import ReviewProgram
@@ -137,6 +139,8 @@ def test_a_week_found_short_shows_once_as_its_alert_not_again_as_an_overdue_obli
     time_machine.move_to(datetime(2026, 10, 13, 12, tzinfo=UTC))
     before = calendar(client, manager, "2026-10")
     assert "Video review, table 1, week 1" in cell(before, "2026-10-11") and "· overdue" in cell(before, "2026-10-11")
+    # The site tracks its dealers' percent-of-hold (ND 99-01.3-08-04(8)): the review week is all there is.
+    update_count_settings(acting_user=manager.user, site=site, box_exchange=BoxExchange.DEALER_SHIFT)
     opened = run_day_checks(site_ids=[site.pk], start=date(2026, 10, 5), end=date(2026, 10, 12)).opened
     assert [a.rule for a in opened] == ["review_week_short"]
     after = calendar(client, manager, "2026-10")

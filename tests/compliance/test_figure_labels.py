@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
+from cardroom.models import Site
 from compliance import rules
 from compliance.labels import FIGURES, figure_rows
 from core.periods import Quarter
@@ -77,6 +78,9 @@ CASES = {
     ),
     "chip_float_short": lambda book: rules.chip_float_short(
         rules.ChipFloatShort(1, date(2026, 11, 18), date(2026, 11, 17), 2500, 600, 3000, 3919, 1500, 3919), at="ND"
+    ),
+    "dealer_hold_untracked": lambda book: rules.dealer_hold_untracked(
+        1, date(2026, 11, 3), exchange="Once per gaming day", at="ND"
     ),
     "low_table_closings": lambda book: rules.low_table_closings(
         1,
@@ -173,9 +177,9 @@ def test_figures_are_formatted_by_kind(figures, expected):
     assert figure_rows(figures) == expected
 
 
-def test_a_moment_reads_in_the_sites_time_zone_as_the_alerts_text_says_it():
+def test_a_moment_reads_at_the_sites_time_as_the_alerts_text_says_it():
     figures = {"closed_at": "2026-11-21T02:30:00+00:00", "relieved_at": "2026-07-01T01:45:00+00:00"}
-    assert figure_rows(figures, "America/Chicago") == [
+    assert figure_rows(figures, Site(time_zone="America/Chicago")) == [
         ("Low table closed at", "2026-11-20 20:30 CST"),
         ("Low table left without a dealer at", "2026-06-30 20:45 CDT"),
     ]

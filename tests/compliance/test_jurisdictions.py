@@ -27,22 +27,35 @@ def losing_quarter(site, people):
     scenario.drop(table, day, 50_000)
 
 
-def test_every_registered_check_declares_rules_and_north_dakota_states_each_of_them():
+# The checks of the other packs' own law: the tables follow the licence (9 NYCRR 4620.5(h)) or the
+# internal controls (the WSGC rules) in force.
+OTHER_PACKS_OWN = {"tables_in_line": {"NY", "WA-HB"}}
+
+
+def test_every_registered_check_declares_rules_and_north_dakota_states_each_but_the_other_packs_own():
     nd = get_pack("ND")
     for provider in engine.QUARTER_PROVIDERS + engine.DAY_PROVIDERS:
         rules = engine.rules_of(provider)
         assert rules and all(isinstance(r, Rule) and r.key.startswith("compliance.") for r in rules), provider.__name__
-        assert all(nd.cites(r.key) for r in rules), provider.__name__
+        own = OTHER_PACKS_OWN.get(provider.__name__)
+        assert all(nd.cites(r.key) for r in rules) == (own is None), provider.__name__
+        assert own is None or all(get_pack(code).cites(r.key) for code in own for r in rules), provider.__name__
 
 
 @pytest.mark.parametrize("code", ["WA-HB", "WA-BJ", "NY"])
 def test_the_other_packs_state_none_of_north_dakotas_flag_rules(code):
-    """The WSGC rules, WAC 230-40-125 and 9 NYCRR 4620.5 set no such flag: their packs state
-    none of these keys, so none of these checks runs at their sites; the house controls the
-    product keeps everywhere (the bank deposit's deadline, the chip float where the house holds
-    chips) run there citing "House control"."""
+    """The WSGC rules, WAC 230-40-125 and 9 NYCRR 4620.5 set none of North Dakota's flags: their
+    packs state none of these keys, so none of these checks runs at their sites; the house
+    controls the product keeps everywhere (the bank deposit's deadline, the chip float where the
+    house holds chips) run there citing "House control"; their own checks run at their sites
+    only, citing their own law."""
     pack = get_pack(code)
     for provider in engine.QUARTER_PROVIDERS + engine.DAY_PROVIDERS:
+        if provider.__name__ in OTHER_PACKS_OWN:
+            judged = code in OTHER_PACKS_OWN[provider.__name__]
+            assert engine.runs_at(provider, pack) == judged, provider.__name__
+            assert not judged or {r.at(pack) for r in engine.rules_of(provider)} <= set(pack.citations.values())
+            continue
         assert not any(rule.applies(pack) for rule in engine.rules_of(provider)), provider.__name__
         if provider.__name__ == "chip_float" and code == "WA-BJ":
             assert not engine.runs_at(provider, pack)  # a fees-only site holds no house chips

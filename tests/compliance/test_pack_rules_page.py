@@ -40,18 +40,22 @@ def test_another_packs_site_lists_its_own_rules_and_no_nd_rule(client, manager, 
     section = rules_section(client, site)
     assert citation in section
     assert "ND 99-01.3" not in section and "SFN" not in section
-    # Only the house controls kept at every site run there (the bank deposit's deadline; the chip
-    # float, issue 36, where the house holds chips: not at a fees-only WA-BJ site).
+    # The house controls kept at every site run there (the bank deposit's deadline; the chip float,
+    # issue 36, where the house holds chips: not at a fees-only WA-BJ site), and the pack's own
+    # check where its law has one (the tables follow the licence, NY, or the internal controls, WA-HB).
     checks = re.findall(r"<li>(.*?)</li>", section.split("Table rules checked")[0], re.S)
+    what = "each active table follows the licence or internal controls in force today."
+    own = {"NY": f"9 NYCRR 4620.5(h): {what}", "WA-HB": f"WSGC Blackjack Game Rules (rev. April 2018): {what}"}
     assert checks == [
         "House control: each day of the books is deposited by the third banking day after it.",
+        *([own[code]] if code in own else []),
         *(
             []
             if code == "WA-BJ"
             else ["House control: the banks and trays hold no more chips than the inventory log says exist."]
         ),
     ]
-    assert "only the house controls above run here" in section
+    assert ("only the house controls above run here" in section) == (code == "WA-BJ")
 
 
 def test_the_table_rules_are_listed_once_each_in_the_order_a_reader_counts_them(client, manager, site):
