@@ -128,6 +128,17 @@ def _quarter_finding(
     )
 
 
+def _for_the_quarter(
+    rule: str, citation: str, title: str, site_id: int, on: date, action: str, figures: dict, subject: str = ""
+) -> Finding:
+    """A finding about how a site stands on `on` (its chips, its settings, a table), held for the
+    quarter of that day: one alert per site (and subject) and quarter while it stays so."""
+    quarter = Quarter.containing(on)
+    return Finding(
+        rule, citation, title, site_id, str(quarter), quarter.start, quarter.end, action, on, figures, subject
+    )
+
+
 # 1. ND 99-01.3-08-01(3): prizes over gross proceeds ------------------------------------------
 
 
@@ -192,28 +203,24 @@ def dealer_hold_untracked(site_id: int, on: date, *, exchange: str, at) -> Findi
     wheel operator's percent-of-hold performance" (ND 99-01.3-08-04(8)); with its drop boxes
     exchanged once a gaming day no dealer shift has a drop, so a percent-of-hold, of its own. One
     alert per site and quarter while the setting stays."""
-    quarter = Quarter.containing(on)
     citation = DEALER_HOLD_TRACKED.at(at)
-    return Finding(
+    return _for_the_quarter(
         "dealer_hold_untracked",
         citation,
         "Dealer percent-of-hold not tracked",
         site_id,
-        str(quarter),
-        quarter.start,
-        quarter.end,
+        on,
         f"{citation}: the site requires video surveillance, and an organization shall track a dealer's and wheel "
         f"operator's percent-of-hold performance; its drop boxes are exchanged {exchange.lower()}, so no dealer "
         "shift has a drop, and a percent-of-hold, of its own. Set the count settings to exchange the drop box at "
         "each dealer change.",
-        on,
         {"box_exchange": exchange},
     )
 
 
 def table_out_of_line(
     site_id: int, on: date, table_id: int, number: int, errors: dict[str, str], *, citation: str, settings: list[str]
-):
+) -> Finding:
     """A table that no longer follows what its site's licence or internal controls in force say
     (9 NYCRR 4620.5(h): the licence reflects the tie option every table follows; the WSGC rules:
     every option that is the card room's choice documented in its internal controls): the
@@ -221,18 +228,14 @@ def table_out_of_line(
     controls version taking effect later leaves the tables as they were. `settings`: the
     settings out of line, as the table's form names them. One alert per table and quarter while
     it stays so."""
-    quarter = Quarter.containing(on)
-    return Finding(
+    return _for_the_quarter(
         "table_out_of_line",
         citation,
         "Table no longer follows its licence or internal controls",
         site_id,
-        str(quarter),
-        quarter.start,
-        quarter.end,
+        on,
         f"{citation}: table {number} no longer follows what is in force today; bring it in line or record what "
         "permits it. " + " ".join(errors.values()),
-        on,
         {"table": number, "problems": settings},
         f"table:{table_id}",
     )
@@ -772,18 +775,14 @@ def chip_colours(site_id: int, on: date, problems: list[str], *, trigger: str, a
     One alert per site and quarter while the chips stay wrong."""
     if not problems:
         return None
-    quarter = Quarter.containing(on)
     citation = CHIP_COLOURS.at(at)
-    return Finding(
+    return _for_the_quarter(
         "chip_colours",
         citation,
         "Chips do not meet the colour specification",
         site_id,
-        str(quarter),
-        quarter.start,
-        quarter.end,
-        f"{citation}: {trigger}, so the chips must meet {CHIP_COLOUR_SPEC.at(at)}: " + " ".join(problems),
         on,
+        f"{citation}: {trigger}, so the chips must meet {CHIP_COLOUR_SPEC.at(at)}: " + " ".join(problems),
         {"problems": problems, "trigger": trigger},
     )
 

@@ -14,6 +14,7 @@ from compliance.engine import DAY_PROVIDERS, QUARTER_PROVIDERS, run_day_checks, 
 from compliance.models import Alert
 from core.periods import Quarter
 from surveillance.models import Equipment
+from tests.compliance.test_surveillance_trigger import play
 from tests.factories import TableFactory
 
 Q3 = Quarter(2026, 3)
@@ -22,12 +23,6 @@ Q3 = Quarter(2026, 3)
 @pytest.fixture
 def two_dollar_table(site):
     return TableFactory(site=site, number=1, min_wager_cents=100, max_wager_cents=200)
-
-
-def play(scenario, table, day, *, drop):
-    scenario.tray(table, day, "opener", 100_000)
-    scenario.tray(table, day, "closer", 100_000)
-    scenario.drop(table, day, drop)
 
 
 def orange_fives(chips, manager):

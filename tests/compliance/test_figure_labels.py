@@ -82,6 +82,15 @@ CASES = {
     "dealer_hold_untracked": lambda book: rules.dealer_hold_untracked(
         1, date(2026, 11, 3), exchange="Once per gaming day", at="ND"
     ),
+    "table_out_of_line": lambda book: rules.table_out_of_line(
+        1,
+        date(2026, 11, 3),
+        7,
+        1,
+        {"tie_option": "9 NYCRR 4620.5(h): ..."},
+        citation="9 NYCRR 4620.5(h)",
+        settings=["Tie option"],
+    ),
     "low_table_closings": lambda book: rules.low_table_closings(
         1,
         date(2026, 11, 3),
