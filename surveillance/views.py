@@ -187,8 +187,10 @@ def review_log(request, site, access):
             messages.warning(
                 request,
                 f"{OUTAGE_DEADLINE.at(site)}: outage {outage.pk} opened for table {outage.table.number} from this "
-                f"review ({outage.get_kind_display().lower()}); the deadline to repair it runs from now. Record its "
-                "repair on the outages page.",
+                f"review ({outage.get_kind_display().lower()})"
+                # Where the pack states no repair deadline, the outage is a house record only (the outages page).
+                + ("; the deadline to repair it runs from now" if OUTAGE_DEADLINE.applies(site) else "")
+                + ". Record its repair on the outages page.",
             )
         return redirect("surveillance:review_log")
     entries = ReviewLogEntry.objects.filter(site=site).select_related("table", "reviewed_by__user")[:200]

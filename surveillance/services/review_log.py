@@ -77,7 +77,7 @@ def add_review_log_entry(
 
 def _outage_found(entry: ReviewLogEntry, acting_user) -> Outage | None:
     """The outage a failed check opens: none where the table has one open (not repaired)."""
-    if Outage.objects.filter(table_id=entry.table_id, repair__isnull=True).exists():
+    if queries.open_outages(entry.site).filter(table_id=entry.table_id).exists():
         return None
     failed = [
         label

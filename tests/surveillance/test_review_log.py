@@ -118,3 +118,18 @@ def test_the_api_answers_with_the_outage_and_the_page_says_it(client_for, client
     opened = Outage.objects.get(repair__isnull=True)
     assert f"ND 99-01.3-08-04(7): outage {opened.pk} opened for table 1 from this review" in page
     assert "the deadline to repair it runs from now" in page
+
+
+@pytest.mark.parametrize("code", ["WA-HB", "NY"])
+def test_where_the_pack_states_no_repair_deadline_the_page_promises_none(client, shift_manager, table, activity, code):
+    """The outage is the house's record there (the outages page: "this site's rules set no repair
+    deadline or wager cap"): the page names it, citing House control, and no deadline."""
+    table.site.jurisdiction = code
+    table.site.save()
+    client.force_login(shift_manager.user)
+    form = {"table": table.pk, "gaming_date": "2026-02-03", "camera_recording": "on", "unobstructed_view": "on"}
+    page = client.post("/surveillance/review-log/", form, follow=True).content.decode()
+    opened = Outage.objects.get()
+    assert f"House control: outage {opened.pk} opened for table 1 from this review" in page
+    assert "deadline" not in page.split(f"outage {opened.pk} opened")[1].split("</")[0]
+    assert "99-01.3" not in opened.description and opened.description.startswith("House control: found in")
