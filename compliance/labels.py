@@ -112,6 +112,7 @@ FIGURES: dict[str, Figure] = {
     "deposited_on": Figure("Deposited on", _day),
     "change_id": Figure("Equipment change", _reference),
     "submitted_on": Figure("Sample sent on", _day),
+    "evaluated_on": Figure("Found not satisfactory on", _day),
     "event_start": Figure("Special event began", _day),
     "day": Figure("Day used", _day),
     "gaps": Figure("Not recorded", _spans),

@@ -227,6 +227,22 @@ def late_samples(sites: list[Site], start: date, end: date, book: ThresholdBook,
     ]
 
 
+@day_provider(rule=rules.VIDEO_SAMPLE)
+def samples_to_resubmit(sites: list[Site], start: date, end: date, book: ThresholdBook):
+    """ND 99-01.3-08-04(11): a sample found not satisfactory is resolved and resubmitted. Judged
+    as things stand at the range's end, whatever its start (an evaluation entered late is found
+    the next night); one alert per rejected sample."""
+    by_id = {s.pk: s for s in sites}
+    return [
+        rules.sample_resubmission_owed(
+            site_id, pk, change, sent, evaluated, table=table, findings=findings, at=by_id[site_id]
+        )
+        for site_id, pk, change, table, sent, evaluated, findings in surveillance_queries.samples_to_resubmit(
+            list(by_id), end
+        )
+    ]
+
+
 @day_provider(rule=rules.DEPOSIT_DEADLINE, house_control=True)
 def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None):
     """Bank deposits: each day of the books is deposited by the third banking day after it.

@@ -572,6 +572,41 @@ def late_video_sample(
     )
 
 
+def sample_resubmission_owed(
+    site_id: int,
+    submission_id: int,
+    change: str,
+    submitted_on: date,
+    evaluated_on: date,
+    *,
+    table: int | None,
+    findings: str,
+    at,
+) -> Finding:
+    """A sample recording the attorney general found not satisfactory, with no sample sent after
+    it: "an organization and vendor shall resolve the deficiency and resubmit a sample recording
+    for approval" (ND 99-01.3-08-04(11)). The rule sets no deadline for it, so none is stated; one
+    alert per rejected sample, opened from its evaluation's day."""
+    citation = VIDEO_SAMPLE.at(at)
+    where = f"table {table}" if table is not None else "the site"
+    said = f" The evaluation found: {findings.strip()}" if findings.strip() else ""
+    return Finding(
+        "sample_resubmission_owed",
+        citation,
+        "Video sample not satisfactory: resubmission owed",
+        site_id,
+        str(evaluated_on),
+        evaluated_on,
+        evaluated_on,
+        f"{citation}: the sample recording sent on {submitted_on} for {change.lower()} ({where}) was found not "
+        f"satisfactory on {evaluated_on}; the organization and the vendor shall resolve the deficiency and resubmit a "
+        f"sample recording for approval (no sample has been sent since; the rule sets no deadline).{said}",
+        None,
+        {"submitted_on": str(submitted_on), "evaluated_on": str(evaluated_on)} | ({"table": table} if table else {}),
+        f"sample:{submission_id}",
+    )
+
+
 # 9. ND 99-01.3-08-04 (opening paragraph): the system, each table, special events ---------------
 
 

@@ -12,7 +12,7 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from django.db import connection
-from django.db.models import F, Min, Prefetch, Q
+from django.db.models import Exists, F, Min, OuterRef, Prefetch, Q
 from django.utils import timezone
 
 from cardroom.models import Site, Table
@@ -33,6 +33,8 @@ from .models import (
     ReviewLogEntry,
     ReviewProgram,
     ReviewTask,
+    SampleEvaluation,
+    SampleSubmission,
     SurveillanceStatus,
 )
 from .rules import (
@@ -530,6 +532,32 @@ def equipment_changes_with_first_sample(site_ids, start: date, end: date):
     return EquipmentChange.objects.filter(site_id__in=site_ids, changed_on__range=(start, end)).annotate(
         first_submission=Min("submissions__submitted_on")
     )
+
+
+def samples_to_resubmit(site_ids, end: date) -> list[tuple]:
+    """(site id, submission id, the change's kind label, table number or None, sent on, evaluated
+    on, findings) of the sites' samples evaluated not satisfactory by `end` with no sample sent
+    after them (ND 99-01.3-08-04(11): resolve and resubmit). One query."""
+    kinds = dict(EquipmentChange.Kind.choices)
+    rows = (
+        SampleEvaluation.objects.filter(
+            outcome=SampleEvaluation.Outcome.RESUBMIT,
+            evaluated_on__lte=end,
+            submission__change__site_id__in=site_ids,
+        )
+        .exclude(Exists(SampleSubmission.objects.filter(resubmission_of=OuterRef("submission_id"))))
+        .order_by("evaluated_on", "submission_id")
+        .values_list(
+            "submission__change__site_id",
+            "submission_id",
+            "submission__change__kind",
+            "submission__change__table__number",
+            "submission__submitted_on",
+            "evaluated_on",
+            "findings",
+        )
+    )
+    return [(site_id, pk, kinds[kind], *rest) for site_id, pk, kind, *rest in rows]
 
 
 def premises_predecessors() -> dict[int, int]:

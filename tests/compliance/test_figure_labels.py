@@ -51,6 +51,9 @@ CASES = {
         [rules.CountException(1, date(2026, 11, 3), "T1-A", problem) for problem in rules._COUNT_TEXT], at={1: "ND"}
     ),
     "late_deposit": lambda book: rules.late_deposit(1, date(2026, 11, 2), None, today=date(2026, 11, 18), book=book),
+    "sample_resubmission_owed": lambda book: rules.sample_resubmission_owed(
+        1, 7, "Equipment installed", date(2026, 11, 5), date(2026, 11, 9), table=2, findings="Dark", at="ND"
+    ),
     "late_video_sample": lambda book: rules.late_video_sample(
         1, 5, date(2026, 10, 1), None, today=date(2026, 11, 18), book=book
     ),

@@ -48,6 +48,7 @@ ND_ONLY_RULES = {
     "count_not_removed",
     "count_not_counted",
     "sample_late",
+    "sample_resubmission_owed",
     "surveillance_not_operational",
     "special_event_over_limit",
     "recording_gap",
