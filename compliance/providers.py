@@ -481,6 +481,21 @@ def dealer_hold_tracking(sites: list[Site], start: date, end: date, book: Thresh
     ]
 
 
+def count_settings_warnings(site: Site, box_exchange: str) -> list[str]:
+    """The hook `count_settings_warnings` (counts.rules.settings_warnings): at a site that requires
+    video surveillance today, drop boxes exchanged once a gaming day track no dealer's
+    percent-of-hold (ND 99-01.3-08-04(8)), said when the setting is saved, in the words of the
+    alert the night's check (`dealer_hold_tracking`) opens. Nothing where the pack does not state
+    the rule, or the site requires no system. Two queries at most."""
+    if box_exchange == BoxExchange.DEALER_SHIFT or not rules.DEALER_HOLD_TRACKED.applies(site):
+        return []
+    today = site_today(site)
+    if not _status_lookup([site.pk])(site.pk, today):
+        return []
+    finding = rules.dealer_hold_untracked(site.pk, today, exchange=BoxExchange(box_exchange).label, at=site)
+    return [f"{finding.action_required} Until then the nightly checks flag it once a quarter."]
+
+
 @day_provider(rule=rules.TABLES_IN_LINE)
 def tables_in_line(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """Tables in line: each active table follows the licence or internal controls in force today.

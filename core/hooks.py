@@ -301,6 +301,14 @@ TOURNAMENT_FEE_FLAG = declare(
     answered_by="compliance (compliance.apps)",
     answer="flag(FeeBeforeAnnouncement) -> None: opens the alert (house control)",
 )
+COUNT_SETTINGS_WARNINGS = declare(
+    "count_settings_warnings",
+    asked_by="counts.services.update_count_settings (the count settings' pages and API)",
+    answered_by="compliance (compliance.apps)",
+    answer="warnings(site, box_exchange) -> [str]: what the site's rules say of the setting now, each message "
+    "citing its rule (nothing refused)",
+    many=True,
+)
 FILING_AMENDED = declare(
     "filing_amended",
     asked_by="accounting.amendments (an entry after a quarter was filed changed its return)",

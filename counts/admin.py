@@ -4,11 +4,11 @@ organization (as the cardroom's master data). Count settings are written through
 through the API; drop boxes are read here (with their history) and registered or retired on the
 drop boxes page (`counts.services.register_drop_box`, `retire_drop_box`)."""
 
-from django.contrib import admin
+from django.contrib import admin, messages
 
 from cardroom.admin import ORG_PATHS, OrgScopedAdmin, ViewOnlyMixin
 
-from . import queries, services
+from . import queries, rules, services
 from .models import CountSettings, DropBox
 
 ORG_PATHS[CountSettings] = "site__organization_id"
@@ -34,6 +34,8 @@ class CountSettingsAdmin(OrgScopedAdmin):
         values = {name: form.cleaned_data[name] for name in ("box_exchange", "twenty_one_auditor")}
         saved = services.update_count_settings(acting_user=request.user, site=obj.site, **values)
         obj.pk = saved.pk
+        for warning in rules.settings_warnings(obj.site, saved.box_exchange):
+            self.message_user(request, warning, level=messages.WARNING)
 
 
 @admin.register(DropBox)

@@ -53,6 +53,8 @@ def _post(request, site, settings_form, register_form):
         )
         if saved is not None:
             messages.success(request, f"The count settings of {site} are saved.")
+            for warning in rules.settings_warnings(site, saved.box_exchange):
+                messages.warning(request, warning)
             return redirect("counts:drop_boxes")
     if action == "register" and register_form.is_valid():
         box = call_service(

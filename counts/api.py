@@ -26,7 +26,7 @@ from core.api import (
     TextField,
 )
 
-from . import queries, services
+from . import queries, rules, services
 from .models import BoxExchange, CountSession, DropBox, DropRemoval
 
 
@@ -600,6 +600,20 @@ class CountSettingsSerializer(serializers.Serializer):
     twenty_one_auditor = serializers.IntegerField(source="twenty_one_auditor_id", allow_null=True, read_only=True)
 
 
+class CountSettingsSavedSerializer(CountSettingsSerializer):
+    """The answer to a change of the count settings: the settings, and what the site's rules say
+    of them as saved."""
+
+    warnings = serializers.ListField(
+        child=serializers.CharField(),
+        read_only=True,
+        help_text="What the site's rules say of the settings as saved, each message citing its rule: drop boxes "
+        "exchanged once per gaming day at a site that requires video surveillance, where the site's pack requires "
+        "each dealer's percent-of-hold tracked (the nightly checks flag it too). Nothing is refused; empty when "
+        "there is nothing.",
+    )
+
+
 class CountSettingsInputSerializer(Input):
     """Parses only; the service checks the values (gaming managers only)."""
 
@@ -620,10 +634,13 @@ class CountSettingsViewSet(viewsets.ViewSet):
     def retrieve(self, request, pk=None):
         return Response(CountSettingsSerializer(queries.count_settings(self._site(pk))).data)
 
-    @extend_schema(request=CountSettingsInputSerializer, responses={200: CountSettingsSerializer, **ERROR_RESPONSES})
+    @extend_schema(
+        request=CountSettingsInputSerializer, responses={200: CountSettingsSavedSerializer, **ERROR_RESPONSES}
+    )
     def partial_update(self, request, pk=None):
         site = self._site(pk)
         serializer = CountSettingsInputSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)
         settings = services.update_count_settings(acting_user=request.user, site=site, **serializer.validated_data)
-        return Response(CountSettingsSerializer(settings).data)
+        settings.warnings = rules.settings_warnings(site, settings.box_exchange)
+        return Response(CountSettingsSavedSerializer(settings).data)

@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 
 from cardroom.access import ReadRule
 from cardroom.models import EmploymentType, Role
+from core.hooks import COUNT_SETTINGS_WARNINGS
 from core.rules import HOUSE_CONTROL
 from packs import RevenueModel, Rule, game_name, pack_for
 
@@ -240,3 +241,16 @@ def _composition_refusal(first, second, *, dealt_on, activity_date, count_date, 
         "two nongaming employees; or two gaming employees, one of whom conducted no games here on the activity "
         "and count days.",
     )
+
+
+def settings_warnings(site, box_exchange: str) -> list[str]:
+    """What the site's rules say of its count settings as saved, each message citing its rule
+    (the hook `count_settings_warnings`, answered by compliance: a surveillance site exchanging
+    its boxes once a gaming day tracks no dealer's percent-of-hold, ND 99-01.3-08-04(8)). Nothing
+    is refused: the pages show them as warnings, the API answers them in `warnings`."""
+    return [warning for answer in COUNT_SETTINGS_WARNINGS.answers() for warning in answer(site, box_exchange)]
+
+
+def register_settings_warnings(answer) -> None:
+    """Compliance registers `answer(site, box_exchange) -> [str]` when its app is ready."""
+    COUNT_SETTINGS_WARNINGS.register(answer)

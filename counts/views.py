@@ -173,7 +173,11 @@ def boxes(request):
     if request.method == "POST":
         try:
             if request.POST.get("action") == "exchange" and exchange_form.is_valid():
-                services.update_count_settings(acting_user=request.user, site=site, **exchange_form.cleaned_data)
+                saved = services.update_count_settings(
+                    acting_user=request.user, site=site, **exchange_form.cleaned_data
+                )
+                for warning in rules.settings_warnings(site, saved.box_exchange):
+                    messages.warning(request, warning)
                 return redirect("counts:boxes")
             if request.POST.get("action") == "register" and register_form.is_valid():
                 services.register_drop_box(acting_user=request.user, **register_form.cleaned_data)

@@ -16,6 +16,7 @@ from cardroom import chip_rules, role_grants, table_rules, wager_caps
 from cardroom import models as cardroom_models
 from cardroom.navigation import party_of
 from core import audit_anchors, citations, closing, figure_days, hooks
+from counts import rules as counts_rules
 from fees import rules as fees_rules
 from floor import chip_log, open_items, tips
 from surveillance.services import check_wager_under_surveillance_caps
@@ -59,6 +60,7 @@ EVERY_HOOK = {
     "amendment_recorded": "statefiling",
     "report_pdf": "reports",
     "session_licences": "approvals",
+    "count_settings_warnings": "compliance",
 }
 
 # How a lower layer asks each hook, through its own module (as the code does).
@@ -100,6 +102,7 @@ ASKED = {
     "amendment_recorded": lambda: hooks.AMENDMENT_RECORDED.answers(),
     "report_pdf": lambda: hooks.REPORT_PDF(1, "0" * 64),
     "session_licences": lambda: fees_rules.session_licences(object(), date(2026, 11, 2)),
+    "count_settings_warnings": lambda: counts_rules.settings_warnings(object(), "gaming_day"),
 }
 
 
