@@ -19,6 +19,11 @@ active table of the site has a minimum at or below it. It is checked when a tabl
 raised (a registered table check, `low_minimum_errors`); the closer of the last low table while a
 higher one stays active is said at once (`low_table_left`), since a table cannot be kept open. A
 pack without a ceiling has no such rule.
+
+Beside it the pit board says which tables are open with no dealer stationed at them (opener
+counted, no closer, no shift running): North Dakota has the tray removed or secured with a locking
+cover (08-03(4)) and the cards and the shoe removed or securely covered (08-07(1), (2))
+(`unstaffed_standing`, from the rows the board already reads).
 """
 
 from datetime import datetime
@@ -32,6 +37,7 @@ from packs import pack_for
 
 from .models import GamingDay, TableInventory
 from .queries import open_gaming_day, shifts_running
+from .rules import UNSTAFFED_TABLE
 
 
 def active_tables(day: GamingDay, at: datetime) -> QuerySet[Table]:
@@ -150,3 +156,25 @@ def _alone_above(active: list[Table], ceiling: int) -> list[Table]:
 
 def _named(tables: list[Table]) -> str:
     return ", ".join(f"table {t.number} (minimum {format_money(t.min_wager_cents)})" for t in tables)
+
+
+def unstaffed_standing(board) -> str | None:
+    """What the pit board says of the open twenty-one tables with no dealer stationed at them (a
+    `queries.PitBoard`, no query more): where the site's pack states it (`UNSTAFFED_TABLE`), the
+    tables and what is done with their trays, cards and shoes until a dealer is seated or the
+    closer counted. Shown while it stands."""
+    if board.day is None or not UNSTAFFED_TABLE.applies(board.site):
+        return None
+    open_alone = [
+        r.table.number for r in board.rows if r.state == "open" and r.shift is None and r.table.game == Game.TWENTY_ONE
+    ]
+    if not open_alone:
+        return None
+    one = len(open_alone) == 1
+    tables = f"Table {open_alone[0]} is" if one else f"Tables {', '.join(map(str, open_alone))} are"
+    return (
+        f"{UNSTAFFED_TABLE.at(board.site)}: {tables} open with no dealer stationed: remove the chip "
+        f"tray{'' if one else 's'} or secure {'it' if one else 'them'} with a locking cover, and remove the cards and "
+        "the shoe or securely cover them (the cards in the discard holder or the shoe), until a dealer is seated or "
+        "the closer is counted."
+    )

@@ -204,6 +204,11 @@ TABLE_TO_TABLE_KEYS = frozenset({"from_table", "to_table", "source_table", "dest
 # their tips there (the state's auditor would look for no such record).
 TIPS_BEFORE_LEAVING = Rule("floor.tips_before_leaving")
 
+# A table opened with no dealer stationed at it: its chip tray removed or secured with a locking
+# cover, its cards and shoe removed or securely covered. Said on the pit board where the site's
+# pack states it (`UNSTAFFED_TABLE.applies(site)`: North Dakota's 08-03(4) and 08-07(1), (2)).
+UNSTAFFED_TABLE = Rule("floor.unstaffed_table")
+
 # The site's daily summary, which a closed gaming day's slips enter (the books' rule, accounting.rules).
 DAILY_SUMMARY = Rule("floor.daily_summary")
 

@@ -34,7 +34,7 @@ from core.plurals import one_of, plural
 from core.rules import HOUSE_CONTROL
 
 from . import forms, pit_terminal, queries, rules, services
-from .active_tables import low_minimum_standing, low_table_left
+from .active_tables import low_minimum_standing, low_table_left, unstaffed_standing
 from .calculations import site_today
 from .models import CarriedItem, DealerShift, Slip, SlipBook, SlipKind, SlipStep, TableInventory
 from .open_items import CLOSE_CONTROL
@@ -280,6 +280,7 @@ def _pit_context(request, site_id: int | None) -> dict:
         "cites": rules.citations_at(site),
         "fees_only_rule": _fees_only_rule(site),
         "low_minimum": low_minimum_standing(board),  # ND 99-01.3-08-09(1) while it stands
+        "unstaffed": unstaffed_standing(board),  # ND 99-01.3-08-03(4), 08-07(1), (2) while it stands
     }
 
 

@@ -24,6 +24,9 @@ CITATIONS: dict[str, str] = {
     "floor.slip_receipt": "ND 99-01.3-08-05(6)",  # the dealer initials the fill copy, the cashier the credit's
     # A dealer shall redeem tips before leaving a site: an obligation of this chapter only.
     "floor.tips_before_leaving": "ND 99-01.3-08-06(3)",
+    # An opened table with no dealer stationed at it: the chip tray removed or locked (08-03(4)), the
+    # cards and the shoe removed or securely covered (08-07(1), (2)).
+    "floor.unstaffed_table": "ND 99-01.3-08-03(4), 08-07(1), (2)",
     # The site's daily summary, which a closed gaming day's slips enter.
     "floor.daily_summary": "ND 99-01.3-08-16(1)(g)",
 }
