@@ -198,6 +198,7 @@ class InternalControlsSerializer(serializers.ModelSerializer):
             "approved_by",
             "approval_reference",
             *rules.DOCUMENTED_FIELDS,
+            "irregularities",
             "supersedes",
             "recorded_by",
             "recorded_at",
@@ -226,6 +227,14 @@ class InternalControlsInput(Input):
     surrender = _option_list("surrender")
     blackjack_payout = _option_list("blackjack_payout")
     payout_rounding = _option_list("payout_rounding")
+    irregularities = TextField(
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="How the card room addresses irregularities (misdeals, exposed cards, an incorrect number of cards), "
+        "where the site's pack requires them in the internal controls; a version recorded without them is kept and "
+        "flagged each night while in force.",
+    )
 
 
 class InternalControlsFilter(FilterSet):

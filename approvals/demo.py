@@ -106,7 +106,16 @@ DDM_APPROVAL = dict(
     ],
 )
 
+# How the card room addresses irregularities (the WSGC rules' "Irregularities"), in every version.
+IRREGULARITIES = (
+    "Misdeal (a card dealt face up in error or out of order before the first hit): the round is void and every "
+    "wager returned. An exposed card in the shoe is burned. An incorrect number of cards (a missing or extra card "
+    "found at the reshuffle): the floor supervisor stops the game, the decks are replaced and the surveillance "
+    "department reviews the round. Every irregularity is entered in the shift's floor log."
+)
+
 DDM_CONTROLS = dict(
+    irregularities=IRREGULARITIES,
     dealer_hits_soft_17=[True],
     split_pairs=["none"],
     double_on=["any_card"],
@@ -131,6 +140,7 @@ DDM_TABLE_SETTINGS = dict(
 )
 # House-banked blackjack at Spokane: version 1 in effect; version 2 (late surrender) from next month.
 HOUSE_CONTROLS = dict(
+    irregularities=IRREGULARITIES,
     dealer_hits_soft_17=[False, True],
     split_pairs=["identical", "any_pair"],
     double_on=["any_two", "ten_eleven"],

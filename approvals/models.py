@@ -12,6 +12,7 @@ from django.db import models
 from django.utils.text import capfirst
 
 from cardroom.models import Employee, Jurisdiction, Organization, Site, Table
+from core import limits
 from core.appendonly import AppendOnlyModel
 
 
@@ -106,6 +107,10 @@ class InternalControls(AppendOnlyModel):
     surrender = models.JSONField(default=list)
     blackjack_payout = models.JSONField(default=list)
     payout_rounding = models.JSONField(default=list)
+    # How the card room addresses irregularities (misdeals, exposed cards, an incorrect number of
+    # cards...): the WSGC rules' "Irregularities" (approvals.rules.IRREGULARITIES). Blank on a version
+    # recorded without them, which the nightly checks flag while it is in force.
+    irregularities = models.TextField(max_length=limits.MAX_TEXT_LENGTH, blank=True, default="")
     supersedes = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     recorded_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField()

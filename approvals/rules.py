@@ -19,6 +19,10 @@ INTERNAL_CONTROLS = Rule("table.internal_controls")
 GAME_APPROVAL = Rule("table.game_approval")
 # The sites whose tables follow the tie option the organization's licence reflects.
 LICENCE = Rule("table.licence")
+# The internal controls say how the card room addresses irregularities (misdeals, exposed cards, an
+# incorrect number of cards): the WSGC rules' "Irregularities" (WA-HB). A version recorded without
+# them is kept (its options still judge the tables) and flagged each night while in force.
+IRREGULARITIES = Rule("approvals.irregularities")
 
 
 @dataclass(frozen=True)

@@ -186,12 +186,15 @@ def record_internal_controls(
     approved_by: str,
     game_approval: GameApproval | None = None,
     approval_reference: str = "",
+    irregularities: str = "",
     **options,
 ) -> InternalControls:
     """Record a new version of the site's internal controls for a game: the values each option
     the WSGC rules require documented may take. Versions are never changed: the next version
     takes effect on its own date. A version in effect today must document what the site's
-    active tables of that game use."""
+    active tables of that game use. `irregularities`: how the card room addresses misdeals, exposed
+    cards and the like (`rules.IRREGULARITIES`); a version without them is recorded, and flagged
+    each night while in force."""
     access = require_gaming_manager(acting_user, site.organization_id, action="record internal controls")
     if not rules.INTERNAL_CONTROLS.applies(site):
         raise ValidationError(
@@ -224,6 +227,7 @@ def record_internal_controls(
     approval_reference = _text(
         approval_reference, "approval_reference", required=False, max_length=rules.MAX_NAME_LENGTH
     )
+    irregularities = _text(irregularities, "irregularities", required=False, max_length=MAX_TEXT_LENGTH)
     with transaction.atomic():
         list(Site.objects.select_for_update().filter(pk=site.pk).values_list("pk", flat=True))  # one version at a time
         versions = InternalControls.objects.filter(site=site, game_approval=game_approval)
@@ -236,6 +240,7 @@ def record_internal_controls(
             approved_on=approved_on,
             approved_by=approved_by,
             approval_reference=approval_reference,
+            irregularities=irregularities,
             supersedes=latest,
             recorded_by=access.employee,
             recorded_at=timezone.now(),

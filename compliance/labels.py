@@ -141,6 +141,8 @@ FIGURES: dict[str, Figure] = {
     "delta_cents": Figure("Change since the filing", _money),
     "entry": Figure("Entered as", _text),
     "box_exchange": Figure("Drop boxes exchanged", _text),
+    "game": Figure("Game", _text),
+    "version": Figure("Internal controls version", _count),
     "closed_at": Figure("Low table closed at", _shown_moment, zoned=True),
     "relieved_at": Figure("Low table left without a dealer at", _shown_moment, zoned=True),
     "ceiling_cents": Figure("Low-table minimum at most", _money),

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.text import capfirst
 
 from accounting.published import live_shift_figures, quarter_game_totals
+from approvals import queries as approvals_queries
 from approvals.checks import check_table
 from approvals.queries import site_today
 from cage.queries import chip_floats, deposit_limit, deposits_maybe_late
@@ -479,6 +480,27 @@ def dealer_hold_tracking(sites: list[Site], start: date, end: date, book: Thresh
         for site in judged
         if exchanges[site.pk] != BoxExchange.DEALER_SHIFT
     ]
+
+
+@day_provider(rule=rules.IRREGULARITIES_DOCUMENTED)
+def irregularities_documented(sites: list[Site], start: date, end: date, book: ThresholdBook):
+    """Irregularities documented: the internal controls in force for each game say how they are addressed.
+
+    The WSGC blackjack rules' "Irregularities" (misdeals, cards exposed, an incorrect number of cards),
+    for house-banked blackjack and each approved game. Judged as of today, so only by a run whose range reaches the site's yesterday (the nightly run), as
+    `tables_in_line` is. One query."""
+    judged = {s.pk: s for s in sites if end >= site_today(s) - timedelta(days=1)}
+    found = []
+    for controls in approvals_queries.controls_in_force(list(judged.values())):
+        if not controls.irregularities.strip():
+            site = judged[controls.site_id]
+            found.append(
+                rules.irregularities_undocumented(
+                    site.pk, end, game=controls.game, version=controls.version,
+                    key=str(controls.game_approval_id or "house"), at=site,
+                )
+            )  # fmt: skip
+    return found
 
 
 def count_settings_warnings(site: Site, box_exchange: str) -> list[str]:

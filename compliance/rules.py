@@ -35,6 +35,9 @@ DEALER_HOLD_TRACKED = Rule("compliance.dealer_hold_tracked")
 # Another pack's own (9 NYCRR 4620.5(h), the WSGC blackjack rules): the tables follow the licence
 # and the internal controls in force.
 TABLES_IN_LINE = Rule("compliance.tables_in_line")
+# Another pack's own (the WSGC blackjack rules, "Irregularities"): the internal controls in force say
+# how the card room addresses misdeals, exposed cards and an incorrect number of cards.
+IRREGULARITIES_DOCUMENTED = Rule("compliance.irregularities_documented")
 CHIP_COLOUR_SPEC = Rule("compliance.chip_colour_spec")
 SLIP_NUMBERING = Rule("compliance.slip_numbering")
 SLIP_VERIFIED = Rule("compliance.slip_verified")
@@ -238,6 +241,30 @@ def table_out_of_line(
         "permits it. " + " ".join(errors.values()),
         {"table": number, "problems": settings},
         f"table:{table_id}",
+    )
+
+
+def irregularities_undocumented(site_id: int, on: date, *, game: str, version: int, key: str, at) -> Finding:
+    """The internal controls in force for a game say nothing of irregularities: "Card room operators
+    must document in their internal controls how they will address various irregularities
+    applicable to Blackjack (e.g. misdeals, cards exposed, incorrect number of cards, etc.)" (the
+    WSGC blackjack rules). One alert per site, game and quarter while the version stays in force."""
+    quarter = Quarter.containing(on)
+    citation = IRREGULARITIES_DOCUMENTED.at(at)
+    return Finding(
+        "irregularities_undocumented",
+        citation,
+        "Internal controls say nothing of irregularities",
+        site_id,
+        str(quarter),
+        quarter.start,
+        quarter.end,
+        f"{citation}: the internal controls in force for {game} (version {version}) do not document how the card "
+        "room addresses irregularities (misdeals, cards exposed, an incorrect number of cards); record a version "
+        "that documents them.",
+        on,
+        {"game": game, "version": version},
+        f"controls:{key}",
     )
 
 

@@ -19,6 +19,10 @@ EVERY_OPTION = dict(
 )
 
 
+# How the card room addresses irregularities (the WSGC rules' "Irregularities").
+IRREGULARITIES = "A misdeal voids the round and every wager is returned; an exposed card in the shoe is burned."
+
+
 def record_controls(manager, site, **options):
     """A version of the site's house-blackjack internal controls in effect since 30 days ago."""
     today = site_today(site)
@@ -28,7 +32,7 @@ def record_controls(manager, site, **options):
         effective_on=today - timedelta(days=30),
         approved_on=today - timedelta(days=40),
         approved_by="B. Lane, WSGC",
-        **{**EVERY_OPTION, **options},
+        **{"irregularities": IRREGULARITIES, **EVERY_OPTION, **options},
     )
 
 

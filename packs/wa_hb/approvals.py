@@ -17,6 +17,9 @@ CITATIONS: dict[str, str] = {
     "approvals.documented.surrender": f"{RULES}, Surrender (note)",
     "approvals.documented.blackjack_payout": rule(7),
     "approvals.documented.payout_rounding": rule(7),
+    # "Card room operators must document in their internal controls how they will address various
+    # irregularities applicable to Blackjack (e.g. misdeals, cards exposed, incorrect number of cards, etc.)."
+    "approvals.irregularities": f"{RULES}, Irregularities",
 }
 
 _RULE_7 = (

@@ -85,6 +85,9 @@ CASES = {
     "dealer_hold_untracked": lambda book: rules.dealer_hold_untracked(
         1, date(2026, 11, 3), exchange="Once per gaming day", at="ND"
     ),
+    "irregularities_undocumented": lambda book: rules.irregularities_undocumented(
+        1, date(2026, 11, 3), game="House-banked blackjack", version=2, key="house", at="WA-HB"
+    ),
     "table_out_of_line": lambda book: rules.table_out_of_line(
         1,
         date(2026, 11, 3),

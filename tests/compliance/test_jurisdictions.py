@@ -28,8 +28,9 @@ def losing_quarter(site, people):
 
 
 # The checks of the other packs' own law: the tables follow the licence (9 NYCRR 4620.5(h)) or the
-# internal controls (the WSGC rules) in force.
-OTHER_PACKS_OWN = {"tables_in_line": {"NY", "WA-HB"}}
+# internal controls (the WSGC rules) in force; the internal controls say how irregularities are
+# addressed (the WSGC rules).
+OTHER_PACKS_OWN = {"tables_in_line": {"NY", "WA-HB"}, "irregularities_documented": {"WA-HB"}}
 
 
 def test_every_registered_check_declares_rules_and_north_dakota_states_each_but_the_other_packs_own():

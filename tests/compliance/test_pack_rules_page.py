@@ -42,12 +42,18 @@ def test_another_packs_site_lists_its_own_rules_and_no_nd_rule(client, manager, 
     assert "ND 99-01.3" not in section and "SFN" not in section
     # The house controls kept at every site run there (the bank deposit's deadline; the chip float,
     # issue 36, where the house holds chips: not at a fees-only WA-BJ site), and the pack's own
-    # check where its law has one (the tables follow the licence, NY, or the internal controls, WA-HB).
+    # check where its law has one (the tables follow the licence, NY, or the internal controls, WA-HB, whose
+    # controls document how irregularities are addressed).
     checks = re.findall(r"<li>(.*?)</li>", section.split("Table rules checked")[0], re.S)
     what = "each active table follows the licence or internal controls in force today."
     own = {"NY": f"9 NYCRR 4620.5(h): {what}", "WA-HB": f"WSGC Blackjack Game Rules (rev. April 2018): {what}"}
+    irregularities = (
+        "WSGC Blackjack Game Rules (rev. April 2018), Irregularities: the internal controls in force for each game "
+        "say how they are addressed."
+    )
     assert checks == [
         "House control: each day of the books is deposited by the third banking day after it.",
+        *([irregularities] if code == "WA-HB" else []),
         *([own[code]] if code in own else []),
         *(
             []
