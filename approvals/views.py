@@ -58,6 +58,10 @@ def register_page(request):
     controls_rule = "; ".join(
         sorted({rules.INTERNAL_CONTROLS.at(c) for c in codes if rules.INTERNAL_CONTROLS.applies(c)})
     )
+    # How irregularities are addressed, as the packs stating it cite it (WA-HB: the WSGC rules).
+    irregularities_rule = "; ".join(
+        sorted({rules.IRREGULARITIES.at(c) for c in codes if rules.IRREGULARITIES.applies(c)})
+    )
     return render(
         request,
         "approvals/list.html",
@@ -68,6 +72,7 @@ def register_page(request):
             "licences": licences,
             "states": states,
             "controls_rule": controls_rule,
+            "irregularities_rule": irregularities_rule,
         },
     )
 

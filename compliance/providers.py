@@ -486,9 +486,9 @@ def dealer_hold_tracking(sites: list[Site], start: date, end: date, book: Thresh
 def irregularities_documented(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """Irregularities documented: the internal controls in force for each game say how they are addressed.
 
-    The WSGC blackjack rules' "Irregularities" (misdeals, cards exposed, an incorrect number of cards),
-    for house-banked blackjack and each approved game. Judged as of today, so only by a run whose range reaches the site's yesterday (the nightly run), as
-    `tables_in_line` is. One query."""
+    The WSGC blackjack rules' "Irregularities" (misdeals, cards exposed, an incorrect number of
+    cards), for house-banked blackjack and each approved game. Judged as of today, so only by a run
+    whose range reaches the site's yesterday (the nightly run), as `tables_in_line` is. One query."""
     judged = {s.pk: s for s in sites if end >= site_today(s) - timedelta(days=1)}
     found = []
     for controls in approvals_queries.controls_in_force(list(judged.values())):

@@ -90,7 +90,11 @@ def test_the_register_page_shows_them_or_says_they_are_missing(client, client_fo
     assert controls(api, site, today - timedelta(days=30), today - timedelta(days=40)).status_code == 201
     client.force_login(manager.user)
     page = client.get("/approvals/").content.decode()
-    assert "<th>Irregularities</th>" in page and "not documented" in page
+    header = (
+        '<th>Irregularities <small class="text-muted fw-normal">'
+        "(WSGC Blackjack Game Rules (rev. April 2018), Irregularities)</small></th>"
+    )
+    assert header in page and "not documented" in page
     assert controls(api, site, today, today, irregularities=PROCEDURES).status_code == 201
     page = client.get("/approvals/").content.decode()
     assert PROCEDURES[:60] in page and page.count("not documented") == 1  # version 1 still says so
