@@ -229,18 +229,21 @@ def late_samples(sites: list[Site], start: date, end: date, book: ThresholdBook,
 
 
 @day_provider(rule=rules.VIDEO_SAMPLE)
-def samples_to_resubmit(sites: list[Site], start: date, end: date, book: ThresholdBook):
+def samples_to_resubmit(sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None):
     """ND 99-01.3-08-04(11): a sample found not satisfactory is resolved and resubmitted. Judged
     as things stand at the range's end, whatever its start (an evaluation entered late is found
-    the next night); one alert per rejected sample."""
+    the next night); one alert per rejected sample. Read once for the run's ranges (`_over_span`)."""
     by_id = {s.pk: s for s in sites}
+    rows = _over_span(
+        run, "samples_to_resubmit", list(by_id), start, end,
+        lambda ids, a, b: surveillance_queries.samples_to_resubmit(ids, b),
+    )  # fmt: skip
     return [
         rules.sample_resubmission_owed(
             site_id, pk, change, sent, evaluated, table=table, findings=findings, at=by_id[site_id]
         )
-        for site_id, pk, change, table, sent, evaluated, findings in surveillance_queries.samples_to_resubmit(
-            list(by_id), end
-        )
+        for site_id, pk, change, table, sent, evaluated, findings in rows
+        if evaluated <= end
     ]
 
 
