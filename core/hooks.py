@@ -303,7 +303,7 @@ TOURNAMENT_FEE_FLAG = declare(
 )
 COUNT_SETTINGS_WARNINGS = declare(
     "count_settings_warnings",
-    asked_by="counts.services.update_count_settings (the count settings' pages and API)",
+    asked_by="counts.rules.settings_warnings (counts.services.update_count_settings: its pages, admin and API)",
     answered_by="compliance (compliance.apps)",
     answer="warnings(site, box_exchange) -> [str]: what the site's rules say of the setting now, each message "
     "citing its rule (nothing refused)",

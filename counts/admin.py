@@ -8,7 +8,7 @@ from django.contrib import admin, messages
 
 from cardroom.admin import ORG_PATHS, OrgScopedAdmin, ViewOnlyMixin
 
-from . import queries, rules, services
+from . import queries, services
 from .models import CountSettings, DropBox
 
 ORG_PATHS[CountSettings] = "site__organization_id"
@@ -34,7 +34,7 @@ class CountSettingsAdmin(OrgScopedAdmin):
         values = {name: form.cleaned_data[name] for name in ("box_exchange", "twenty_one_auditor")}
         saved = services.update_count_settings(acting_user=request.user, site=obj.site, **values)
         obj.pk = saved.pk
-        for warning in rules.settings_warnings(obj.site, saved.box_exchange):
+        for warning in saved.warnings:
             self.message_user(request, warning, level=messages.WARNING)
 
 

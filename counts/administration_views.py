@@ -53,7 +53,7 @@ def _post(request, site, settings_form, register_form):
         )
         if saved is not None:
             messages.success(request, f"The count settings of {site} are saved.")
-            for warning in rules.settings_warnings(site, saved.box_exchange):
+            for warning in saved.warnings:
                 messages.warning(request, warning)
             return redirect("counts:drop_boxes")
     if action == "register" and register_form.is_valid():

@@ -26,7 +26,7 @@ from core.api import (
     TextField,
 )
 
-from . import queries, rules, services
+from . import queries, services
 from .models import BoxExchange, CountSession, DropBox, DropRemoval
 
 
@@ -642,5 +642,4 @@ class CountSettingsViewSet(viewsets.ViewSet):
         serializer = CountSettingsInputSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)
         settings = services.update_count_settings(acting_user=request.user, site=site, **serializer.validated_data)
-        settings.warnings = rules.settings_warnings(site, settings.box_exchange)
         return Response(CountSettingsSavedSerializer(settings).data)

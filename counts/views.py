@@ -176,7 +176,7 @@ def boxes(request):
                 saved = services.update_count_settings(
                     acting_user=request.user, site=site, **exchange_form.cleaned_data
                 )
-                for warning in rules.settings_warnings(site, saved.box_exchange):
+                for warning in saved.warnings:
                     messages.warning(request, warning)
                 return redirect("counts:boxes")
             if request.POST.get("action") == "register" and register_form.is_valid():

@@ -11,11 +11,13 @@ from core.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import CountSettings, DropBox
-from ..rules import BOX_NUMBER, REMOVAL, refuse_drop_boxes
+from ..rules import BOX_NUMBER, REMOVAL, refuse_drop_boxes, settings_warnings
 
 
 def update_count_settings(*, acting_user, site: Site, **values) -> CountSettings:
-    """A site's box exchange (per gaming day or per dealer shift) and its twenty-one auditor."""
+    """A site's box exchange (per gaming day or per dealer shift) and its twenty-one auditor; the
+    saved settings carry `warnings`, what the site's rules say of them (`rules.settings_warnings`:
+    nothing refused), which the pages, the admin and the API show."""
     require_role(acting_user, site, Role.GAMING_MANAGER, action="change the count settings", rule=HOUSE_CONTROL)
     auditor = values.get("twenty_one_auditor")
     if auditor is not None and auditor.organization_id != site.organization_id:
@@ -29,6 +31,7 @@ def update_count_settings(*, acting_user, site: Site, **values) -> CountSettings
         settings._history_user = acting_user
         settings.save()
         _audit(acting_user, "count_settings.updated", settings, site, before=before)
+    settings.warnings = settings_warnings(site, settings.box_exchange)
     return settings
 
 
