@@ -6,6 +6,8 @@ nothing at a site whose pack does not state it. Driven through the API: tray cou
 shifts."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from cardroom.models import Role
 from floor.models import DealerShift
@@ -65,3 +67,24 @@ def test_nothing_is_said_where_the_pack_does_not_state_it(
     client.force_login(shift_manager.user)
     board = client.get(f"/floor/sites/{site.pk}/pit/live/").content.decode()
     assert 'id="pit-table-5"' in board and 'id="pit-unstaffed"' not in board
+
+
+def test_saying_it_asks_no_query_more_for_more_unstaffed_tables(
+    client, shift_manager, api, site, table, chips, gaming_day
+):
+    """From the rows the board already reads: one unstaffed table or three, the same queries."""
+    client.force_login(shift_manager.user)
+    open_with_chips(api, table)
+    standing(client, site)  # the session and the access cache warm up alike for both
+
+    def queries():
+        with CaptureQueriesContext(connection) as captured:
+            said = standing(client, site)
+        return len(captured), said
+
+    few, said = queries()
+    assert said.startswith(f"{SAID}Table 1 is")
+    for number in (2, 3):
+        open_with_chips(api, TableFactory(site=site, number=number, min_wager_cents=100, max_wager_cents=2500))
+    more, said = queries()
+    assert said.startswith(f"{SAID}Tables 1, 2, 3 are") and more == few
