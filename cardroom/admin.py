@@ -8,7 +8,7 @@ tables, employees or logins. The platform's own tables (logins, groups, lockouts
 sequences) have no organization: only a superuser sees them (`restrict_platform_admins`).
 """
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.db.models import Model, QuerySet
 from django.forms.models import BaseInlineFormSet
@@ -101,7 +101,9 @@ class OrgScopedAdmin(OrgScopedFormMixin, SimpleHistoryAdmin):
         return False  # master data is deactivated, not deleted: history and slips point at it
 
     def save_model(self, request, obj, form, change):
-        services.save_master_data(obj, acting_user=request.user)
+        saved = services.save_master_data(obj, acting_user=request.user)
+        for warning in getattr(saved, "warnings", ()):  # a table's (cardroom.table_limits)
+            self.message_user(request, warning, level=messages.WARNING)
 
     # --- history (django-simple-history) --------------------------------------------------
 

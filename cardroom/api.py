@@ -155,6 +155,25 @@ class TableSerializer(serializers.ModelSerializer):
         return {name: value for name, value in data.items() if name in keep}
 
 
+class TableSavedSerializer(TableSerializer):
+    """The answer to adding or changing a table: the table, and what the site's rules say of it as
+    saved (`cardroom.table_limits.table_warnings`)."""
+
+    warnings = serializers.ListField(
+        child=serializers.CharField(),
+        read_only=True,
+        help_text="What the site's rules say of the table as saved, each message citing its rule as the site's "
+        "pack states it: where the pack asks it, a change of the table's limits posted and announced at the table "
+        "with adequate notice to the players. Nothing is refused; empty when there is nothing.",
+    )
+
+    class Meta(TableSerializer.Meta):
+        fields = [*TableSerializer.Meta.fields, "warnings"]
+
+    def to_representation(self, table):
+        return {**super().to_representation(table), "warnings": list(table.warnings)}
+
+
 class TableInputSerializer(InputSerializer):
     site = ScopedSiteField()
 
@@ -178,12 +197,13 @@ class TableFilter(FilterSet):
 
 
 @extend_schema_view(
-    create=extend_schema(responses={201: TableSerializer, **ERROR_RESPONSES}),
-    update=extend_schema(responses={200: TableSerializer, **ERROR_RESPONSES}),
-    partial_update=extend_schema(responses={200: TableSerializer, **ERROR_RESPONSES}),
+    create=extend_schema(responses={201: TableSavedSerializer, **ERROR_RESPONSES}),
+    update=extend_schema(responses={200: TableSavedSerializer, **ERROR_RESPONSES}),
+    partial_update=extend_schema(responses={200: TableSavedSerializer, **ERROR_RESPONSES}),
 )
 class TableViewSet(WritableScopedViewSet):
     output_serializer_class = TableSerializer
+    saved_serializer_class = TableSavedSerializer
     input_serializer_class = TableInputSerializer
     filterset_class = TableFilter
 

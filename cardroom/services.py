@@ -19,6 +19,7 @@ from core.rules import HOUSE_CONTROL
 from .access import forget_access, require_gaming_manager
 from .chips import default_spec
 from .models import ChipDenomination, Employee, EmployeeRelation, Game, Membership, Organization, Role, Site, Table
+from .table_limits import table_warnings
 from .table_rules import licensed_values, option_errors, table_defaults, table_fields
 
 
@@ -45,6 +46,8 @@ def _save(instance, *, acting_user, organization_id: int, values: dict, noun: st
             before=before,
             after=snapshot(instance),
         )
+    if isinstance(instance, Table):  # what the site's rules say of the table as saved (ND 99-01.3-08-09(1))
+        instance.warnings = table_warnings(instance, current)
     return instance
 
 

@@ -26,6 +26,7 @@ from .access import SESSION_KEY, access_for, refusal
 from .api import visible_employees
 from .models import ORG_WIDE_ROLES, ChipDenomination, EmployeeRelation, Membership, Role, Station, Table
 from .navigation import home_panels_for, party_of
+from .table_limits import limits_plaque_notices
 
 
 def favicon(request):
@@ -156,6 +157,7 @@ class SetupKind:
     new_instance: Callable
     save: Callable
     form_kwargs: Callable = field(default=lambda request: {})
+    notices: Callable = field(default=lambda objects: [])  # what the law asks of the listed objects together
 
 
 def _save_site(request, site, data):
@@ -167,7 +169,10 @@ def _save_site(request, site, data):
 def _save_table(request, table, data):
     if table.pk:
         data.pop("site", None)
-        return services.update_table(acting_user=request.user, table=table, **data)
+        saved = services.update_table(acting_user=request.user, table=table, **data)
+        for warning in saved.warnings:  # ND 99-01.3-08-09(1): a change of limits posted and announced
+            messages.warning(request, warning)
+        return saved
     return services.create_table(acting_user=request.user, **data)
 
 
@@ -221,6 +226,7 @@ SETUP: dict[str, SetupKind] = {
         lambda request: Table(site=request.site),
         _save_table,
         lambda request: {"sites": access_for(request.user).sites()},
+        limits_plaque_notices,  # ND 99-01.3-08-09(1): a plaque on each table where the limits differ
     ),
     "chips": SetupKind(
         "Chip denominations",
@@ -297,7 +303,8 @@ def setup_list(request, kind):
     access = access_for(request.user)
     if not access.org_roles:
         raise PermissionDenied(refusal(HOUSE_CONTROL, ORG_WIDE_ROLES, "see the setup pages"))
-    rows = [(obj.pk, [_cell(obj, acc) for _, acc in setup.columns]) for obj in setup.queryset(access)]
+    objects = list(setup.queryset(access))
+    rows = [(obj.pk, [_cell(obj, acc) for _, acc in setup.columns]) for obj in objects]
     return render(
         request,
         "cardroom/setup_list.html",
@@ -306,6 +313,7 @@ def setup_list(request, kind):
             "setup": setup,
             "headers": [h for h, _ in setup.columns],
             "rows": rows,
+            "notices": setup.notices(objects),
             "can_edit": access.is_gaming_manager,
         },
     )

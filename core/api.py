@@ -279,6 +279,9 @@ class ScopedViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     input_serializer_class: type[serializers.Serializer] | None = None
     # The answer to a create, where it says more than the row (what the write leaves to see to).
     created_serializer_class: type[serializers.Serializer] | None = None
+    # The answer to a create or a change, where it says more than the row (what the site's rules
+    # say of it as saved); a create's own answer above comes first.
+    saved_serializer_class: type[serializers.Serializer] | None = None
 
     @property
     def access(self):
@@ -302,7 +305,11 @@ class ScopedViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             obj = self.create_object(serializer.validated_data)
         else:
             obj = self.update_object(instance, serializer.validated_data)
-        answer = (instance is None and self.created_serializer_class) or self.output_serializer_class
+        answer = (
+            (instance is None and self.created_serializer_class)
+            or self.saved_serializer_class
+            or self.output_serializer_class
+        )
         return Response(answer(obj, context=self.get_serializer_context()).data, status=status)
 
 

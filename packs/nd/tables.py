@@ -58,6 +58,9 @@ TABLE_OPTIONS = (
 
 CITATIONS = {
     "wagers": "ND 99-01.3-08-09(1)",
+    # 08-09(1): where the tables do not all have the same limits, a plaque on each shows its own;
+    # a change of a table's limits is posted and announced with adequate notice to a player.
+    "limits_plaque": "ND 99-01.3-08-09(1)",
     "number": TABLE_CITATION,
     "max_players": PLAYERS_CITATION,
     "decks": DECKS_CITATION,

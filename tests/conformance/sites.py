@@ -24,6 +24,7 @@ from cardroom.chips import default_spec
 from cardroom.demo import DEMO_PASSWORD
 from cardroom.models import ChipDenomination, Employee, Organization, Role, Site, Table
 from core.periods import Quarter
+from floor.calculations import site_today
 from packs.nd.chips import SPECS as CHIP_SPECS
 
 HOUSE_COLOURS = ("yellow", "white", "pink", "red", "green", "black")
@@ -76,7 +77,7 @@ def posted(client: APIClient, path: str, body: dict, status: int = 201) -> dict:
 def played_days(site: Site) -> tuple[Quarter, list[date]]:
     """The last two days of the quarter that ended last (the quarter is filed where the pack files
     one) and a day a few days ago (this quarter's figures, unless the quarter has just begun)."""
-    today = timezone.localdate()
+    today = site_today(site)  # the site's gaming date: behind UTC's date in the hours after midnight UTC
     quarter = Quarter.containing(today).previous()
     recent = today - timedelta(days=4)
     days = [quarter.end - timedelta(days=1), quarter.end]
@@ -353,7 +354,7 @@ def close_the_books(site: Site, days: list[date], manager: Employee, cashier: Em
     for day in days:
         posted(client, f"/api/v1/sites/{site.pk}/close-books/", {"gaming_date": day.isoformat()})
         gaming_day = GamingDay.objects.get(site=site, gaming_date=day)
-        if day + timedelta(days=1) <= timezone.localdate():
+        if day + timedelta(days=1) <= site_today(site):
             cage.record_deposit(
                 acting_user=cashier.user,
                 gaming_day=gaming_day,
@@ -407,7 +408,7 @@ def correct_the_quarter_later(built: BuiltSite, table: Table) -> None:
             **what,
             "amount_cents": 2_000,
             "reason": "A $20 bill found after the count",
-            "recorded_on": str(timezone.localdate()),
+            "recorded_on": str(site_today(built.site)),
         },
     )["id"]
 
@@ -472,7 +473,7 @@ def tournament(built: BuiltSite) -> None:
         acting_user=shift.user,
         site=site,
         name="Friday Blackjack Tournament",
-        gaming_date=timezone.localdate(),
+        gaming_date=site_today(site),
         entry_fee_cents=10000,
         rebuy_fee_cents=5000,
         add_on_fee_cents=2500,

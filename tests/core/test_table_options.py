@@ -62,7 +62,7 @@ def test_the_api_refuses_another_packs_option_naming_the_field_and_writes_nothin
     created = api.post("/api/v1/tables/", body(site, code), format="json")
     assert created.status_code == 201, created.json()
     shown, (mine, _, other) = created.json(), SHOWN[code]
-    assert set(shown) == {"id", *pack_for(site).table_fields()} and mine in shown
+    assert set(shown) == {"id", "warnings", *pack_for(site).table_fields()} and mine in shown
     assert field not in shown and other not in shown
     events = AuditEvent.objects.count()
     patched = api.patch(f"/api/v1/tables/{shown['id']}/", {field: value, "max_wager_cents": 300}, format="json")
