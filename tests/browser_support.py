@@ -278,6 +278,22 @@ def on_screen(page, locator) -> bool:
     return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
 
 
+def scrolled_on_screen(page, selector: str) -> list[tuple[str, bool]]:
+    """Each element of `selector` scrolled into view, and whether it then lies within the screen's
+    width (as `on_screen`): its text and the answer. In one script, so a board that polls and swaps
+    itself in place cannot replace the elements between the scroll and the reading (a locator's
+    scroll then met an element no longer in the page)."""
+    found = page.evaluate(
+        """(selector) => [...document.querySelectorAll(selector)].map((element) => {
+            element.scrollIntoView({block: "nearest", inline: "nearest"});
+            const box = element.getBoundingClientRect();
+            return [element.textContent.trim(), box.width > 0 && box.x >= 0 && box.x + box.width <= window.innerWidth];
+        })""",
+        selector,
+    )
+    return [(text, fits) for text, fits in found]
+
+
 def login(page, live_server, username: str, password: str = PASSWORD) -> None:
     """Log in through the login form and wait for the home page (a station's is its pit view, a
     count tablet's its count sessions)."""

@@ -6,7 +6,7 @@ import pytest
 
 from cardroom.models import Role
 from floor import services
-from tests.browser_support import PHONE, login, on_screen, overflow
+from tests.browser_support import PHONE, login, overflow, scrolled_on_screen
 from tests.factories import TableFactory
 
 from .conftest import FILL, TRAY
@@ -43,9 +43,8 @@ def test_the_pit_on_a_phone_follows_the_floor_by_itself(
     other.locator(".pit-state:text-is('open')").wait_for()
     assert page.evaluate("window.stillTheSamePage === true")  # swapped in place, not reloaded
     assert overflow(page) == []
-    for button in (card.locator("a.btn:text-is('Fill')"), card.locator("a.btn:text-is('Credit')")):
-        button.scroll_into_view_if_needed()
-        assert on_screen(page, button)
+    buttons = [found for found in scrolled_on_screen(page, "#pit-table-1 a.btn") if found[0] in ("Fill", "Credit")]
+    assert buttons == [("Fill", True), ("Credit", True)]  # each reachable on the phone, none off its side
 
     # The pit boss verifies it at the table; the card says it now waits for the dealer.
     services.verify_slip(acting_user=cast[Role.PIT_BOSS].user, slip=fill)
