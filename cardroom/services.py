@@ -22,6 +22,10 @@ from .models import ChipDenomination, Employee, EmployeeRelation, Game, Membersh
 from .table_limits import table_warnings
 from .table_rules import licensed_values, option_errors, table_defaults, table_fields
 
+# What a save says of the row as saved, where its site's rules ask something of it (nothing is
+# refused): set as the instance's `warnings` for the form, the API's answer and the admin to show.
+_SAID_ON_SAVE = {Table: table_warnings}  # ND 99-01.3-08-09(1): limits posted, a plaque where they differ
+
 
 def _save(instance, *, acting_user, organization_id: int, values: dict, noun: str):
     """Apply `values`, validate, save and audit: the one path for master-data writes."""
@@ -46,8 +50,8 @@ def _save(instance, *, acting_user, organization_id: int, values: dict, noun: st
             before=before,
             after=snapshot(instance),
         )
-    if isinstance(instance, Table):  # what the site's rules say of the table as saved (ND 99-01.3-08-09(1))
-        instance.warnings = table_warnings(instance, current)
+    if said := _SAID_ON_SAVE.get(type(instance)):
+        instance.warnings = said(instance, current)
     return instance
 
 

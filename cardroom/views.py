@@ -170,10 +170,15 @@ def _save_table(request, table, data):
     if table.pk:
         data.pop("site", None)
         saved = services.update_table(acting_user=request.user, table=table, **data)
-        for warning in saved.warnings:  # ND 99-01.3-08-09(1): a change of limits posted and announced
+    else:
+        saved = services.create_table(acting_user=request.user, **data)
+    # ND 99-01.3-08-09(1): a change of limits posted and announced; the site's plaque notice is on
+    # the tables' page the form goes back to, so not said twice.
+    listed = limits_plaque_notices(Table.objects.filter(site_id=saved.site_id).select_related("site"))
+    for warning in saved.warnings:
+        if warning not in listed:
             messages.warning(request, warning)
-        return saved
-    return services.create_table(acting_user=request.user, **data)
+    return saved
 
 
 def _save_chip(request, chip, data):

@@ -34,23 +34,37 @@ def test_differing_limits_are_said_with_each_tables_until_they_are_the_same_agai
     second = api.post("/api/v1/tables/", body(site, "ND", number=2), format="json").json()["id"]
     assert notices(client) == []  # $1.00 to $25.00 at both: one limit, no plaque asked
     raised = api.patch(f"/api/v1/tables/{second}/", {"min_wager_cents": 500}, format="json")
-    assert raised.status_code == 200 and raised.json()["warnings"] == [
-        "ND 99-01.3-08-09(1): table 2's limits are now $5.00 to $25.00 (were $1.00 to $25.00): post and announce the "
-        "change at the table with adequate notice to the players."
-    ]
-    said = notices(client)
-    assert said == [
+    plaque = (
         PLAQUE.format(site=site.name) + " (table 1 $1.00 to $25.00; table 2 $5.00 to $25.00): a plaque on top of "
         "each table must show its minimum and maximum wager."
+    )
+    assert raised.status_code == 200 and raised.json()["warnings"] == [
+        "ND 99-01.3-08-09(1): table 2's limits are now $5.00 to $25.00 (were $1.00 to $25.00): post and announce the "
+        "change at the table with adequate notice to the players.",
+        plaque,  # the save that makes them differ says so at once, not only the setup page
     ]
+    said = notices(client)
+    assert said == [plaque]
     assert said[0] in client.get("/setup/tables/").content.decode()  # on the page, as said
+    renamed = api.patch(f"/api/v1/tables/{second}/", {"number": 2}, format="json")
+    assert renamed.status_code == 200 and renamed.json()["warnings"] == []  # nothing about its limits changed
     # A table out of service is not one of the site's tables in play: the one left has one limit.
     retired = api.patch(f"/api/v1/tables/{second}/", {"active": False}, format="json")
-    assert retired.status_code == 200 and retired.json()["warnings"] == []  # the limits did not change
+    assert retired.status_code == 200 and retired.json()["warnings"] == []  # out of play: nothing to post
     assert notices(client) == []
-    assert api.patch(f"/api/v1/tables/{second}/", {"active": True}, format="json").status_code == 200
-    assert api.patch(f"/api/v1/tables/{first}/", {"min_wager_cents": 500}, format="json").status_code == 200
-    assert notices(client) == []  # the same again: $5.00 to $25.00 at both
+    back = api.patch(f"/api/v1/tables/{second}/", {"active": True}, format="json")
+    assert back.status_code == 200 and back.json()["warnings"] == [plaque]  # in play again, its limits differ
+    evened = api.patch(f"/api/v1/tables/{first}/", {"min_wager_cents": 500}, format="json")
+    assert evened.status_code == 200 and evened.json()["warnings"] == [
+        "ND 99-01.3-08-09(1): table 1's limits are now $5.00 to $25.00 (were $1.00 to $25.00): post and announce the "
+        "change at the table with adequate notice to the players."
+    ]  # the same again: $5.00 to $25.00 at both, no plaque asked
+    assert notices(client) == []
+    third = api.post("/api/v1/tables/", body(site, "ND", number=3, min_wager_cents=200), format="json")
+    assert third.status_code == 201 and third.json()["warnings"] == [
+        PLAQUE.format(site=site.name) + " (table 1 $5.00 to $25.00; table 2 $5.00 to $25.00; table 3 $2.00 to "
+        "$25.00): a plaque on top of each table must show its minimum and maximum wager."
+    ]  # a new table with limits of its own: said in the answer that made it
 
 
 def edit_form(client, table_id: int) -> dict:
@@ -73,6 +87,17 @@ def test_saving_changed_limits_says_to_post_and_announce_the_change(client, clie
         "change at the table with adequate notice to the players."
     ]
     assert Table.objects.get(pk=table_id).min_wager_cents == 500
+    # The save that makes the site's limits differ: the plaque is said once, by the tables' page the
+    # form goes back to, not again as the form's message.
+    client_for(manager).post("/api/v1/tables/", body(site, "ND", number=4), format="json")
+    lowered = client.post(
+        f"/setup/tables/{table_id}/", {**edit_form(client, table_id), "min_wager_cents": "2"}, follow=True
+    )
+    assert [str(m) for m in lowered.context["messages"]] == [
+        "ND 99-01.3-08-09(1): table 3's limits are now $2.00 to $25.00 (were $5.00 to $25.00): post and announce the "
+        "change at the table with adequate notice to the players."
+    ]
+    assert lowered.content.decode().count(PLAQUE.format(site=site.name)) == 1
 
 
 @pytest.mark.parametrize("code", ["WA-HB", "WA-BJ", "NY"])
