@@ -134,8 +134,8 @@ class SiteViewSet(WritableScopedViewSet):
 # those of its site's pack only, and another pack's option is refused on input (the service).
 TABLE_PACK_OPTIONS = [
     "decks", "max_players", "betting_spaces", "dealt_from", "dealer_hits_soft_17", "insurance_allowed",
-    "even_money_offered", "tip_betting_allowed", "double_down", "tip_double_down", "dealing_method",
-    "card_reader_malfunction", "double_on", "double_after_split", "split_pairs", "resplit_allowed",
+    "even_money_offered", "tip_betting_allowed", "tip_bet_max_cents", "double_down", "tip_double_down",
+    "dealing_method", "card_reader_malfunction", "double_on", "double_after_split", "split_pairs", "resplit_allowed",
     "split_aces_one_card", "surrender", "blackjack_payout", "payout_rounding", "tie_option", "banker",
     "min_bank_cents",
 ]  # fmt: skip

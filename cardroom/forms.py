@@ -88,6 +88,11 @@ class TableForm(BootstrapMixin, forms.ModelForm):
         required=False,
         help_text="A player-banked game only: within the limit the site's pack sets (the refusal cites it).",
     )
+    tip_bet_max_cents = CentsField(
+        label="Tip bet limit ($)",
+        required=False,
+        help_text="The organization's limit of a tip bet, at most the table's maximum wager. Blank: up to the maximum.",
+    )
 
     class Meta:
         model = Table
@@ -104,6 +109,7 @@ class TableForm(BootstrapMixin, forms.ModelForm):
             "insurance_allowed",
             "even_money_offered",
             "tip_betting_allowed",
+            "tip_bet_max_cents",
             "double_down",
             "tip_double_down",
             "dealing_method",

@@ -271,6 +271,11 @@ class Table(models.Model):
     insurance_allowed = models.BooleanField(default=True)
     even_money_offered = models.BooleanField(default=False)
     tip_betting_allowed = models.BooleanField(default=True)
+    # The organization's lower limit of a tip bet, where its site's pack has one (ND 99-01.3-08-09(2)(a));
+    # None: a tip bet up to the table's maximum wager.
+    tip_bet_max_cents = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The largest tip bet; blank: up to the table's maximum wager."
+    )
     double_down = models.CharField(max_length=10, choices=DoubleDown.choices, default=DoubleDown.EQUAL)
     tip_double_down = models.CharField(
         max_length=15, choices=TipDoubleDown.choices, default=TipDoubleDown.NOT_PERMITTED

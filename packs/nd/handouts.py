@@ -3,7 +3,7 @@ the table's record and citing the subsection that sets it, so the handout cannot
 than the table does; then the class C felony notice (08-13(3))."""
 
 from ..base import Handout, HandoutSection, Line
-from ..common import limits_line, payout_words
+from ..common import limits_line, money, payout_words
 from .tables import (
     BANKER_CITATION,
     CITATIONS,
@@ -14,6 +14,8 @@ from .tables import (
     SPLITS_CITATION,
     TABLE_CITATION,
     TIES_CITATION,
+    TIP_BET_MIN_CENTS,
+    TIP_BETS_CITATION,
 )
 
 RULE = "ND 99-01.3-08-13"
@@ -65,6 +67,18 @@ def _doubles(t) -> str:
     return words + "; not on a split hand."
 
 
+def _tip_bets(t) -> Line:
+    """08-13(2)(l), and the range 08-09(2)(a) gives a tip bet: fifty cents up to the table's maximum
+    wager, or the organization's lower limit."""
+    if not t.tip_betting_allowed:
+        return ("Tip betting not permitted.", _nd("13(2)(l)"))
+    limit = t.max_wager_cents if t.tip_bet_max_cents is None else t.tip_bet_max_cents
+    return (
+        f"Tip betting permitted: a tip bet from {money(TIP_BET_MIN_CENTS)} to {money(limit)}.",
+        f"{_nd('13(2)(l)')}, {TIP_BETS_CITATION}",
+    )
+
+
 def player_lines(t) -> list[Line]:
     """ND 99-01.3-08-13(2)(a)-(m): the fixed rules as the chapter words them, the options as the
     table's record has them."""
@@ -82,7 +96,7 @@ def player_lines(t) -> list[Line]:
         (t.get_double_down_display() + ".", _nd("13(2)(j)")),
         ("Insurance permitted - pays two to one." if t.insurance_allowed else "Insurance not permitted.",
          _nd("13(2)(k)")),
-        ("Tip betting permitted." if t.tip_betting_allowed else "Tip betting not permitted.", _nd("13(2)(l)")),
+        _tip_bets(t),
         (t.get_tip_double_down_display() + ".", _nd("13(2)(m)")),
     ]  # fmt: skip
     if t.surrender != "none":  # refused by the pack (08-11(5)); printed as the record has it

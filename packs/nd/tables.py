@@ -5,6 +5,8 @@ Table rules, each refusal naming the subsection that sets it:
 - 08-02(1): a number for each table of a site, no more than seven betting spaces and the posted
   "BLACKJACK PAYS 3 TO 2"; 08-02(3): four, six or eight decks dealt from a dealing shoe;
 - 08-09(1): the wager limits (`WAGER_LIMITS`);
+- 08-09(2)(a): a tip bet, where the organization permits tip betting, of fifty cents up to the
+  table's maximum wager or the organization's lower limit (`tip_bet_max_cents`);
 - 08-09(2)(c): splitting on any pair or any two 10-count cards, up to four hands per betting
   space, split aces drawing one card each; 08-09(2)(d): doubling-down on the first two cards
   dealt or the first two cards of a split hand;
@@ -19,7 +21,7 @@ The dealer may hit soft 17 when the site posts it (08-02(1), 08-11(10)(g)).
 from django.db.models import Q
 
 from ..base import GameNames, WagerLimits
-from ..common import is_twenty_one, wager_errors
+from ..common import is_twenty_one, money, wager_errors
 
 CHAPTER = "ND 99-01.3-08"
 # The chapter's name for game 21: "Twenty-one" (99-01.3-08); its paddlewheels, "paddlewheel".
@@ -31,6 +33,7 @@ DECKS_CITATION = "ND 99-01.3-08-02(3)"
 SPACES_MAX = 7
 TABLE_CITATION = "ND 99-01.3-08-02(1)"
 PAYOUT = "3:2"
+TIP_BETS_CITATION = "ND 99-01.3-08-09(2)(a)"
 SPLITS_CITATION = "ND 99-01.3-08-09(2)(c)"
 DOUBLES_CITATION = "ND 99-01.3-08-09(2)(d)"
 DEALING_METHOD_CITATION = "ND 99-01.3-08-10(1)"
@@ -43,17 +46,21 @@ TIES_CITATION = "ND 99-01.3-08-11(12)"
 # table before another table may have a higher minimum.
 LOW_MINIMUM_CEILING_CENTS = 300  # 08-09(1): "a minimum wager at not more than three dollars on one active table"
 WAGER_LIMITS = (WagerLimits("ND 99-01.3-08-09(1)", 100, 2500, 100, LOW_MINIMUM_CEILING_CENTS),)
+# ND 99-01.3-08-09(2)(a): a tip bet "may range from fifty cents up to a table's maximum wager, but
+# may be limited to less than the table's maximum wager at an organization's option".
+TIP_BET_MIN_CENTS = 50
 
 # The settings a North Dakota table states (beyond `packs.base.COMMON_TABLE_FIELDS`): its decks,
 # players and spaces (08-01(2), 08-02), the play chapter 08 fixes (08-09(2)), the site's one
 # dealing method (08-10(1)) and the options the rules handout discloses (08-13(2)(h)-(m); even
-# money at the organization's option, 08-09(2)(b)). No surrender, player bank, minimum bank or
-# tie option: the chapter provides none (08-11(5), 08-11(10)(d), 08-11(12)).
+# money at the organization's option, 08-09(2)(b); a tip bet's lower limit at its option,
+# 08-09(2)(a)). No surrender, player bank, minimum bank or tie option: the chapter provides none
+# (08-11(5), 08-11(10)(d), 08-11(12)).
 TABLE_OPTIONS = (
     "decks", "max_players", "betting_spaces", "dealt_from", "dealing_method", "card_reader_malfunction",
     "dealer_hits_soft_17", "blackjack_payout", "split_pairs", "resplit_allowed", "split_aces_one_card", "double_on",
     "double_after_split", "double_down", "insurance_allowed", "even_money_offered", "tip_betting_allowed",
-    "tip_double_down",
+    "tip_double_down", "tip_bet_max_cents",
 )  # fmt: skip
 
 CITATIONS = {
@@ -72,6 +79,7 @@ CITATIONS = {
     "split_aces_one_card": SPLITS_CITATION,
     "double_on": DOUBLES_CITATION,
     "double_after_split": DOUBLES_CITATION,
+    "tip_bet_max_cents": TIP_BETS_CITATION,
     "dealing_method": DEALING_METHOD_CITATION,
     "card_reader_malfunction": CARD_READER_MALFUNCTION_CITATION,
     "surrender": PLAY_CITATION,
@@ -83,7 +91,7 @@ CITATIONS = {
 
 
 def table_rules(table) -> dict[str, str]:
-    errors = wager_errors(table)
+    errors = {**wager_errors(table), **_tip_bet_errors(table)}
     if not is_twenty_one(table):
         return errors
     if table.max_players > PLAYERS_MAX:
@@ -105,6 +113,30 @@ def table_rules(table) -> dict[str, str]:
     if not errors:
         errors.update(dealing_method_errors(table))
     return errors
+
+
+def _tip_bet_errors(table) -> dict[str, str]:
+    """08-09(2)(a): the organization's limit of a tip bet, where it permits tip betting, is
+    between fifty cents and the table's maximum wager."""
+    limit = table.tip_bet_max_cents
+    if limit is None:
+        return {}
+    if not table.tip_betting_allowed:
+        return {
+            "tip_bet_max_cents": f"{TIP_BETS_CITATION}: the tip bet limit applies where the organization permits "
+            "tip betting; this table does not (leave the limit blank, or permit tip betting)."
+        }
+    if limit < TIP_BET_MIN_CENTS:
+        return {
+            "tip_bet_max_cents": f"{TIP_BETS_CITATION}: a tip bet ranges from {money(TIP_BET_MIN_CENTS)}, so the "
+            f"tip bet limit is at least {money(TIP_BET_MIN_CENTS)} (got {money(limit)})."
+        }
+    if table.max_wager_cents is not None and limit > table.max_wager_cents:
+        return {
+            "tip_bet_max_cents": f"{TIP_BETS_CITATION}: a tip bet ranges up to the table's maximum wager, so the "
+            f"tip bet limit is at most {money(table.max_wager_cents)} (got {money(limit)})."
+        }
+    return {}
 
 
 def _play_errors(table) -> dict[str, str]:

@@ -111,9 +111,7 @@ def test_another_packs_handout_is_refused_at_a_north_dakota_site(auditor_api, si
 def test_the_north_dakota_handout_is_the_tables_own_record(auditor_api, site):  # noqa: F811
     """ND 99-01.3-08-13: each line generated from the table's options, citing its subsection,
     so the handout and the table cannot disagree."""
-    TableFactory(
-        site=site,
-        number=1,
+    options = dict(
         min_wager_cents=300,
         max_wager_cents=2000,
         decks=8,
@@ -121,11 +119,13 @@ def test_the_north_dakota_handout_is_the_tables_own_record(auditor_api, site):  
         max_players=6,
         betting_spaces=6,
         insurance_allowed=False,
-        tip_betting_allowed=False,
         double_down="up_to",
         tip_double_down="equal",
         dealing_method="no_hole_card",
-    ).full_clean()
+    )
+    TableFactory(site=site, number=1, tip_betting_allowed=False, **options).full_clean()
+    # ND 99-01.3-08-09(2)(a): the organization's limit of a tip bet, below the table's maximum wager.
+    TableFactory(site=site, number=2, tip_bet_max_cents=500, **options).full_clean()
     created = request(auditor_api, kind="house_rules", site=site.pk, end="2026-11-20")
     assert created.status_code == 201, created.json()
     text = " ".join(pdf_text(auditor_api.get(f"/api/v1/reports/{created.json()['id']}/download/").content).split())
@@ -143,6 +143,7 @@ def test_the_north_dakota_handout_is_the_tables_own_record(auditor_api, site):  
         "Double-down wager up to the original wager. (ND 99-01.3-08-13(2)(j))",
         "Insurance not permitted. (ND 99-01.3-08-13(2)(k))",
         "Tip betting not permitted. (ND 99-01.3-08-13(2)(l))",
+        "Tip betting permitted: a tip bet from $0.50 to $5.00. (ND 99-01.3-08-13(2)(l), ND 99-01.3-08-09(2)(a))",
         "Doubling-down on tip bets permitted - must equal the original tip bet. (ND 99-01.3-08-13(2)(m))",
         "class C felony",
     ]:
