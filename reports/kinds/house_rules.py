@@ -26,6 +26,7 @@ class TableRules:
     dealer_soft_17: str
     insurance: str
     tip_betting: str
+    tip_bet_max_cents: int | None  # the largest tip bet where tip betting is permitted, else None
     double_down: str
     tip_double_down: str
     # Each section's title and printed lines, generated from the table's own record.
@@ -73,6 +74,14 @@ def _approved_game_lines(t) -> list[Line]:
     return lines
 
 
+def _tip_bet_max(t) -> int | None:
+    """The largest tip bet a table takes: the organization's limit, else its maximum wager; None
+    where tip betting is not permitted."""
+    if not t.tip_betting_allowed:
+        return None
+    return t.max_wager_cents if t.tip_bet_max_cents is None else t.tip_bet_max_cents
+
+
 def _table_rules(t, handout) -> TableRules:
     sections = [(section.title, tuple(section.lines(t))) for section in handout.sections]
     if handout.approved_games:
@@ -83,7 +92,7 @@ def _table_rules(t, handout) -> TableRules:
         "Dealer must hit soft 17" if t.dealer_hits_soft_17 else "Dealer must stand on 17 and must draw to 16",
         "Insurance permitted - pays two to one" if t.insurance_allowed else "Insurance not permitted",
         "Tip betting permitted" if t.tip_betting_allowed else "Tip betting not permitted",
-        t.get_double_down_display(), t.get_tip_double_down_display(), tuple(sections),
+        _tip_bet_max(t), t.get_double_down_display(), t.get_tip_double_down_display(), tuple(sections),
     )  # fmt: skip
 
 
@@ -121,7 +130,8 @@ def render(data: HouseRules) -> list:
 
 OPTION_COLUMNS = [Column("table", INT), Column("min_wager", MONEY), Column("max_wager", MONEY),
                   Column("dealing_method"), Column("decks", INT), Column("soft_17"), Column("insurance"),
-                  Column("tip_betting"), Column("double_down"), Column("tip_double_down")]  # fmt: skip
+                  Column("tip_betting"), Column("tip_bet_max", MONEY), Column("double_down"),
+                  Column("tip_double_down")]  # fmt: skip
 LINE_COLUMNS = [Column("table"), Column("rule"), Column("citation")]  # table: a number, or "site" for a notice
 
 
@@ -131,7 +141,7 @@ def table(data: HouseRules) -> tuple[list[Column], list[list]]:
     if data.options_table:
         rows = [
             [t.number, t.min_wager_cents, t.max_wager_cents, t.dealing_method, t.decks, t.dealer_soft_17, t.insurance,
-             t.tip_betting, t.double_down, t.tip_double_down]
+             t.tip_betting, t.tip_bet_max_cents, t.double_down, t.tip_double_down]
             for t in data.tables
         ]  # fmt: skip
         return OPTION_COLUMNS, rows

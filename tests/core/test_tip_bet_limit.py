@@ -8,6 +8,9 @@ table's maximum wager, and where tip betting is not permitted, each a refusal na
 citing the rule, nothing written. At a Washington or New York site it is another pack's option:
 not shown, and refused. The handout says a tip bet's range."""
 
+import csv
+import io
+
 import pytest
 
 from cardroom.models import Table
@@ -177,6 +180,13 @@ def handout(api, site) -> str:
     return " ".join(pdf_text(api.get(f"/api/v1/reports/{created.json()['id']}/download/").content).split())
 
 
+def handout_rows(api, site) -> list[dict]:
+    created = request(api, kind="house_rules", site=site.pk, end="2026-11-20")
+    assert created.status_code == 201, created.json()
+    answer = api.get(f"/api/v1/reports/{created.json()['id']}/download/", {"format": "csv"})
+    return list(csv.DictReader(io.StringIO(answer.content.decode())))
+
+
 def test_the_handout_says_a_tip_bets_range(auditor_api, client_for, manager, site):  # noqa: F811
     api = client_for(manager)
     for number, more in ((1, {FIELD: 1000}), (2, {}), (3, {"tip_betting_allowed": False})):
@@ -190,3 +200,10 @@ def test_the_handout_says_a_tip_bets_range(auditor_api, client_for, manager, sit
     tables = [text.index(f"Table {number}") for number in (1, 2, 3)]
     assert tables[0] < text.index(limited) < tables[1] < text.index(up_to_the_maximum) < tables[2]
     assert tables[2] < text.index(not_permitted) and text.count("Tip betting") == 3
+    # The export's options, as typed money: the largest tip bet each table takes, none where not permitted.
+    rows = handout_rows(auditor_api, site)
+    assert [(row["Table"], row["Tip betting"], row["Tip bet max"]) for row in rows] == [
+        ("1", "Tip betting permitted", "10.00"),
+        ("2", "Tip betting permitted", "25.00"),
+        ("3", "Tip betting not permitted", ""),
+    ]
