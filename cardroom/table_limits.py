@@ -12,7 +12,7 @@ from itertools import groupby
 from core.citations import stated
 from core.money import format_money
 
-from .models import Game
+from .models import Game, Table
 from .table_rules import game_word
 
 # The pack's rule that tables whose limits differ each carry a plaque with their own, and that a
@@ -72,5 +72,5 @@ def table_warnings(table, stored) -> list[str]:
             "announce the change at the table with adequate notice to the players."
         )
     if stored is None or not _in_play(stored) or _cents(stored) != _cents(table):
-        warnings += limits_plaque_notices(type(table).objects.filter(site_id=table.site_id).select_related("site"))
+        warnings += limits_plaque_notices(Table.objects.filter(site_id=table.site_id).select_related("site"))
     return warnings
