@@ -213,6 +213,7 @@ ReviewLogInput = _input(
         "camera_recording",
         "unobstructed_view",
         "clear_picture",
+        "field_of_view",
         "notes",
         "corrects",
         "reviewed_at",

@@ -8,9 +8,10 @@ floor's demo, because the daily review log covers the days with dealer shifts.
 
 It records: the site's surveillance status; a camera and a dome on every regularly located
 table, a recording unit and a time and date generator for the site, each with an approved
-sample recording; a daily review log entry for every table and day of activity (and the
-recordings of the last week of activity) of the days the floor's demo built (a day a person
-entered is theirs to log); one camera outage repaired in time and one recorder
+sample recording; a daily review log entry for every table and day of activity, all clear (the
+field of view too where the site's pack asks it, ND 99-01.3-08-04(1)(c)), and the recordings
+of the last week of activity, of the days the floor's demo built (a day a person entered is
+theirs to log); one camera outage repaired in time and one recorder
 outage repaired after its deadline; and the low-hold video review program of the previous
 quarter, from the day after it ended, with each week's reviews of the weeks begun.
 
@@ -29,7 +30,7 @@ from core.periods import Quarter
 
 from . import queries, services
 from .models import Equipment, Outage, Recording, ReviewLogEntry, ReviewProgram, SpecialEvent, SurveillanceStatus
-from .rules import SPECIAL_EVENT, SYSTEM
+from .rules import FIELD_OF_VIEW, SPECIAL_EVENT, SYSTEM
 
 DEMO_MARK = "Demo:"
 
@@ -151,6 +152,7 @@ def _review_log_and_recordings(acting, site, people) -> None:
                 camera_recording=True,
                 unobstructed_view=True,
                 clear_picture=True,
+                field_of_view=True if FIELD_OF_VIEW.applies(site) else None,  # asked where the pack states it
                 notes="",
             )
         if day in recent and (table_id, day) not in recorded and last > first:

@@ -5,8 +5,9 @@ from django import forms
 from cardroom.models import Employee, Table
 from core.forms import BookDateField, BootstrapMixin, CentsField
 
+from . import queries
 from .models import Equipment, EquipmentChange, Outage, ReviewTask, SpecialEvent
-from .rules import VENDOR_DEFERRAL
+from .rules import FIELD_OF_VIEW, VENDOR_DEFERRAL
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -69,7 +70,20 @@ class ReviewLogForm(SiteForm):
     camera_recording = forms.BooleanField(required=False, label="Camera is recording")
     unobstructed_view = forms.BooleanField(required=False, label="Unobstructed view")
     clear_picture = forms.BooleanField(required=False, label="Clear picture")
+    # Checked by default: the night's usual answer costs no click; unticked, it opens the outage.
+    field_of_view = forms.BooleanField(required=False, initial=True, label="Whole table in view, dome clean")
     notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args, site=None, **kwargs):
+        super().__init__(*args, site=site, **kwargs)
+        if site is None or not FIELD_OF_VIEW.applies(site):
+            del self.fields["field_of_view"]  # asked only where the pack states it (ND 99-01.3-08-04(1)(c))
+            return
+        sign = ", the site identification" if queries.organization_has_other_sites(site) else ""
+        self.fields["field_of_view"].help_text = (
+            "On the recording: the face of the shoe, every betting spot, the discard holder, the chip tray, the "
+            f"currency plunger, the table number{sign}. Untick it if any of these is cut off or the dome is dirty."
+        )
 
 
 class EquipmentForm(SiteForm):

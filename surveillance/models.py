@@ -261,6 +261,14 @@ class ReviewLogEntry(EnteredRecord, AppendOnlyModel):
     camera_recording = models.BooleanField(help_text="The camera is recording.")
     unobstructed_view = models.BooleanField()
     clear_picture = models.BooleanField()
+    field_of_view = models.BooleanField(
+        null=True,
+        blank=True,
+        help_text="The recorded picture shows the face of the dealing shoe, every betting space, the discard "
+        "holder, the chip tray, the currency plunger and the table number (and the site's identification where "
+        "the organization has more than one site), under a clean dome. Null where the review did not ask it: "
+        "an entry made before it was asked, or at a site whose rules do not ask it.",
+    )
     notes = models.TextField(max_length=limits.MAX_TEXT_LENGTH, blank=True)
     reviewed_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
     reviewed_at = models.DateTimeField()
@@ -272,7 +280,10 @@ class ReviewLogEntry(EnteredRecord, AppendOnlyModel):
 
     @property
     def all_clear(self) -> bool:
-        return self.camera_recording and self.unobstructed_view and self.clear_picture
+        """Every check asked passed: a field of view not asked (None) fails nothing."""
+        return (
+            self.camera_recording and self.unobstructed_view and self.clear_picture and self.field_of_view is not False
+        )
 
 
 class Outage(AppendOnlyModel):

@@ -258,6 +258,12 @@ def gaming_date_of(site: Site, moment: datetime) -> date:
     return (local - timedelta(hours=site.business_day_start_hour)).date()
 
 
+def organization_has_other_sites(site: Site) -> bool:
+    """Does the site's organization conduct games at another active site? Then its tables carry a
+    site identification visible on the recorded video (ND 99-01.3-08-04(2))."""
+    return Site.objects.filter(organization_id=site.organization_id, active=True).exclude(pk=site.pk).exists()
+
+
 def activity_intervals(table: Table, since: datetime | None = None) -> list[tuple[datetime, datetime | None]]:
     """Dealer shifts on the table (end None while the dealer is still on shift)."""
     shifts = dealer_shifts().filter(table=table)

@@ -28,6 +28,7 @@ from .models import (
 )
 from .rules import (
     DAILY_LOG_ROLES,
+    FIELD_OF_VIEW,
     OUTAGE_DEADLINE,
     OUTAGE_REPORT_ROLES,
     REVIEW_MIN_FOOTAGE,
@@ -201,6 +202,7 @@ def review_log(request, site, access):
             "entries": entries,
             "form": form,
             "can_add": _can(access, site, DAILY_LOG_ROLES),
+            "asks_field_of_view": FIELD_OF_VIEW.applies(site),
         },
         form.errors,
     )

@@ -20,6 +20,11 @@ CITATIONS: dict[str, str] = {
     "surveillance.system": "ND 99-01.3-08-04",
     # Opening paragraph: a temporary special-event table, 14 or fewer consecutive days, two events a quarter.
     "surveillance.special_event": "ND 99-01.3-08-04",
+    # (1)(c): the camera's field of view records the face of the dealing shoe, every betting space, the
+    # discard holder, the chip tray, the currency plunger and the table number; (2): the site's
+    # identification too where the organization has more than one site; (4): a clean dome and a proper
+    # field of view. The daily review (7) documents it.
+    "surveillance.field_of_view": "ND 99-01.3-08-04(1)(c), (2), (4)",
     # (5): only a gaming or shift manager or an independent person handles recorders and video.
     "surveillance.video_access": "ND 99-01.3-08-04(5)",
     "surveillance.video_access_stored": "ND 99-01.3-08-04(5)(a)",

@@ -1,6 +1,7 @@
 """Daily surveillance review log and video review documentation of a site for a period: each
 day's log entries by table, corrections pointing back to what they correct
-(ND 99-01.3-08-04(7), kept per 08-16(1)(d)); then each low-hold review program overlapping the
+(ND 99-01.3-08-04(7), kept per 08-16(1)(d)), with the field of view where the site's pack asks
+it (ND 99-01.3-08-04(1)(c), (2), (4)); then each low-hold review program overlapping the
 period, week by week and table by table, with the footage reviewed against the required hour
 and every review entry (ND 99-01.3-08-04(9), kept per 08-16(1)(h)). Corrected rows stay on the
 report, marked, as the append-only logs keep them."""
@@ -14,10 +15,10 @@ from reportlab.platypus import Spacer
 from core.pdf import data_table, para
 from surveillance.models import ReviewEntry, ReviewLogEntry, ReviewProgram, ReviewTask
 from surveillance.queries import active_entries, program_ended_on
-from surveillance.rules import REVIEW_MIN_FOOTAGE, SURVEILLANCE_RECORDS
+from surveillance.rules import FIELD_OF_VIEW, REVIEW_MIN_FOOTAGE, SURVEILLANCE_RECORDS
 
 from .. import rules as report_rules
-from ..columns import DATE, INT, Column, headings
+from ..columns import DATE, INT, Column, headings, without
 from ..registry import ReportContext, ReportKind, register
 
 
@@ -29,6 +30,7 @@ class LogLine:
     camera_recording: bool
     unobstructed_view: bool
     clear_picture: bool
+    field_of_view: bool | None  # None: not asked (an entry made before it was, or a site whose pack does not)
     notes: str
     reviewed_by: str
     reviewed_at: str
@@ -79,6 +81,7 @@ class SurveillanceLogReport:
     log: tuple[LogLine, ...]
     programs: tuple[Program, ...]
     where: str = ""  # the site's Site.jurisdiction: its pack cites the sections
+    asks_field_of_view: bool = False  # the site's pack states the field of view check (its column shown)
 
 
 def _clock(moment: datetime, zone: ZoneInfo, with_date: bool = True) -> str:
@@ -98,7 +101,7 @@ def _log(context: ReportContext, zone: ZoneInfo) -> tuple[LogLine, ...]:
     corrected_by = {r.corrects_id: r.pk for r in rows if r.corrects_id}  # a correction has the same table and day
     return tuple(
         LogLine(r.pk, r.gaming_date, r.table.number, r.camera_recording, r.unobstructed_view, r.clear_picture,
-                r.notes, _who(r.reviewed_by), _clock(r.reviewed_at, zone), r.corrects_id, corrected_by.get(r.pk))
+                r.field_of_view, r.notes, _who(r.reviewed_by), _clock(r.reviewed_at, zone), r.corrects_id, corrected_by.get(r.pk))
         for r in rows
     )  # fmt: skip
 
@@ -182,11 +185,17 @@ def _closure(program: ReviewProgram) -> str:
 
 def build(context: ReportContext) -> SurveillanceLogReport:
     zone = ZoneInfo(context.site.time_zone)
-    return SurveillanceLogReport(_log(context, zone), _programs(context, zone), context.site.jurisdiction)
+    return SurveillanceLogReport(
+        _log(context, zone),
+        _programs(context, zone),
+        context.site.jurisdiction,
+        FIELD_OF_VIEW.applies(context.site),
+    )
 
 
-def _yes_no(value: bool) -> str:
-    return "yes" if value else "NO"
+def _yes_no(value: bool | None) -> str:
+    """A check's answer; a check not asked of an entry (None) is a dash."""
+    return "—" if value is None else "yes" if value else "NO"
 
 
 def _correction(corrects: int | None, corrected_by: int | None) -> str:
@@ -194,9 +203,11 @@ def _correction(corrects: int | None, corrected_by: int | None) -> str:
     return "; ".join(parts)
 
 
-LOG_HEADER = ["#", "Gaming date", "Table", "Recording", "Unobstructed view", "Clear picture", "Notes", "Reviewed by",
-              "Reviewed at", "Correction"]  # fmt: skip
-LOG_WIDTHS = [34, 62, 36, 52, 62, 48, 150, 105, 76, 80]  # 705: the landscape frame
+LOG_HEADER = ["#", "Gaming date", "Table", "Recording", "Unobstructed view", "Clear picture", "Field of view",
+              "Notes", "Reviewed by", "Reviewed at", "Correction"]  # fmt: skip
+LOG_WIDTHS = [34, 62, 36, 52, 62, 48, 48, 118, 89, 76, 80]  # 705: the landscape frame
+FIELD_OF_VIEW_CELL = LOG_HEADER.index("Field of view")  # left out where the site's pack does not ask it
+PLAIN_LOG_WIDTHS = [34, 62, 36, 52, 62, 48, 150, 105, 76, 80]  # the same frame without it
 REVIEW_HEADER = ["#", "Gaming date", "Reviewer", "Shift reviewed", "Footage", "Minutes", "Findings", "Correction"]
 REVIEW_WIDTHS = [34, 62, 105, 110, 110, 44, 160, 80]
 
@@ -204,17 +215,27 @@ REVIEW_WIDTHS = [34, 62, 105, 110, 110, 44, 160, 80]
 def _log_rows(log) -> list[list]:
     return [
         [f"#{line.number}", str(line.gaming_date), line.table_number, _yes_no(line.camera_recording),
-         _yes_no(line.unobstructed_view), _yes_no(line.clear_picture), line.notes, line.reviewed_by,
-         line.reviewed_at, _correction(line.corrects, line.corrected_by)]
+         _yes_no(line.unobstructed_view), _yes_no(line.clear_picture), _yes_no(line.field_of_view), line.notes,
+         line.reviewed_by, line.reviewed_at, _correction(line.corrects, line.corrected_by)]
         for line in log
     ]  # fmt: skip
+
+
+def _log_grid(data: SurveillanceLogReport) -> tuple[list[str], list[list], list[int]]:
+    """The log's header, rows and widths: the field of view's column only where the pack asks it."""
+    rows = _log_rows(data.log)
+    if data.asks_field_of_view:
+        return LOG_HEADER, rows, LOG_WIDTHS
+    cut = FIELD_OF_VIEW_CELL
+    return LOG_HEADER[:cut] + LOG_HEADER[cut + 1 :], [r[:cut] + r[cut + 1 :] for r in rows], PLAIN_LOG_WIDTHS
 
 
 def _render_log(data: SurveillanceLogReport) -> list:
     story = [para(f"Daily surveillance review log ({report_rules.SURVEILLANCE_DAILY_LOG.at(data.where)})", "heading")]
     if not data.log:
         return [*story, para("No review log entry at this site in the period.")]
-    return [*story, data_table(LOG_HEADER, _log_rows(data.log), col_widths=LOG_WIDTHS)]
+    header, rows, widths = _log_grid(data)
+    return [*story, data_table(header, rows, col_widths=widths)]
 
 
 def _task_heading(task: WeekTask) -> str:
@@ -260,25 +281,26 @@ def render(data: SurveillanceLogReport) -> list:
 
 
 COLUMNS = [Column("section"), Column("number", INT), Column("gaming_date", DATE), Column("table", INT),
-           Column("camera_recording"), Column("unobstructed_view"), Column("clear_picture"), Column("reviewed_by"),
-           Column("reviewed_at"), Column("notes_or_findings"), Column("corrects", INT), Column("corrected_by", INT),
-           Column("program_start", DATE), Column("week", INT), Column("week_start", DATE), Column("week_end", DATE),
-           Column("shift"), Column("footage"), Column("minutes", INT), Column("week_reviewed_minutes", INT),
-           Column("week_done")]  # fmt: skip
+           Column("camera_recording"), Column("unobstructed_view"), Column("clear_picture"), Column("field_of_view"),
+           Column("reviewed_by"), Column("reviewed_at"), Column("notes_or_findings"), Column("corrects", INT),
+           Column("corrected_by", INT), Column("program_start", DATE), Column("week", INT), Column("week_start", DATE),
+           Column("week_end", DATE), Column("shift"), Column("footage"), Column("minutes", INT),
+           Column("week_reviewed_minutes", INT), Column("week_done")]  # fmt: skip
 HEADER = headings(COLUMNS)
 
 
 def _log_csv(line: LogLine) -> list:
     return ["log", line.number, line.gaming_date, line.table_number, _yes_no(line.camera_recording).lower(),
-            _yes_no(line.unobstructed_view).lower(), _yes_no(line.clear_picture).lower(), line.reviewed_by,
-            line.reviewed_at, line.notes, line.corrects, line.corrected_by, *[None] * 9]  # fmt: skip
+            _yes_no(line.unobstructed_view).lower(), _yes_no(line.clear_picture).lower(),
+            _yes_no(line.field_of_view).lower(), line.reviewed_by, line.reviewed_at, line.notes, line.corrects,
+            line.corrected_by, *[None] * 9]  # fmt: skip
 
 
 def _review_csv(program: Program, task: WeekTask, e: ReviewLine | None) -> list:
     entry = (
-        [e.number, e.gaming_date, task.table_number, "", "", "", e.reviewer, "", e.findings, e.corrects,
+        [e.number, e.gaming_date, task.table_number, "", "", "", "", e.reviewer, "", e.findings, e.corrects,
          e.corrected_by]
-        if e else [None, None, task.table_number, *[None] * 8]
+        if e else [None, None, task.table_number, *[None] * 9]
     )  # fmt: skip
     return ["review", *entry, program.start_date, task.week, task.week_start, task.week_end,
             e.shift if e else "", e.footage if e else "", e.minutes if e else None, task.reviewed_minutes,
@@ -290,7 +312,7 @@ def table(data: SurveillanceLogReport) -> tuple[list[Column], list[list]]:
     for program in data.programs:
         for task in program.tasks:
             rows += [_review_csv(program, task, e) for e in task.entries] or [_review_csv(program, task, None)]
-    return COLUMNS, rows
+    return (COLUMNS, rows) if data.asks_field_of_view else without(COLUMNS, rows, {"field_of_view"})
 
 
 KIND = register(

@@ -13,7 +13,7 @@ from core.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import Outage, ReviewLogEntry
-from ..rules import DAILY_LOG_ROLES, DAILY_REVIEW, OUTAGE_DEADLINE
+from ..rules import DAILY_LOG_ROLES, DAILY_REVIEW, FIELD_OF_VIEW, OUTAGE_DEADLINE
 from .steps import append_audited
 
 
@@ -25,12 +25,15 @@ def add_review_log_entry(
     camera_recording: bool,
     unobstructed_view: bool,
     clear_picture: bool,
+    field_of_view: bool | None = None,
     notes: str = "",
     corrects: ReviewLogEntry | None = None,
     reviewed_at: datetime | None = None,
 ) -> ReviewLogEntry:
     """Document that a table's camera records an unobstructed view and a clear picture, for a
-    day of activity (ND 99-01.3-08-04(7); kept per 08-16(1)(d)). A check that finds it does not,
+    day of activity (ND 99-01.3-08-04(7); kept per 08-16(1)(d)), and, where the site's pack states
+    it, that its field of view takes in the whole table under a clean dome (`field_of_view`: ND
+    99-01.3-08-04(1)(c), (2), (4); asked there, refused elsewhere). A check that finds it does not,
     on a table with no outage open, opens the outage in the same transaction, from the review's
     moment, so the deadline to repair it runs (08-04(7): within 48 hours of activity or four
     calendar days, or close the table or limit wagers to $2): `entry.outage` is it, else None."""
@@ -55,6 +58,7 @@ def add_review_log_entry(
         not_before=moments.gaming_day_bounds(site, gaming_date)[0],
         what="a review",
     )
+    _require_field_of_view_asked(site, field_of_view)
     if corrects is not None and (corrects.table_id != table.pk or corrects.gaming_date != gaming_date):
         raise ValidationError({"corrects": "A correction must be for the same table and day."})
     with transaction.atomic():
@@ -65,6 +69,7 @@ def add_review_log_entry(
             camera_recording=camera_recording,
             unobstructed_view=unobstructed_view,
             clear_picture=clear_picture,
+            field_of_view=field_of_view,
             notes=notes,
             reviewed_by=acts.acting_employee_of(acting_user),
             reviewed_at=reviewed_at,
@@ -73,6 +78,32 @@ def add_review_log_entry(
         entry = append_audited(entry, acting_user=acting_user, site=site, action="review_log.added")
         entry.outage = None if entry.all_clear else _outage_found(entry, acting_user)
         return entry
+
+
+def _require_field_of_view_asked(site, field_of_view: bool | None) -> None:
+    """The field of view is answered where the site's pack states the rule (FIELD_OF_VIEW: ND
+    99-01.3-08-04(1)(c), (2), (4)), and only there: elsewhere the review keeps its three checks."""
+    asked = FIELD_OF_VIEW.applies(site)
+    if asked and field_of_view is None:
+        raise ValidationError(
+            {
+                "field_of_view": (
+                    f"{FIELD_OF_VIEW.at(site)}: say whether the camera's field of view takes in the face of the "
+                    "dealing shoe, every betting space, the discard holder, the chip tray, the currency plunger "
+                    "and the table number (and the site's identification where the organization has more than one "
+                    "site), under a clean dome."
+                )
+            }
+        )
+    if not asked and field_of_view is not None:
+        raise ValidationError(
+            {
+                "field_of_view": (
+                    f"{DAILY_REVIEW.at(site)}: the field of view is not a check of the daily review at {site.name}; "
+                    "its review documents the recording, the view and the picture."
+                )
+            }
+        )
 
 
 def _outage_found(entry: ReviewLogEntry, acting_user) -> Outage | None:
@@ -85,6 +116,10 @@ def _outage_found(entry: ReviewLogEntry, acting_user) -> Outage | None:
             (entry.camera_recording, "the camera is not recording"),
             (entry.unobstructed_view, "no unobstructed view"),
             (entry.clear_picture, "no clear picture"),
+            (
+                entry.field_of_view is not False,
+                f"field of view incomplete or dome not clean ({FIELD_OF_VIEW.at(entry.site)})",
+            ),
         )
         if not ok
     ]

@@ -66,6 +66,7 @@ def test_text_beyond_its_maximum_length_is_refused_naming_the_field(demo_api):
         "camera_recording": True,
         "unobstructed_view": True,
         "clear_picture": True,
+        "field_of_view": True,
         "notes": too_long,
         "corrects": entry.pk,
     }

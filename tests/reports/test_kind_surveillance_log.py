@@ -44,6 +44,7 @@ def logged(site, manager, tables, cast):
             camera_recording=True,
             unobstructed_view=True,
             clear_picture=t.number == 1,
+            field_of_view=True,
             notes="" if t.number == 1 else "Glare on the layout",
         )
         for t in tables
@@ -55,6 +56,7 @@ def logged(site, manager, tables, cast):
         camera_recording=True,
         unobstructed_view=True,
         clear_picture=True,
+        field_of_view=True,
         notes="Glare was the monitor, not the recording",
         corrects=log[2],
     )
@@ -99,9 +101,10 @@ def test_the_log_lists_each_day_and_table_with_the_correction_pointing_back(audi
     assert len(grid) - 1 == len(api_rows) == 3
     assert [(row[2], row[5]) for row in grid[1:]] == [("1", "yes"), ("2", "NO"), ("2", "yes")]
     first, correction = logged[2].pk, logged["correction"].pk
-    assert grid[2][9] == f"REPLACED by #{correction}"
-    assert grid[3][9] == f"corrects #{first}"
-    assert grid[2][6] == "Glare on the layout"
+    assert [row[6] for row in grid[1:]] == ["yes"] * 3  # the field of view (ND 99-01.3-08-04(1)(c))
+    assert grid[2][10] == f"REPLACED by #{correction}"
+    assert grid[3][10] == f"corrects #{first}"
+    assert grid[2][7] == "Glare on the layout"
     assert "No video review program at this site in the period." in pdf_text(content)
 
 
@@ -139,8 +142,8 @@ def test_a_closed_program_ends_at_its_documented_reason(auditor_api, site, manag
     rows = csv_rows(auditor_api, run)
     assert rows[0] == surveillance_log.HEADER
     assert [r[0] for r in rows[1:]].count("log") == 3
-    week_one = [r for r in rows[1:] if r[0] == "review" and r[13] == "1"]
-    assert [(r[3], r[19], r[20]) for r in week_one] == [("1", "50", "no")] * 3 + [("2", "60", "yes")]
+    week_one = [r for r in rows[1:] if r[0] == "review" and r[14] == "1"]
+    assert [(r[3], r[20], r[21]) for r in week_one] == [("1", "50", "no")] * 3 + [("2", "60", "yes")]
 
 
 def test_building_the_log_takes_bounded_queries_whatever_the_period(

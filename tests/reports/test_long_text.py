@@ -123,6 +123,7 @@ def test_a_10240_character_void_reason_and_review_note_leave_the_reports_generat
         camera_recording=True,
         unobstructed_view=True,
         clear_picture=True,
+        field_of_view=True,
         notes=reason,
         corrects=entry,
     )

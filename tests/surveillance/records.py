@@ -67,6 +67,7 @@ def make_records(site, manager) -> dict:
             camera_recording=True,
             unobstructed_view=True,
             clear_picture=True,
+            field_of_view=True,
         ),
         "outages": outage,
         "outage-repairs": services.record_outage_repair(

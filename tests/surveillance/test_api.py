@@ -137,6 +137,7 @@ def payload(endpoint, records, cast, manager):
             "camera_recording": True,
             "unobstructed_view": True,
             "clear_picture": False,
+            "field_of_view": True,
             "notes": "Glare",
         },
         "outages": {

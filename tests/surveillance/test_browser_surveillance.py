@@ -60,4 +60,4 @@ def test_a_shift_manager_reports_and_repairs_an_outage_and_logs_a_review(browser
     form.locator("button").click()
     expect(page.locator("#review-log tbody")).to_contain_text(yesterday.isoformat(), use_inner_text=True)
     page.wait_for_url(f"{live_server.url}/surveillance/review-log/")
-    assert ReviewLogEntry.objects.get().all_clear
+    assert ReviewLogEntry.objects.get().all_clear and ReviewLogEntry.objects.get().field_of_view  # checked already

@@ -44,6 +44,7 @@ def test_a_day_of_activity_without_a_review_log_is_missing_at_a_surveillance_sit
         camera_recording=True,
         unobstructed_view=True,
         clear_picture=True,
+        field_of_view=True,
     )
     missing = _findings(providers.review_log_gaps, site, date(2026, 2, 1), date(2026, 2, 7))
     assert [(f.period_key, f.figures["tables"]) for f in missing] == [("2026-02-04", [table.number])]

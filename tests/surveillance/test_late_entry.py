@@ -32,6 +32,7 @@ def review(client, table, **extra):
         "camera_recording": True,
         "unobstructed_view": True,
         "clear_picture": True,
+        "field_of_view": True,
         **extra,
     }
     return client.post("/api/v1/surveillance/review-log/", body, format="json")

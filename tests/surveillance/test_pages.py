@@ -121,7 +121,8 @@ def test_a_repair_before_the_outage_or_in_the_future_shows_the_refusal_inline(
 def test_a_review_log_for_a_day_without_activity_shows_the_api_message_inline(client, cast, table, dealer):
     add_shift(table, dealer, local(2026, 2, 3, 19), local(2026, 2, 4, 1))
     client.force_login(cast[Role.PIT_BOSS].user)
-    form = {"table": table.pk, "camera_recording": "on", "unobstructed_view": "on", "clear_picture": "on"}
+    form = {"table": table.pk, "camera_recording": "on", "unobstructed_view": "on", "clear_picture": "on",
+            "field_of_view": "on"}  # fmt: skip
     refused = client.post("/surveillance/review-log/", {**form, "gaming_date": "2026-02-05"})
     assert refused.status_code == 400
     assert (

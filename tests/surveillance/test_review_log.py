@@ -16,7 +16,8 @@ from .conftest import add_shift, local
 
 
 def log(acting, table, gaming_date=date(2026, 2, 3), **kwargs):
-    values = {"camera_recording": True, "unobstructed_view": True, "clear_picture": True, **kwargs}
+    values = {"camera_recording": True, "unobstructed_view": True, "clear_picture": True, "field_of_view": True}
+    values.update(kwargs)
     return services.add_review_log_entry(acting_user=acting.user, table=table, gaming_date=gaming_date, **values)
 
 
@@ -103,7 +104,7 @@ def test_a_clear_check_opens_nothing(shift_manager, table, activity):
 
 def test_the_api_answers_with_the_outage_and_the_page_says_it(client_for, client, shift_manager, table, activity):
     body = {"table": table.pk, "gaming_date": "2026-02-03", "camera_recording": True,
-            "unobstructed_view": True, "clear_picture": False, "notes": "Glare"}  # fmt: skip
+            "unobstructed_view": True, "clear_picture": False, "field_of_view": True, "notes": "Glare"}  # fmt: skip
     answer = client_for(shift_manager).post("/api/v1/surveillance/review-log/", body, format="json")
     assert answer.status_code == 201, answer.json()
     assert answer.json()["outage"] == Outage.objects.get().pk
@@ -113,7 +114,8 @@ def test_the_api_answers_with_the_outage_and_the_page_says_it(client_for, client
         acting_user=shift_manager.user, outage=Outage.objects.get(), repaired_at=timezone.now(), description="ok"
     )
     client.force_login(shift_manager.user)
-    form = {"table": table.pk, "gaming_date": "2026-02-03", "camera_recording": "on", "unobstructed_view": "on"}
+    form = {"table": table.pk, "gaming_date": "2026-02-03", "camera_recording": "on", "unobstructed_view": "on",
+            "field_of_view": "on"}  # fmt: skip
     page = client.post("/surveillance/review-log/", form, follow=True).content.decode()
     opened = Outage.objects.get(repair__isnull=True)
     assert f"ND 99-01.3-08-04(7): outage {opened.pk} opened for table 1 from this review" in page
