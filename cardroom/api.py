@@ -137,7 +137,7 @@ TABLE_PACK_OPTIONS = [
     "even_money_offered", "tip_betting_allowed", "tip_bet_max_cents", "double_down", "tip_double_down",
     "dealing_method", "card_reader_malfunction", "double_on", "double_after_split", "split_pairs", "resplit_allowed",
     "split_aces_one_card", "surrender", "blackjack_payout", "payout_rounding", "tie_option", "banker",
-    "min_bank_cents",
+    "min_bank_cents", "jumbo_faced_cards", "non_jumbo_approval",
 ]  # fmt: skip
 
 

@@ -93,6 +93,18 @@ class TableForm(BootstrapMixin, forms.ModelForm):
         required=False,
         help_text="The organization's limit of a tip bet, at most the table's maximum wager. Blank: up to the maximum.",
     )
+    jumbo_faced_cards = forms.BooleanField(
+        label="Jumbo-faced cards",
+        required=False,
+        help_text="Untick only at a table dealt with a hole card reader whose cards the attorney general has approved.",
+    )
+    non_jumbo_approval = forms.CharField(
+        label="Approval of non-jumbo cards (attorney general's reference and date)",
+        required=False,
+        max_length=Table._meta.get_field("non_jumbo_approval").max_length,
+        help_text="Where the cards are not jumbo-faced: the approval the organization received, e.g. its letter's "
+        "reference and date.",
+    )
 
     class Meta:
         model = Table
@@ -114,6 +126,8 @@ class TableForm(BootstrapMixin, forms.ModelForm):
             "tip_double_down",
             "dealing_method",
             "card_reader_malfunction",
+            "jumbo_faced_cards",
+            "non_jumbo_approval",
             # The options the site's jurisdiction pack judges (packs).
             "max_players",
             "betting_spaces",

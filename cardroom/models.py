@@ -286,6 +286,15 @@ class Table(models.Model):
     card_reader_malfunction = models.BooleanField(
         default=False, help_text="The card-reading device is out of order: deal no-peek or no-hole-card here."
     )
+    # Where its site's pack asks jumbo-faced cards (ND 99-01.3-08-02(3)): cards that are not
+    # jumbo-faced, with a hole card reader and the approval the organization received for them.
+    jumbo_faced_cards = models.BooleanField(default=True, help_text="The table's cards are jumbo-faced.")
+    non_jumbo_approval = models.CharField(
+        max_length=120,
+        blank=True,
+        default="",
+        help_text="The approval of the table's cards that are not jumbo-faced: its reference and date, as recorded.",
+    )
     history = HistoricalRecords()
 
     class Meta:

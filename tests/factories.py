@@ -114,6 +114,7 @@ TABLE_OPTION_DEFAULTS = {
     "split_aces_one_card": "on",
     "double_after_split": "on",
     "blackjack_payout": "3:2",
+    "jumbo_faced_cards": "on",  # ND 99-01.3-08-02(3): a ticked box is posted, an unticked one is not
 }
 
 

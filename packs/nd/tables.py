@@ -3,7 +3,9 @@
 Table rules, each refusal naming the subsection that sets it:
 - 08-01(2): a maximum of seven players at a table;
 - 08-02(1): a number for each table of a site, no more than seven betting spaces and the posted
-  "BLACKJACK PAYS 3 TO 2"; 08-02(3): four, six or eight decks dealt from a dealing shoe;
+  "BLACKJACK PAYS 3 TO 2"; 08-02(3): four, six or eight decks dealt from a dealing shoe, the
+  cards jumbo-faced unless a hole card reader is used on the table and the attorney general has
+  approved its cards (`jumbo_faced_cards`, `non_jumbo_approval`);
 - 08-09(1): the wager limits (`WAGER_LIMITS`);
 - 08-09(2)(a): a tip bet, where the organization permits tip betting, of fifty cents up to the
   table's maximum wager or the organization's lower limit (`tip_bet_max_cents`);
@@ -30,6 +32,7 @@ PLAYERS_CITATION = "ND 99-01.3-08-01(2)"
 PLAYERS_MAX = 7
 DECKS = (4, 6, 8)
 DECKS_CITATION = "ND 99-01.3-08-02(3)"
+CARDS_CITATION = DECKS_CITATION  # the same subsection: "The cards must [...] be jumbo-faced."
 SPACES_MAX = 7
 TABLE_CITATION = "ND 99-01.3-08-02(1)"
 PAYOUT = "3:2"
@@ -51,7 +54,7 @@ WAGER_LIMITS = (WagerLimits("ND 99-01.3-08-09(1)", 100, 2500, 100, LOW_MINIMUM_C
 TIP_BET_MIN_CENTS = 50
 
 # The settings a North Dakota table states (beyond `packs.base.COMMON_TABLE_FIELDS`): its decks,
-# players and spaces (08-01(2), 08-02), the play chapter 08 fixes (08-09(2)), the site's one
+# players, spaces and cards (08-01(2), 08-02), the play chapter 08 fixes (08-09(2)), the site's one
 # dealing method (08-10(1)) and the options the rules handout discloses (08-13(2)(h)-(m); even
 # money at the organization's option, 08-09(2)(b); a tip bet's lower limit at its option,
 # 08-09(2)(a)). No surrender, player bank, minimum bank or tie option: the chapter provides none
@@ -60,7 +63,7 @@ TABLE_OPTIONS = (
     "decks", "max_players", "betting_spaces", "dealt_from", "dealing_method", "card_reader_malfunction",
     "dealer_hits_soft_17", "blackjack_payout", "split_pairs", "resplit_allowed", "split_aces_one_card", "double_on",
     "double_after_split", "double_down", "insurance_allowed", "even_money_offered", "tip_betting_allowed",
-    "tip_double_down", "tip_bet_max_cents",
+    "tip_double_down", "tip_bet_max_cents", "jumbo_faced_cards", "non_jumbo_approval",
 )  # fmt: skip
 
 CITATIONS = {
@@ -72,6 +75,8 @@ CITATIONS = {
     "max_players": PLAYERS_CITATION,
     "decks": DECKS_CITATION,
     "dealt_from": DECKS_CITATION,
+    "jumbo_faced_cards": CARDS_CITATION,
+    "non_jumbo_approval": CARDS_CITATION,
     "betting_spaces": TABLE_CITATION,
     "blackjack_payout": TABLE_CITATION,
     "split_pairs": SPLITS_CITATION,
@@ -109,6 +114,7 @@ def table_rules(table) -> dict[str, str]:
         )
     if table.blackjack_payout != PAYOUT:
         errors["blackjack_payout"] = f'{TABLE_CITATION}: the table displays "BLACKJACK PAYS 3 TO 2".'
+    errors.update(_cards_errors(table))
     errors.update(_play_errors(table))
     if not errors:
         errors.update(dealing_method_errors(table))
@@ -137,6 +143,31 @@ def _tip_bet_errors(table) -> dict[str, str]:
             f"tip bet limit is at most {money(table.max_wager_cents)} (got {money(limit)})."
         }
     return {}
+
+
+def _cards_errors(table) -> dict[str, str]:
+    """08-02(3): jumbo-faced cards, unless a hole card reader is used on the table and the
+    organization has received the attorney general's approval of its cards. A table whose reader is
+    out of order (08-10(1)(c)(5)) still counts as the reader's: recording a malfunction is never
+    refused for its cards."""
+    from cardroom.models import Table
+
+    if table.jumbo_faced_cards:
+        return {}
+    missing, remedies = [], []
+    if table.dealing_method != Table.DealingMethod.CARD_READER and not table.card_reader_malfunction:
+        missing.append(f"deals by the {table.get_dealing_method_display()} method (no card reader)")
+        remedies.append("deal by the Hole-Card-with-Card-Reading-Device method")
+    if not table.non_jumbo_approval.strip():
+        missing.append("has no approval of the attorney general recorded for its cards")
+        remedies.append("record the approval (its reference and date)")
+    if not missing:
+        return {}
+    return {
+        "jumbo_faced_cards": f"{CARDS_CITATION}: the cards must be jumbo-faced, unless a hole card reader is used "
+        f"on the table and the attorney general has approved its cards. {table} {' and '.join(missing)}: use "
+        f"jumbo-faced cards, or {' and '.join(remedies)}."
+    }
 
 
 def _play_errors(table) -> dict[str, str]:

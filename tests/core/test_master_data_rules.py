@@ -32,6 +32,7 @@ def form_data(site, **overrides):
         "resplit_allowed": "on",
         "split_aces_one_card": "on",
         "double_after_split": "on",
+        "jumbo_faced_cards": "on",  # ND 99-01.3-08-02(3)
     }
 
 
@@ -209,6 +210,7 @@ def test_the_admin_cannot_raise_a_table_limit_past_its_outage_deadline_either(cl
         "resplit_allowed": "on",
         "split_aces_one_card": "on",
         "double_after_split": "on",
+        "jumbo_faced_cards": "on",  # ND 99-01.3-08-02(3)
     }
     response = client.post(f"/admin/cardroom/table/{table.pk}/change/", data)
     assert response.status_code == 200 and "ND 99-01.3-08-04(7)" in response.content.decode()
