@@ -32,8 +32,13 @@ def test_a_table_on_a_fractional_site_id_is_refused_and_a_whole_one_in_a_form_bo
     assert str(site.pk) in refused_naming(api.post("/api/v1/tables/", body, format="json"), "site")
     assert not Table.objects.filter(number=7).exists()
     # A form body reads an absent boolean as false (HTML forms send no unchecked box), so the
-    # options ND 99-01.3-08-09(2)(c),(d) require are sent.
-    required = {"double_after_split": "true", "resplit_allowed": "true", "split_aces_one_card": "true"}
+    # options ND 99-01.3-08-09(2)(c),(d) and 08-02(3) (jumbo-faced cards) require are sent.
+    required = {
+        "double_after_split": "true",
+        "resplit_allowed": "true",
+        "split_aces_one_card": "true",
+        "jumbo_faced_cards": "true",
+    }
     form = {**body, "site": str(site.pk), **required}
     assert api.post("/api/v1/tables/", form).status_code == 201
 
