@@ -13,7 +13,7 @@ from core.api import ERROR_RESPONSES, DateField, Input, ScopedField, ScopedSiteF
 from core.api_filters import FilterSet, IdFilter
 
 from . import rules, services
-from .models import GameApproval, InternalControls, Licence, PayTable, TableGame
+from .models import GameApproval, InternalControls, Licence, PayTable, TableGame, WrittenProcedure
 
 
 @extend_schema_field(OpenApiTypes.INT)
@@ -400,3 +400,72 @@ class LicenceViewSet(ScopedViewSet, mixins.CreateModelMixin):
 
     def create_object(self, data):
         return services.record_licence(acting_user=self.request.user, organization=self.access.employee_org(), **data)
+
+
+# --- Written procedures --------------------------------------------------------------------
+
+
+class WrittenProcedureSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = WrittenProcedure
+        fields = [
+            "id",
+            "organization",
+            "kind",
+            "version",
+            "text",
+            "document_reference",
+            "effective_on",
+            "reshuffle_idle_minutes",
+            "supersedes",
+            "adopted_by",
+            "recorded_at",
+        ]
+        read_only_fields = fields
+
+
+class WrittenProcedureInput(Input):
+    kind = serializers.ChoiceField(choices=WrittenProcedure.Kind.choices)
+    text = TextField(
+        help_text="The procedure as adopted, or its summary where `document_reference` names the document."
+    )
+    document_reference = serializers.CharField(
+        max_length=rules.MAX_NAME_LENGTH, required=False, allow_blank=True, default=""
+    )
+    effective_on = DateField(help_text="In force from this date; not before the version it supersedes.")
+    reshuffle_idle_minutes = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Shuffling and cutting only: the minutes of no activity at a table after which a dealer may "
+        "reshuffle, where the site's pack lets the organization set them.",
+    )
+
+
+class WrittenProcedureFilter(FilterSet):
+    class Meta:
+        model = WrittenProcedure
+        fields = ["kind"]
+
+
+@extend_schema_view(
+    create=extend_schema(request=WrittenProcedureInput, responses={201: WrittenProcedureSerializer, **ERROR_RESPONSES})
+)
+class WrittenProcedureViewSet(ScopedViewSet, mixins.CreateModelMixin):
+    """The organization's written procedures, version by version, each in force from its date until
+    a later version's (where its sites' pack states them)."""
+
+    output_serializer_class = WrittenProcedureSerializer
+    input_serializer_class = WrittenProcedureInput
+    filterset_class = WrittenProcedureFilter
+
+    def scope(self, access):
+        return WrittenProcedure.objects.filter(organization_id=access.organization_id).order_by("kind", "version")
+
+    def create(self, request, *args, **kwargs):
+        return self.write(request)
+
+    def create_object(self, data):
+        return services.record_written_procedure(
+            acting_user=self.request.user, organization=self.access.employee_org(), **data
+        )

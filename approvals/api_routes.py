@@ -8,3 +8,4 @@ def register(routes) -> None:
     routes.register("internal-controls", api.InternalControlsViewSet, basename="internal-controls")
     routes.register("table-games", api.TableGameViewSet, basename="table-game")
     routes.register("licences", api.LicenceViewSet, basename="licence")
+    routes.register("written-procedures", api.WrittenProcedureViewSet, basename="written-procedure")

@@ -3,6 +3,8 @@
 controls of "Spokane Card Room" (house-banked blackjack, two versions, and the approved game),
 then its tables: table 1 regular house-banked blackjack and table 2 offering the game (the WSGC
 rules: the internal controls come first). Written through the services, as the demo's `wagm`.
+North Dakota's organization adopts its written procedures (the dealers' shuffle and cut, ND
+99-01.3-08-08(1), with the idle period of 08-08(2); chip redemption, 08-06(2)), as `gm`.
 And New York's: the licence of "Hudson Valley Volunteer Fire Company" (tie option 1, 9 NYCRR
 4620.5(h)), then table 1 at "Kingston Fire Hall" following it, as `nygm`.
 
@@ -24,7 +26,7 @@ from cardroom.models import Employee, Organization, Site, Table
 from cardroom.pack_demo import NIGHTS_AGO
 
 from . import services
-from .models import GameApproval, InternalControls, Licence, PayTable, TableGame
+from .models import GameApproval, InternalControls, Licence, PayTable, TableGame, WrittenProcedure
 from .queries import site_today
 
 ORGANIZATION = "Evergreen Gaming Club"
@@ -209,6 +211,42 @@ def extend_demo(demo: dict) -> None:
             cardroom_services.create_table(acting_user=acting, site=site, number=1, **SPOKANE_TABLE)
         _ddm_table(acting, site, approval)
         _new_york()
+        _north_dakota_procedures(demo)
+
+
+# North Dakota's written procedures, as the demo organization adopted them.
+ND_PROCEDURES = (
+    dict(
+        kind=WrittenProcedure.Kind.SHUFFLE_AND_CUT,
+        text="Dealers riffle the cards three times, strip once and riffle once more, box the deck, then offer the cut "
+        "to the player on the dealer's left, who cuts with the cut card at least ten cards from either end; the "
+        "shuffle and cut are done in view of the table's camera.",
+        document_reference="Dealer procedures manual, section 3",
+        reshuffle_idle_minutes=30,
+    ),
+    dict(
+        kind=WrittenProcedure.Kind.CHIP_REDEMPTION,
+        text="The cashier takes the player's chips, separates them by value in the rack, counts each stack down in "
+        "view of the player and pays the total; the chips redeemed are entered by value on the day's redemption log.",
+        document_reference="Cage procedures manual, section 2",
+    ),
+)
+
+
+def _north_dakota_procedures(demo) -> None:
+    """The ND organization's written procedures, in force since before the demo's first night."""
+    organization, manager = demo.get("organization"), demo.get("people", {}).get("gm")
+    if organization is None or manager is None:
+        return
+    site = organization.sites.order_by("pk").first()
+    for values in ND_PROCEDURES:
+        if not WrittenProcedure.objects.filter(organization=organization, kind=values["kind"]).exists():
+            services.record_written_procedure(
+                acting_user=manager.user,
+                organization=organization,
+                effective_on=site_today(site) - timedelta(days=400),
+                **values,
+            )
 
 
 def _new_york() -> None:

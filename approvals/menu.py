@@ -14,3 +14,11 @@ register(
         rule.applies(jurisdiction) for rule in (rules.INTERNAL_CONTROLS, rules.GAME_APPROVAL, rules.LICENCE)
     ),
 )
+# The organization's written procedures, where its sites' pack states them (ND 99-01.3-08-06(2), 08-08(1), 08-12).
+register(
+    "Setup",
+    "Written procedures",
+    "approvals:procedures",
+    rules.RECORDS.roles,
+    offered=lambda jurisdiction: any(rule.applies(jurisdiction) for rule in rules.PROCEDURES.values()),
+)

@@ -203,6 +203,43 @@ class Licence(AppendOnlyModel):
         return f"Licence {self.licence_number} (tie option {self.tie_option}, from {self.effective_on.isoformat()})"
 
 
+class WrittenProcedure(AppendOnlyModel):
+    """One version of a written procedure the organization has adopted (North Dakota: its dealers'
+    standard shuffle and cut, 99-01.3-08-08(1); redeeming a player's chips, 08-06(2); an
+    alternative written policy for dealing mistakes, 08-12). The organization's, not a site's.
+    Append-only: what the organization adopted, and when, is the record a regulator reads; a
+    change is a new version from its own date, superseding the earlier one, never an edit. The
+    version in force on a day is the latest whose `effective_on` is not after it."""
+
+    class Kind(models.TextChoices):
+        SHUFFLE_AND_CUT = "shuffle_and_cut", "Shuffling and cutting cards"
+        CHIP_REDEMPTION = "chip_redemption", "Redeeming a player's chips"
+        DEALING_MISTAKES = "dealing_mistakes", "Dealing mistakes (alternative written policy)"
+
+    organization = models.ForeignKey(Organization, on_delete=models.PROTECT, related_name="written_procedures")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    version = models.PositiveIntegerField()
+    # The procedure's text, or its summary where `document_reference` names the document that holds it.
+    text = models.TextField(max_length=limits.MAX_TEXT_LENGTH)
+    document_reference = models.CharField(max_length=200, blank=True, default="")
+    effective_on = models.DateField()
+    # Shuffle and cut only: the period, set by the organization, after which a dealer may reshuffle
+    # when no activity has occurred at the table (ND 99-01.3-08-08(2)); empty where none is set.
+    reshuffle_idle_minutes = models.PositiveIntegerField(null=True, blank=True)
+    supersedes = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    adopted_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["organization_id", "kind", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["organization", "kind", "version"], name="written_procedure_version_unique")
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} v{self.version} (from {self.effective_on.isoformat()})"
+
+
 # An option whose meaning in an approved game is its approved rules', not the table form's
 # words: the form's "up to the original wager" is a standard game's; Double Down Madness's rules
 # let each double down be "up to the total amount already in play" (the approval letter).

@@ -7,7 +7,7 @@ from django.utils import timezone
 from cardroom.models import Site
 
 from . import rules
-from .models import GameApproval, InternalControls, Licence, TableGame
+from .models import GameApproval, InternalControls, Licence, TableGame, WrittenProcedure
 
 
 def site_today(site: Site) -> date:
@@ -90,3 +90,15 @@ def session_licences(site: Site, on: date) -> tuple[list[tuple[str, date]], str 
     )
     in_force = [number for number, effective_on in on_file if effective_on <= on]
     return on_file, (in_force[-1] if in_force else None)
+
+
+def procedures_in_force(organization_ids, on: date) -> dict[tuple[int, str], WrittenProcedure]:
+    """(organization id, kind) -> the version of the organization's written procedure of that kind
+    in force on `on` (the latest whose `effective_on` is not after it). One query."""
+    versions = WrittenProcedure.objects.filter(organization_id__in=organization_ids, effective_on__lte=on).order_by(
+        "organization_id", "kind", "-effective_on", "-version"
+    )
+    in_force: dict[tuple[int, str], WrittenProcedure] = {}
+    for procedure in versions:
+        in_force.setdefault((procedure.organization_id, procedure.kind), procedure)
+    return in_force

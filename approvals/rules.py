@@ -24,6 +24,18 @@ LICENCE = Rule("table.licence")
 # them is kept (its options still judge the tables) and flagged each night while in force.
 IRREGULARITIES = Rule("approvals.irregularities")
 
+# The written procedures an organization adopts, by kind (approvals.WrittenProcedure.Kind): each
+# offered where the law of one of the organization's sites' packs states it (packs/nd/procedures.py).
+PROCEDURES = {
+    "shuffle_and_cut": Rule("procedures.shuffle_and_cut"),
+    "chip_redemption": Rule("procedures.chip_redemption"),
+    "dealing_mistakes": Rule("procedures.dealing_mistakes"),
+}
+# The period of no activity after which a dealer may reshuffle, set in the shuffle procedure.
+RESHUFFLE_IDLE = Rule("procedures.reshuffle_idle")
+# House control: the longest idle period a shuffle procedure sets (a gaming day).
+MAX_RESHUFFLE_IDLE_MINUTES = 24 * 60
+
 
 @dataclass(frozen=True)
 class DocumentedOption:

@@ -18,7 +18,7 @@ from packs import all_packs
 
 from . import rules
 from .checks import controls_errors, missing_controls_message
-from .models import GameApproval, InternalControls, Licence, PayTable, TableGame
+from .models import GameApproval, InternalControls, Licence, PayTable, TableGame, WrittenProcedure
 from .queries import controls_in_effect, current_link, site_today
 
 
@@ -456,3 +456,115 @@ def record_licence(
             },
         )
     return licence
+
+
+# --- Written procedures ------------------------------------------------------------------------
+
+
+def procedure_jurisdictions(organization: Organization, kind: str) -> list[str]:
+    """The jurisdictions of the organization's sites whose law states the procedure of `kind`."""
+    rule = rules.PROCEDURES[kind]
+    return sorted({code for code in organization.sites.values_list("jurisdiction", flat=True) if rule.applies(code)})
+
+
+def _procedure_kind(organization: Organization, kind) -> str:
+    if kind not in rules.PROCEDURES:
+        raise ValidationError({"kind": f"A written procedure is one of {', '.join(WrittenProcedure.Kind.values)}."})
+    if not procedure_jurisdictions(organization, kind):
+        raise ValidationError(
+            {
+                "kind": f"{rules.HOUSE_CONTROL}: the law of this organization's sites states no written procedure "
+                f"of {WrittenProcedure.Kind(kind).label.lower()} to record here."
+            }
+        )
+    return kind
+
+
+def _idle_minutes(organization: Organization, kind: str, minutes) -> int | None:
+    """The shuffle procedure's idle period (ND 99-01.3-08-08(2)), whole minutes; no other kind has one."""
+    if minutes is None:
+        return None
+    code = procedure_jurisdictions(organization, kind)[0]
+    if kind != WrittenProcedure.Kind.SHUFFLE_AND_CUT:
+        raise ValidationError(
+            {
+                "reshuffle_idle_minutes": f"{rules.RESHUFFLE_IDLE.at(code)}: the idle period after which a dealer "
+                "may reshuffle is set in the procedure for shuffling and cutting cards."
+            }
+        )
+    if (
+        isinstance(minutes, bool)
+        or not isinstance(minutes, int)
+        or not 1 <= minutes <= rules.MAX_RESHUFFLE_IDLE_MINUTES
+    ):
+        raise ValidationError(
+            {
+                "reshuffle_idle_minutes": f"{rules.RESHUFFLE_IDLE.at(code)}: the period of no activity after which a "
+                f"dealer may reshuffle is a whole number of minutes from 1 to {rules.MAX_RESHUFFLE_IDLE_MINUTES} "
+                f"({rules.HOUSE_CONTROL})."
+            }
+        )
+    return minutes
+
+
+def record_written_procedure(
+    *,
+    acting_user,
+    organization: Organization,
+    kind: str,
+    text: str,
+    effective_on: date,
+    document_reference: str = "",
+    reshuffle_idle_minutes: int | None = None,
+) -> WrittenProcedure:
+    """Record a new version of one of the organization's written procedures, adopted by the acting
+    gaming manager, in force from `effective_on` (where its sites' pack states it: ND 99-01.3-08-08(1)
+    shuffling and cutting, 08-06(2) chip redemption, 08-12 an alternative policy for dealing
+    mistakes). `text`: the procedure, or its summary with the document holding it named in
+    `document_reference`. Versions are never changed: a new one supersedes the latest from its own
+    date, which is not before the latest's."""
+    access = require_gaming_manager(acting_user, organization.pk, action="record a written procedure")
+    kind = _procedure_kind(organization, kind)
+    text = _text(text, "text", required=True, max_length=MAX_TEXT_LENGTH)
+    document_reference = _text(
+        document_reference, "document_reference", required=False, max_length=rules.MAX_NAME_LENGTH
+    )
+    check_date(effective_on, "effective_on")
+    reshuffle_idle_minutes = _idle_minutes(organization, kind, reshuffle_idle_minutes)
+    with transaction.atomic():
+        list(Organization.objects.select_for_update().filter(pk=organization.pk).values_list("pk", flat=True))
+        latest = WrittenProcedure.objects.filter(organization=organization, kind=kind).order_by("-version").first()
+        if latest is not None and effective_on < latest.effective_on:
+            raise ValidationError(
+                {
+                    "effective_on": f"{rules.PROCEDURES[kind].at(procedure_jurisdictions(organization, kind)[0])}: a new "
+                    f"version takes effect on or after the one it supersedes (version {latest.version}, from "
+                    f"{latest.effective_on.isoformat()})."
+                }
+            )
+        procedure = WrittenProcedure.objects.create(
+            organization=organization,
+            kind=kind,
+            version=(latest.version + 1) if latest else 1,
+            text=text,
+            document_reference=document_reference,
+            effective_on=effective_on,
+            reshuffle_idle_minutes=reshuffle_idle_minutes,
+            supersedes=latest,
+            adopted_by=access.employee,
+            recorded_at=timezone.now(),
+        )
+        record_event(
+            actor=acting_user,
+            action="written_procedure.recorded",
+            obj=procedure,
+            organization_id=organization.pk,
+            after={
+                "kind": kind,
+                "version": procedure.version,
+                "effective_on": effective_on.isoformat(),
+                "document_reference": document_reference,
+                "reshuffle_idle_minutes": reshuffle_idle_minutes,
+            },
+        )
+    return procedure

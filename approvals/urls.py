@@ -6,4 +6,5 @@ app_name = "approvals"
 urlpatterns = [
     path("", views.register_page, name="list"),
     path("tables/<int:pk>/", views.table_game, name="table"),
+    path("procedures/", views.procedures_page, name="procedures"),
 ]

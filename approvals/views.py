@@ -1,6 +1,7 @@
 """The register of game approvals and internal controls, and a table's approved game with its
 settings (changed through cardroom.services.update_table: the same refusal as the API's)."""
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
@@ -10,9 +11,9 @@ from cardroom.access import access_for
 from cardroom.models import Table
 from cardroom.views import call_service
 
-from . import forms, rules
-from .models import GameApproval, InternalControls, Licence, TableGame
-from .queries import controls_in_effect, current_link
+from . import forms, rules, services
+from .models import GameApproval, InternalControls, Licence, TableGame, WrittenProcedure
+from .queries import controls_in_effect, current_link, procedures_in_force, site_today
 
 
 def _access(request):
@@ -105,3 +106,58 @@ def table_game(request, pk):
         "pay_tables": list(approval.pay_tables.all()) if approval else [],
     }
     return render(request, "approvals/table.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+def procedures_page(request):
+    """The organization's written procedures (where its sites' pack states them): the version of
+    each in force today and every version recorded, with a form adding a version (gaming managers;
+    the API's service and messages: approvals.services.record_written_procedure)."""
+    access = _access(request)
+    organization = access.employee_org()
+    sites = [s for s in access.sites() if any(rule.applies(s) for rule in rules.PROCEDURES.values())]
+    stated = [
+        (kind, label)
+        for kind, label in WrittenProcedure.Kind.choices
+        if any(rules.PROCEDURES[kind].applies(s) for s in sites)
+    ]
+    form = forms.WrittenProcedureForm(request.POST or None, kinds=stated)
+    if request.method == "POST":
+        if not access.is_gaming_manager:
+            raise PermissionDenied(f"{rules.RECORDER_RULE}: only a gaming manager may record a written procedure.")
+        if form.is_valid():
+            saved = call_service(
+                form,
+                lambda: services.record_written_procedure(
+                    acting_user=request.user, organization=organization, **form.cleaned_data
+                ),
+            )
+            if saved is not None:
+                cite = rules.PROCEDURES[saved.kind].at(sites[0])
+                messages.success(
+                    request,
+                    f"{cite}: {saved.get_kind_display()}, version {saved.version}, is recorded, in force from "
+                    f"{saved.effective_on.isoformat()}.",
+                )
+                return redirect("approvals:procedures")
+    today = site_today(sites[0]) if sites else None
+    in_force = procedures_in_force([organization.pk], today) if today else {}
+    history = WrittenProcedure.objects.filter(organization=organization).select_related("adopted_by")
+    rows = [
+        {
+            "kind": kind,
+            "label": label,
+            "citation": rules.PROCEDURES[kind].at(sites[0]),
+            "in_force": in_force.get((organization.pk, kind)),
+            "versions": sorted((v for v in history if v.kind == kind), key=lambda v: -v.version),
+        }
+        for kind, label in stated
+    ]
+    context = {
+        "rows": rows,
+        "form": form,
+        "can_record": access.is_gaming_manager and bool(stated),
+        "idle_rule": rules.RESHUFFLE_IDLE.at(sites[0]) if sites else "",
+        "today": today,
+    }
+    return render(request, "approvals/procedures.html", context, status=400 if form.errors else 200)

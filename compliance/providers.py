@@ -506,6 +506,45 @@ def irregularities_documented(sites: list[Site], start: date, end: date, book: T
     return found
 
 
+def _judged_tonight(sites: list[Site], end: date) -> list[Site]:
+    """The sites a run judges as of the night: those whose range reaches the site's yesterday (the
+    nightly run), never a past range."""
+    return [s for s in sites if end >= site_today(s) - timedelta(days=1)]
+
+
+@day_provider(rule=rules.CHIP_REDEMPTION_PROCEDURE)
+def chip_redemption_procedure(sites: list[Site], start: date, end: date, book: ThresholdBook):
+    """Chip redemption procedure: the organization has adopted one, in force on the night.
+
+    ND 99-01.3-08-06(2) (approvals.WrittenProcedure). Judged on the range's last day by the nightly
+    run only, as `irregularities_documented` is. One query."""
+    judged = _judged_tonight(sites, end)
+    in_force = approvals_queries.procedures_in_force({s.organization_id for s in judged}, end) if judged else {}
+    return [
+        rules.chip_redemption_procedure_missing(site.pk, end, at=site)
+        for site in judged
+        if (site.organization_id, "chip_redemption") not in in_force
+    ]
+
+
+@day_provider(rule=rules.SHUFFLE_PROCEDURE)
+def shuffle_procedure(sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None):
+    """Shuffle procedure: at a site that requires video surveillance, the dealers' shuffle and cut are standardized.
+
+    ND 99-01.3-08-08(1) (approvals.WrittenProcedure): the surveillance status on the range's last
+    day, as `dealer_hold_tracking` reads it, and the procedure in force then; by the nightly run
+    only. Two queries."""
+    night = _judged_tonight(sites, end)
+    required = _status_lookup([s.pk for s in night], run=run) if night else None
+    judged = [s for s in night if required(s.pk, end)]
+    in_force = approvals_queries.procedures_in_force({s.organization_id for s in judged}, end) if judged else {}
+    return [
+        rules.shuffle_procedure_missing(site.pk, end, at=site)
+        for site in judged
+        if (site.organization_id, "shuffle_and_cut") not in in_force
+    ]
+
+
 def count_settings_warnings(site: Site, box_exchange: str) -> list[str]:
     """The hook `count_settings_warnings` (counts.rules.settings_warnings): at a site that requires
     video surveillance today, drop boxes exchanged once a gaming day track no dealer's

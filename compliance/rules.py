@@ -39,6 +39,11 @@ TABLES_IN_LINE = Rule("compliance.tables_in_line")
 # how the card room addresses misdeals, exposed cards and an incorrect number of cards.
 IRREGULARITIES_DOCUMENTED = Rule("compliance.irregularities_documented")
 CHIP_COLOUR_SPEC = Rule("compliance.chip_colour_spec")
+# ND 99-01.3-08-06(2): the organization has adopted a procedure on redeeming a player's chips; ND
+# 99-01.3-08-08(1): at a site with a video surveillance system, its dealers' shuffle and cut are
+# standardized (approvals.WrittenProcedure).
+CHIP_REDEMPTION_PROCEDURE = Rule("compliance.chip_redemption_procedure")
+SHUFFLE_PROCEDURE = Rule("compliance.shuffle_procedure")
 SLIP_NUMBERING = Rule("compliance.slip_numbering")
 SLIP_VERIFIED = Rule("compliance.slip_verified")
 SLIP_RECEIVED = Rule("compliance.slip_received")
@@ -265,6 +270,46 @@ def irregularities_undocumented(site_id: int, on: date, *, game: str, version: i
         on,
         {"game": game, "version": version},
         f"controls:{key}",
+    )
+
+
+def chip_redemption_procedure_missing(site_id: int, on: date, *, at) -> Finding:
+    """No procedure on redeeming a player's chips in force for the site's organization: "An
+    organization shall adopt a procedure on redeeming a player's chips that ensures that redeemed
+    chips are separated, by value, and counted accurately" (ND 99-01.3-08-06(2)). One alert per site
+    and quarter while none is in force."""
+    citation = CHIP_REDEMPTION_PROCEDURE.at(at)
+    return _for_the_quarter(
+        "chip_redemption_procedure_missing",
+        citation,
+        "No chip redemption procedure adopted",
+        site_id,
+        on,
+        f"{citation}: the organization has no procedure on redeeming a player's chips in force; adopt one that ensures "
+        "redeemed chips are separated, by value, and counted accurately, and record it with the organization's "
+        "written procedures.",
+        {},
+        "procedure:chip_redemption",
+    )
+
+
+def shuffle_procedure_missing(site_id: int, on: date, *, at) -> Finding:
+    """A site that requires video surveillance with no standard procedure for shuffling and cutting
+    cards in force for its organization: "For a site with a video surveillance system, an organization
+    shall standardize its dealers' procedures for shuffling and cutting cards" (ND 99-01.3-08-08(1)).
+    One alert per site and quarter while none is in force."""
+    citation = SHUFFLE_PROCEDURE.at(at)
+    return _for_the_quarter(
+        "shuffle_procedure_missing",
+        citation,
+        "No standard shuffle and cut procedure",
+        site_id,
+        on,
+        f"{citation}: the site requires video surveillance, and the organization has no standard procedure for its "
+        "dealers' shuffling and cutting of cards in force; adopt one (one or more standard shuffling methods) and "
+        "record it with the organization's written procedures.",
+        {},
+        "procedure:shuffle_and_cut",
     )
 
 

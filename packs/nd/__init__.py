@@ -5,7 +5,20 @@ rules and wager limits are in `tables`.
 """
 
 from ..base import Pack, RevenueModel, area_citations
-from . import accounting, cage, chips, compliance, core, counts, floor, reports, surveillance, tables, tournaments
+from . import (
+    accounting,
+    cage,
+    chips,
+    compliance,
+    core,
+    counts,
+    floor,
+    procedures,
+    reports,
+    surveillance,
+    tables,
+    tournaments,
+)
 from .handouts import HANDOUT
 
 PACK = Pack(
@@ -35,6 +48,6 @@ PACK = Pack(
     ),
     limits=surveillance.LIMITS + tournaments.LIMITS + cage.LIMITS,
     citations=area_citations(
-        tables, core, floor, counts, cage, surveillance, tournaments, accounting, compliance, reports
+        tables, core, floor, counts, cage, surveillance, tournaments, accounting, compliance, reports, procedures
     ),
 )

@@ -7,6 +7,7 @@ from datetime import date
 from decimal import Decimal
 
 from .cage import LIMITS as CAGE_LIMITS
+from .procedures import CITATIONS as PROCEDURE_CITATIONS
 from .surveillance import LIMITS as SURVEILLANCE_LIMITS
 from .tables import LOW_MINIMUM_CEILING_CENTS
 
@@ -65,6 +66,11 @@ CITATIONS: dict[str, str] = {
     # SFN 17930; 08-16(6): "the count and reconciliation of cash banks and casino and betting chips":
     # the chips the log says exist cover what the banks and trays hold (the nightly chip float check)
     "compliance.chip_float": "ND 99-01.3-08-16(2), (6); SFN 17930",
+    # 08-06(2): the organization has adopted a procedure on redeeming a player's chips; 08-08(1): at
+    # a site with a video surveillance system, its dealers' shuffle and cut are standardized
+    # (`approvals.WrittenProcedure`, flagged each night while none is in force)
+    "compliance.chip_redemption_procedure": PROCEDURE_CITATIONS["procedures.chip_redemption"],
+    "compliance.shuffle_procedure": PROCEDURE_CITATIONS["procedures.shuffle_and_cut"],
 }
 
 ND_08_01_DATE = date(2016, 4, 1)  # amended effective April 1, 2016

@@ -129,7 +129,7 @@ def test_a_program_closed_with_its_reason_shows_no_week_after_it(client, scenari
 
 
 def test_a_week_found_short_shows_once_as_its_alert_not_again_as_an_overdue_obligation(
-    client, scenario, table, site, cast, time_machine
+    client, client_for, scenario, table, site, cast, time_machine
 ):
     """Before the nightly rules, a week past its end undocumented is an overdue obligation;
     once they open its alert, the alert is the one line for that week (in its cell and above
@@ -141,6 +141,10 @@ def test_a_week_found_short_shows_once_as_its_alert_not_again_as_an_overdue_obli
     assert "Video review, table 1, week 1" in cell(before, "2026-10-11") and "· overdue" in cell(before, "2026-10-11")
     # The site tracks its dealers' percent-of-hold (ND 99-01.3-08-04(8)): the review week is all there is.
     update_count_settings(acting_user=manager.user, site=site, box_exchange=BoxExchange.DEALER_SHIFT)
+    # and has adopted its chip redemption and shuffle procedures (ND 99-01.3-08-06(2), 08-08(1)).
+    for kind in ("chip_redemption", "shuffle_and_cut"):
+        body = {"kind": kind, "text": "As adopted.", "effective_on": "2026-10-01"}
+        assert client_for(manager).post("/api/v1/written-procedures/", body, format="json").status_code == 201
     opened = run_day_checks(site_ids=[site.pk], start=date(2026, 10, 5), end=date(2026, 10, 12)).opened
     assert [a.rule for a in opened] == ["review_week_short"]
     after = calendar(client, manager, "2026-10")

@@ -100,7 +100,16 @@ def test_a_bad_quarter_is_said_and_this_quarter_shown(client, cast, site, in_nov
     assert "Write a quarter as YYYYQn" in html and "Compliance alerts, 2026Q4" in html
 
 
-def test_the_list_says_when_the_checks_last_ran_by_whom_and_with_what_result(client, cast, site, in_november):
+def test_the_list_says_when_the_checks_last_ran_by_whom_and_with_what_result(
+    client, client_for, cast, site, in_november
+):
+    # The organization's chip redemption procedure (ND 99-01.3-08-06(2)), so the run has nothing to open.
+    adopted = client_for(cast[Role.GAMING_MANAGER]).post(
+        "/api/v1/written-procedures/",
+        {"kind": "chip_redemption", "text": "Separated by value and counted.", "effective_on": "2026-10-01"},
+        format="json",
+    )
+    assert adopted.status_code == 201, adopted.json()
     html = page(client, cast[Role.GAMING_MANAGER].user, "/compliance/alerts/")
     assert "The checks have not run yet." in html
     assert '<option value="2026Q4" selected>' in html  # the run form needs no typing

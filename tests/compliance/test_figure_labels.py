@@ -85,6 +85,10 @@ CASES = {
     "dealer_hold_untracked": lambda book: rules.dealer_hold_untracked(
         1, date(2026, 11, 3), exchange="Once per gaming day", at="ND"
     ),
+    "chip_redemption_procedure_missing": lambda book: rules.chip_redemption_procedure_missing(
+        1, date(2026, 11, 3), at="ND"
+    ),
+    "shuffle_procedure_missing": lambda book: rules.shuffle_procedure_missing(1, date(2026, 11, 3), at="ND"),
     "irregularities_undocumented": lambda book: rules.irregularities_undocumented(
         1, date(2026, 11, 3), game="House-banked blackjack", version=2, key="house", at="WA-HB"
     ),

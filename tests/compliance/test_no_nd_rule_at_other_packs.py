@@ -49,6 +49,8 @@ ND_ONLY_RULES = {
     "count_not_counted",
     "sample_late",
     "sample_resubmission_owed",
+    "chip_redemption_procedure_missing",
+    "shuffle_procedure_missing",
     "surveillance_not_operational",
     "special_event_over_limit",
     "recording_gap",
