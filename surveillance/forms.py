@@ -70,8 +70,9 @@ class ReviewLogForm(SiteForm):
     camera_recording = forms.BooleanField(required=False, label="Camera is recording")
     unobstructed_view = forms.BooleanField(required=False, label="Unobstructed view")
     clear_picture = forms.BooleanField(required=False, label="Clear picture")
-    # Checked by default: the night's usual answer costs no click; unticked, it opens the outage.
-    field_of_view = forms.BooleanField(required=False, initial=True, label="Whole table in view, dome clean")
+    # Ticked by the reviewer, as the three checks above are: the log documents what was seen
+    # (08-04(7): "review and document"), so no box answers for the reviewer; unticked, it opens the outage.
+    field_of_view = forms.BooleanField(required=False, label="Whole table in view, dome clean")
     notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
     def __init__(self, *args, site=None, **kwargs):

@@ -55,9 +55,9 @@ def test_a_shift_manager_reports_and_repairs_an_outage_and_logs_a_review(browser
     form = page.locator("#review-log-form")
     form.locator("select[name=table]").select_option(str(table.pk))
     form.locator("input[name=gaming_date]").fill(yesterday.isoformat())
-    for name in ("camera_recording", "unobstructed_view", "clear_picture"):
+    for name in ("camera_recording", "unobstructed_view", "clear_picture", "field_of_view"):
         form.locator(f"input[name={name}]").check()
     form.locator("button").click()
     expect(page.locator("#review-log tbody")).to_contain_text(yesterday.isoformat(), use_inner_text=True)
     page.wait_for_url(f"{live_server.url}/surveillance/review-log/")
-    assert ReviewLogEntry.objects.get().all_clear and ReviewLogEntry.objects.get().field_of_view  # checked already
+    assert ReviewLogEntry.objects.get().all_clear and ReviewLogEntry.objects.get().field_of_view

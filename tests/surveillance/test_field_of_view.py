@@ -102,11 +102,11 @@ def test_the_api_asks_it_of_a_new_entry_where_the_pack_states_it(client_for, shi
     assert not ReviewLogEntry.objects.exists() and not Outage.objects.exists()
 
 
-def test_the_forms_box_is_checked_by_default_and_says_what_the_camera_must_show(client, shift_manager, table):
+def test_the_forms_box_is_for_the_reviewer_to_tick_and_says_what_the_camera_must_show(client, shift_manager, table):
     client.force_login(shift_manager.user)
     page = client.get(PAGE).content.decode()
     box = field_of_view_box(page)
-    assert " checked" in box
+    assert " checked" not in box  # documented by the reviewer, as the other three checks are, never pre-answered
     assert "Whole table in view, dome clean" in page
     assert "the face of the shoe, every betting spot, the discard holder, the chip tray, the currency plunger" in page
     assert "site identification" not in page  # one site: no site identification to see
