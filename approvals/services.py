@@ -537,9 +537,9 @@ def record_written_procedure(
         if latest is not None and effective_on < latest.effective_on:
             raise ValidationError(
                 {
-                    "effective_on": f"{rules.PROCEDURES[kind].at(procedure_jurisdictions(organization, kind)[0])}: a new "
-                    f"version takes effect on or after the one it supersedes (version {latest.version}, from "
-                    f"{latest.effective_on.isoformat()})."
+                    "effective_on": f"{rules.HOUSE_CONTROL}: a new version takes effect on or after the one it "
+                    f"supersedes (version {latest.version}, from {latest.effective_on.isoformat()}), as a licence "
+                    "does; the law sets no order of versions."
                 }
             )
         procedure = WrittenProcedure.objects.create(

@@ -119,7 +119,7 @@ def test_a_version_may_not_take_effect_before_the_one_it_supersedes(client_for, 
     assert post(api, kind="shuffle_and_cut", text=SHUFFLE, effective_on=str(today)).status_code == 201
     earlier = post(api, kind="shuffle_and_cut", text=SHUFFLE, effective_on=str(today - timedelta(days=1)))
     assert earlier.status_code == 400
-    assert earlier.json()["effective_on"][0].startswith("ND 99-01.3-08-08(1): a new version takes effect on or after")
+    assert earlier.json()["effective_on"][0].startswith("House control: a new version takes effect on or after")
     assert WrittenProcedure.objects.count() == 1
 
 
