@@ -289,6 +289,7 @@ SPECTACULAR_SETTINGS = {
         "EquipmentKindEnum": "surveillance.models.Equipment.Kind",
         "EquipmentChangeKindEnum": "surveillance.models.EquipmentChange.Kind",
         "OutageKindEnum": "surveillance.models.Outage.Kind",
+        "WrittenProcedureKindEnum": "approvals.models.WrittenProcedure.Kind",
         "AlertStepKindEnum": "compliance.models.AlertStep.Kind",
         "NotificationKindEnum": "compliance.models.Notification.Kind",
         "PrizeKindEnum": "tournaments.models.PrizeKind",
