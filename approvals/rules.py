@@ -113,3 +113,6 @@ RECORDER_RULE = HOUSE_CONTROL
 RECORDS = ReadRule(
     frozenset({Role.GAMING_MANAGER, Role.AUDITOR}), HOUSE_CONTROL, "see the game approvals and internal controls"
 )
+# Read the organization's written procedures: every employee, since the dealers follow the shuffle
+# and the dealing-mistakes policy and the cashiers the chip redemption (the API's list reads the same).
+PROCEDURE_READERS = ReadRule(frozenset(Role), HOUSE_CONTROL, "see the organization's written procedures")

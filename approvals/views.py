@@ -16,10 +16,10 @@ from .models import GameApproval, InternalControls, Licence, TableGame, WrittenP
 from .queries import controls_in_effect, current_link, procedures_in_force, site_today
 
 
-def _access(request):
+def _access(request, reader=rules.RECORDS):
     access = access_for(request.user)
-    if not (access.all_roles() & rules.RECORDS.roles):
-        raise PermissionDenied(rules.RECORDS.refusal())
+    if not (access.all_roles() & reader.roles):
+        raise PermissionDenied(reader.refusal())
     return access
 
 
@@ -112,8 +112,9 @@ def table_game(request, pk):
 def procedures_page(request):
     """The organization's written procedures (where its sites' pack states them): the version of
     each in force today and every version recorded, with a form adding a version (gaming managers;
-    the API's service and messages: approvals.services.record_written_procedure)."""
-    access = _access(request)
+    the API's service and messages: approvals.services.record_written_procedure). Every employee
+    reads it (`rules.PROCEDURE_READERS`)."""
+    access = _access(request, rules.PROCEDURE_READERS)
     organization = access.employee_org()
     sites = [s for s in access.sites() if any(rule.applies(s) for rule in rules.PROCEDURES.values())]
     stated = [

@@ -23,7 +23,8 @@ from .table_limits import table_warnings
 from .table_rules import licensed_values, option_errors, table_defaults, table_fields
 
 # What a save says of the row as saved, where its site's rules ask something of it (nothing is
-# refused): set as the instance's `warnings` for the form, the API's answer and the admin to show.
+# refused): (every warning, those said of the whole site), set as the instance's `warnings` for the
+# form, the API's answer and the admin to show, and `site_notices` for a page that lists them itself.
 _SAID_ON_SAVE = {Table: table_warnings}  # ND 99-01.3-08-09(1): limits posted, a plaque where they differ
 
 
@@ -51,7 +52,7 @@ def _save(instance, *, acting_user, organization_id: int, values: dict, noun: st
             after=snapshot(instance),
         )
     if said := _SAID_ON_SAVE.get(type(instance)):
-        instance.warnings = said(instance, current)
+        instance.warnings, instance.site_notices = said(instance, current)
     return instance
 
 

@@ -55,22 +55,23 @@ def limits_plaque_notices(tables: Iterable) -> list[str]:
     return notices
 
 
-def table_warnings(table, stored) -> list[str]:
+def table_warnings(table, stored) -> tuple[list[str], list[str]]:
     """What the site's rules say of `table` as saved over `stored` (its row before the change, None
-    for a new table), where its pack states it (`LIMITS_PLAQUE`, ND 99-01.3-08-09(1)): a change of
-    its limits is posted and announced at the table with adequate notice to a player; and where the
-    save put the table in play or changed its limits and the site's tables in play now differ, the
-    site's plaque notice (`limits_plaque_notices`). Nothing is refused; empty where there is
-    nothing to say."""
+    for a new table), where its pack states it (`LIMITS_PLAQUE`, ND 99-01.3-08-09(1)), as (every
+    warning, those of them said of the site): a change of its limits is posted and announced at the
+    table with adequate notice to a player; and where the save put the table in play or changed its
+    limits and the site's tables in play now differ, the site's plaque notice
+    (`limits_plaque_notices`, which the tables' page also shows). Nothing is refused; empty where
+    there is nothing to say."""
     citation = stated(LIMITS_PLAQUE, table.site.jurisdiction)
     if citation is None or not _in_play(table):
-        return []
-    warnings = []
+        return [], []
+    warnings, of_site = [], []
     if stored is not None and _in_play(stored) and _cents(stored) != _cents(table):
         warnings.append(
             f"{citation}: table {table.number}'s limits are now {_limits(table)} (were {_limits(stored)}): post and "
             "announce the change at the table with adequate notice to the players."
         )
     if stored is None or not _in_play(stored) or _cents(stored) != _cents(table):
-        warnings += limits_plaque_notices(Table.objects.filter(site_id=table.site_id).select_related("site"))
-    return warnings
+        of_site = limits_plaque_notices(Table.objects.filter(site_id=table.site_id).select_related("site"))
+    return warnings + of_site, of_site

@@ -174,9 +174,8 @@ def _save_table(request, table, data):
         saved = services.create_table(acting_user=request.user, **data)
     # ND 99-01.3-08-09(1): a change of limits posted and announced; the site's plaque notice is on
     # the tables' page the form goes back to, so not said twice.
-    listed = limits_plaque_notices(Table.objects.filter(site_id=saved.site_id).select_related("site"))
     for warning in saved.warnings:
-        if warning not in listed:
+        if warning not in saved.site_notices:
             messages.warning(request, warning)
     return saved
 

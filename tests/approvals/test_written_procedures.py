@@ -5,6 +5,7 @@ procedure (08-06(2)) and an alternative written policy for dealing mistakes (08-
 gaming manager only, through the API and the page (one service), offered only where a site of the
 organization is under a pack that states them."""
 
+import html
 from datetime import timedelta
 
 import pytest
@@ -178,3 +179,38 @@ def test_an_organization_under_another_pack_is_not_offered_them(client_for, org,
     assert "Written procedures" in {
         item.label for items in menu_for({Role.GAMING_MANAGER}, {"ND"}).values() for item in items
     }
+
+
+@pytest.mark.parametrize("role", [Role.DEALER, Role.CASHIER, Role.SHIFT_MANAGER, Role.COUNT_TEAM])
+def test_the_people_who_follow_them_read_the_page_and_may_not_post(client, cast, manager, org, today, role):
+    """A dealer follows the shuffle and the dealing-mistakes policy, a cashier the chip redemption:
+    every employee reads the procedures in force (as the API's list answers them), from the floor's
+    menu; only a gaming manager records one, and the refusal says so."""
+    services.record_written_procedure(
+        acting_user=manager.user, organization=org, kind="chip_redemption", text=CHIPS, effective_on=today
+    )
+    client.force_login(cast[role].user)
+    page = client.get("/approvals/procedures/")
+    shown = page.content.decode()
+    assert page.status_code == 200 and CHIPS in shown and 'id="procedure-form"' not in shown
+    posted = client.post(
+        "/approvals/procedures/", {"kind": "chip_redemption", "text": SHUFFLE, "effective_on": str(today)}
+    )
+    assert (
+        posted.status_code == 403 and "only a gaming manager may record a written procedure" in posted.content.decode()
+    )
+    assert WrittenProcedure.objects.count() == 1
+    sections = {section: {item.label for item in items} for section, items in menu_for({role}, {"ND"}).items()}
+    assert "Written procedures" in sections.get("Chips", set()) and "Setup" not in sections
+    elsewhere = {item.label for items in menu_for({role}, {"WA-BJ"}).values() for item in items}
+    assert "Written procedures" not in elsewhere
+
+
+def test_someone_of_no_organization_is_refused_naming_the_procedures(client, django_user_model):
+    """A signed-in user who is no organization's employee is refused with the procedures' own words,
+    not the approvals register's."""
+    client.force_login(django_user_model.objects.create_user("visitor", password="x"))
+    answer = client.get("/approvals/procedures/")
+    shown = html.unescape(answer.content.decode())
+    assert answer.status_code == 403
+    assert "may see the organization's written procedures" in shown and "game approvals" not in shown
