@@ -149,7 +149,8 @@ def _cards_errors(table) -> dict[str, str]:
     """08-02(3): jumbo-faced cards, unless a hole card reader is used on the table and the
     organization has received the attorney general's approval of its cards. A table whose reader is
     out of order (08-10(1)(c)(5)) still counts as the reader's: recording a malfunction is never
-    refused for its cards."""
+    refused for its cards (a malfunction is taken only on a table that dealt by the reader,
+    `_malfunction_without_reader`)."""
     from cardroom.models import Table
 
     if table.jumbo_faced_cards:
@@ -216,6 +217,24 @@ def _play_errors(table) -> dict[str, str]:
     return errors
 
 
+def _malfunction_without_reader(table) -> dict[str, str]:
+    """08-10(1)(c)(5) is a malfunction "on a table" of its card-reading device: recorded on a table
+    that dealt by the reader (or was already on its fallback), never on a new table or one that
+    dealt by another method, which would otherwise pass as the reader's (08-10(1)'s one method at a
+    lone table, 08-02(3)'s cards that are not jumbo-faced). One query, on a save that says so."""
+    from cardroom.models import Table
+
+    stored = Table.objects.filter(pk=table.pk).values_list("dealing_method", "card_reader_malfunction").first()
+    if stored is not None and (stored[0] == Table.DealingMethod.CARD_READER or stored[1]):
+        return {}
+    had = "is new" if stored is None else f"deals by the {Table.DealingMethod(stored[0]).label} method"
+    return {
+        "card_reader_malfunction": f"{CARD_READER_MALFUNCTION_CITATION}: a card-reading device's malfunction is "
+        f"recorded on a table that deals by the device; {table} {had}. Record the table's card-reading device "
+        "first (the Hole-Card-with-Card-Reading-Device method)."
+    }
+
+
 def dealing_method_errors(table) -> dict[str, str]:
     """08-10(1): one dealing method at a site. A new or changed twenty-one table must use the
     method of the site's other active twenty-one tables; the whole site changes method at once
@@ -230,6 +249,8 @@ def dealing_method_errors(table) -> dict[str, str]:
                 "dealing_method": f"{CARD_READER_MALFUNCTION_CITATION}: while its card-reading device is out of "
                 "order the table deals by the Hole-Card-No-Peek or the No-Hole-Card method."
             }
+        if errors := _malfunction_without_reader(table):
+            return errors
         expected = reader  # the site's method, which the fallback stands in for
     else:
         expected = table.dealing_method

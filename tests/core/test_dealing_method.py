@@ -152,3 +152,23 @@ def test_without_a_malfunction_the_fallback_is_a_second_method(client_for, manag
     second = TableFactory(site=reader_site, number=2, dealing_method="card_reader")
     response = client_for(manager).patch(f"/api/v1/tables/{second.pk}/", {"dealing_method": "no_peek"}, format="json")
     assert response.status_code == 400 and "ND 99-01.3-08-10(1):" in response.json()["dealing_method"][0]
+
+
+def test_a_malfunction_is_recorded_only_on_a_table_that_deals_by_the_reader(client_for, manager, reader_site):
+    """08-10(1)(c)(5) is a card-reading device's malfunction "on a table": a new table, or one
+    dealing by another method, has no device to be out of order. Refused naming the field and rule;
+    a table already on its fallback may be saved again (another setting changed) with its malfunction kept."""
+    api = client_for(manager)
+    new = api.post(
+        "/api/v1/tables/",
+        payload(reader_site, 5, card_reader_malfunction=True, dealing_method="no_peek"),
+        format="json",
+    )
+    assert new.status_code == 400
+    assert new.json()["card_reader_malfunction"][0].startswith("ND 99-01.3-08-10(1)(c)(5): a card-reading device's")
+    assert not Table.objects.filter(site=reader_site, number=5).exists()
+    broken = TableFactory(site=reader_site, number=2, dealing_method="card_reader")
+    fallback = {"card_reader_malfunction": True, "dealing_method": "no_hole_card"}
+    assert api.patch(f"/api/v1/tables/{broken.pk}/", fallback, format="json").status_code == 200
+    changed = api.patch(f"/api/v1/tables/{broken.pk}/", {"max_players": 6}, format="json")
+    assert changed.status_code == 200 and changed.json()["card_reader_malfunction"] is True

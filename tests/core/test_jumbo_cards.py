@@ -221,3 +221,22 @@ def test_another_packs_site_has_no_jumbo_cards_option(
     assert not Table.objects.filter(site=site, number=2).exists()
     admin = client.get(f"/admin/cardroom/table/{table_id}/change/").content.decode()
     assert f'name="{FIELD}"' not in admin and f'name="{APPROVAL}"' not in admin
+
+
+def test_a_lone_table_without_a_reader_cannot_claim_its_malfunction_for_the_cards(client_for, manager, site):
+    """The loophole the malfunction would open: a lone table that never dealt by a reader, its cards
+    not jumbo-faced and an approval recorded, saying its (absent) reader is out of order. The
+    malfunction is refused, on creation and on a change, naming its field and rule; nothing saved."""
+    api = client_for(manager)
+    events = AuditEvent.objects.count()
+    claimed = {"card_reader_malfunction": True, "dealing_method": "no_peek", **APPROVED, FIELD: False}
+    created = refusal(
+        api.post("/api/v1/tables/", body(site, "ND", **claimed), format="json"), "card_reader_malfunction"
+    )
+    assert created.startswith("ND 99-01.3-08-10(1)(c)(5): ") and "is new" in created
+    table_id = api.post("/api/v1/tables/", body(site, "ND"), format="json").json()["id"]
+    changed = refusal(api.patch(f"/api/v1/tables/{table_id}/", claimed, format="json"), "card_reader_malfunction")
+    assert "deals by the Hole-Card-No-Peek method" in changed
+    table = Table.objects.get(pk=table_id)
+    assert (table.card_reader_malfunction, table.jumbo_faced_cards) == (False, True)
+    assert AuditEvent.objects.count() == events + 1  # the one table created, nothing more
