@@ -254,6 +254,7 @@ def _build(rng, w, *, sites, quarters, last) -> Built:
                         "primary_colour": spec.primary_colour,
                         "edge_spots": spec.edge_spots,
                         "edge_colour": spec.default_edge_colour,
+                        "marking": f"Bench charity {stamp}-{org_index}",
                     },
                 )
         for site in org_sites:

@@ -286,7 +286,7 @@ class TableAdmin(OrgScopedAdmin):
 @admin.register(ChipDenomination)
 class ChipDenominationAdmin(OrgScopedAdmin):
     fixed_on_change = ("organization",)
-    list_display = ["value_cents", "primary_colour", "edge_spots", "edge_colour", "organization", "active"]
+    list_display = ["value_cents", "marking", "primary_colour", "edge_spots", "edge_colour", "organization", "active"]
 
 
 class ScopedInlineFormSet(BaseInlineFormSet):

@@ -227,6 +227,7 @@ class ChipDenominationSerializer(serializers.ModelSerializer):
             "id",
             "organization",
             "value_cents",
+            "marking",
             "primary_colour",
             "edge_spots",
             "edge_colour",
@@ -243,7 +244,15 @@ class ChipDenominationInputSerializer(InputSerializer):
     second_edge_colour = serializers.CharField(required=False, allow_blank=True, max_length=40)
 
     class Meta(ChipDenominationSerializer.Meta):
-        fields = ["value_cents", "primary_colour", "edge_spots", "edge_colour", "second_edge_colour", "active"]
+        fields = [
+            "value_cents",
+            "marking",
+            "primary_colour",
+            "edge_spots",
+            "edge_colour",
+            "second_edge_colour",
+            "active",
+        ]
         read_only_fields = []
 
 

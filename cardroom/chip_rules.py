@@ -1,10 +1,10 @@
 """An organization's chip rules, asked from below.
 
-Chips belong to the organization, and the law that prescribes their values and colours is a
-jurisdiction's (a pack's, in `packs`, the layer above). So `ChipDenomination`, the chip checks
-of `cardroom.chips` and the forms ask here, and the packs register the answer when their app
-loads (`packs.apps`): `law_at(jurisdiction)` is the chip law a pack states, or None where its
-law states none.
+Chips belong to the organization, and the law that prescribes their values, colours and
+marking (the organization's name on one side) is a jurisdiction's (a pack's, in `packs`, the
+layer above). So `ChipDenomination`, the chip checks of `cardroom.chips` and the forms ask here,
+and the packs register the answer when their app loads (`packs.apps`): `law_at(jurisdiction)` is
+the chip law a pack states, or None where its law states none.
 
 An organization is held to a pack's chip law when it has an active site of that pack. Where
 none of its sites' packs states one (a Washington or New York organization: their texts we
@@ -37,6 +37,9 @@ class ChipLaw:
     colours: tuple[str, ...]
     colour_list_citation: str
     twenty_five_dollars_cents: int = 2500
+    # Each chip bears the organization's name (or a unique identification) on one side and its
+    # value on the other: a chip is refused without its marking recorded. None: not stated.
+    marking_citation: str | None = None
 
 
 def register_chip_law(law_of: Callable[[str], ChipLaw | None]) -> None:

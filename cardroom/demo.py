@@ -200,7 +200,10 @@ def load_demo() -> dict:
         existing = set(organization.chip_denominations.values_list("value_cents", flat=True))
         for value in _chip_values(organization):
             if value not in existing:
-                services.create_chip_denomination(acting_user=acting, organization=organization, value_cents=value)
+                # The organization's name on one side of each chip (its chip law may ask for it).
+                services.create_chip_denomination(
+                    acting_user=acting, organization=organization, value_cents=value, marking=organization.name
+                )
         people = {login: _person(acting, organization, sites, row) for row in PEOPLE[1:] for login in [row[0]]}
         people["gm"] = gm
         _relations(acting, people)

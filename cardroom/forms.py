@@ -249,12 +249,23 @@ class ChipDenominationForm(BootstrapMixin, forms.ModelForm):
 
     class Meta:
         model = ChipDenomination
-        fields = ["value_cents", "primary_colour", "edge_spots", "edge_colour", "second_edge_colour", "active"]
+        fields = [
+            "value_cents",
+            "marking",
+            "primary_colour",
+            "edge_spots",
+            "edge_colour",
+            "second_edge_colour",
+            "active",
+        ]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if self.instance.pk:
+            # A disabled field is cleaned from its initial value: the model's cents, which the
+            # field would read as dollars (a $5 chip saved as $500); give it as the page shows it.
             self.fields["value_cents"].disabled = True
+            self.initial["value_cents"] = self.fields["value_cents"].prepare_value(self.instance.value_cents)
 
     def _post_clean(self):
         # Colours are filled in by the service; validate the rest here.

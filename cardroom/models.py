@@ -421,6 +421,15 @@ class ChipDenomination(models.Model):
     # One or two contrasting secondary colours as edge spots (a pack's chip law may prescribe them).
     edge_colour = models.CharField(max_length=40, blank=True, default="", validators=[validate_chip_colour])
     second_edge_colour = models.CharField(max_length=40, blank=True, default="", validators=[validate_chip_colour])
+    # Required where a pack's chip law asks for it (`ChipLaw.marking_citation`); rows made before
+    # it was recorded stay blank until a gaming manager gives it.
+    marking = models.CharField(
+        max_length=80,
+        blank=True,
+        default="",
+        help_text="The organization's name or unique identification on one side of the chip (its value is on "
+        "the other).",
+    )
     active = models.BooleanField(default=True)
     history = HistoricalRecords()
 
@@ -457,7 +466,8 @@ class ChipDenomination(models.Model):
                 self._check_twenty_five_chips_still_needed(law, {c for c in codes if law_at(c) == law})
 
     def _check_law(self, law):
-        """The values chips may be issued in, and the colours a chip is recorded in, under `law`."""
+        """The values chips may be issued in, the marking, and the colours a chip is recorded in,
+        under `law`."""
         if self.value_cents not in law.specs:
             allowed = ", ".join(f"${v / 100:.2f}" for v in law.specs)
             raise ValidationError(
@@ -472,6 +482,14 @@ class ChipDenomination(models.Model):
                         f"(got {value!r}), so that the colours of {law.colours_citation} can be checked."
                     }
                 )
+        if law.marking_citation and not self.marking.strip():
+            raise ValidationError(
+                {
+                    "marking": f"{law.marking_citation}: each chip bears the organization's name, or a unique "
+                    "identification that differentiates its chips from all other organizations' chips, on one "
+                    "side and the chip's value on the other: record the name or identification the chips bear."
+                }
+            )
 
     def _check_reversed_pairs(self, law):
         """No secondary colour identical to another value's primary colour that makes a reversed

@@ -237,6 +237,7 @@ SETUP: dict[str, SetupKind] = {
         forms.ChipDenominationForm,
         (
             ("Value", lambda c: format_money(c.value_cents)),
+            ("Marking", "marking"),
             ("Primary colour", "primary_colour"),
             ("Edge spots", "edge_spots"),
             ("Edge colours", lambda c: " / ".join(x for x in (c.edge_colour, c.second_edge_colour) if x)),

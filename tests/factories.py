@@ -89,6 +89,7 @@ def make_chips(organization) -> dict[int, ChipDenomination]:
                 primary_colour=spec.primary_colour,
                 edge_spots=spec.edge_spots,
                 edge_colour=spec.default_edge_colour,
+                marking=organization.name,
             )
     return {value: have[value] for value in CHIP_SPECS}
 

@@ -1,7 +1,8 @@
-"""North Dakota's chips (99-01.3-08-03): the values chips may be issued in, each value's primary
-colour and edge spots, no reversed combination of colours, $25 chips where $25 wagers are
-accepted. Held by every organization with a North Dakota site (chips are the organization's),
-through `cardroom.chip_rules`.
+"""North Dakota's chips (99-01.3-08-03): the values chips may be issued in, the organization's
+name (or unique identification) marked on each chip, each value's primary colour and edge spots,
+no reversed combination of colours, $25 chips where $25 wagers are accepted. Held by every
+organization with a North Dakota site (chips are the organization's), through
+`cardroom.chip_rules`.
 """
 
 from types import MappingProxyType
@@ -61,4 +62,5 @@ LAW = ChipLaw(
     colours=COLOURS,
     colour_list_citation=HOUSE_CONTROL,
     twenty_five_dollars_cents=TWENTY_FIVE_DOLLARS_CENTS,
+    marking_citation=CITATIONS["core.chip_marking"],
 )

@@ -10,6 +10,11 @@ CITATIONS: dict[str, str] = {
     # 08-03(1): "If an organization accepts a twenty-five dollar wager, it shall provide
     # twenty-five dollar chips to players for their optional use."
     "core.twenty_five_chips": "ND 99-01.3-08-03(1)",
+    # 08-03(2): "Each chip must be permanently impressed, engraved, or imprinted on one side with
+    # an organization's name and on the other side with the value of the chip. The name may be
+    # represented by a unique identification that differentiates an organization's chips from all
+    # other organizations' chips." (`packs.nd.chips`: a chip's marking is recorded.)
+    "core.chip_marking": "ND 99-01.3-08-03(2)",
     # 08-03(2): the chips must meet subsection 3 at a site with video surveillance installed, or
     # whose twenty-one gross proceeds averaged $10,000 for two consecutive quarters.
     # 08-16 (opening paragraph): records are retained three years from the end of the quarter in

@@ -152,7 +152,11 @@ def chip_set(manager: Employee, organization: Organization) -> None:
                 else {"primary_colour": HOUSE_COLOURS[number], "edge_spots": "four solid edge spots"}
             )
             cardroom_services.create_chip_denomination(
-                acting_user=manager.user, organization=organization, value_cents=value, **colours
+                acting_user=manager.user,
+                organization=organization,
+                value_cents=value,
+                marking=organization.name,
+                **colours,
             )
 
 

@@ -86,7 +86,7 @@ def _create_payloads(site, other_site, stranger_site):
             {"site": site.pk, "number": 7, "game": "21", "min_wager_cents": 100, "max_wager_cents": 2500},
             "site",
         ),
-        "chip-denominations": ({"value_cents": 200}, None),
+        "chip-denominations": ({"value_cents": 200, "marking": "Elks Charity"}, None),
         "employees": ({"username": "newhire", "password": "a-long-good-password-1", "initials": "NH"}, None),
     }
 

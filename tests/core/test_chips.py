@@ -69,17 +69,28 @@ def test_a_reversed_pair_is_found():
 
 def test_a_reversed_pair_is_refused_naming_the_field_and_rule(client_for, manager):
     api = client_for(manager)
-    assert api.post("/api/v1/chip-denominations/", {"value_cents": 500}, format="json").status_code == 201  # red/white
-    response = api.post("/api/v1/chip-denominations/", {"value_cents": 100, "edge_colour": "red"}, format="json")
+    red = {"value_cents": 500, "marking": "Elks Charity"}
+    assert api.post("/api/v1/chip-denominations/", red, format="json").status_code == 201  # red/white
+    response = api.post(
+        "/api/v1/chip-denominations/",
+        {"value_cents": 100, "edge_colour": "red", "marking": "Elks Charity"},
+        format="json",
+    )
     assert response.status_code == 400
     assert response.json()["edge_colour"][0].startswith("ND 99-01.3-08-03(3):")
     assert "reversed combination" in response.json()["edge_colour"][0]
-    ok = api.post("/api/v1/chip-denominations/", {"value_cents": 100, "edge_colour": "black"}, format="json")
+    ok = api.post(
+        "/api/v1/chip-denominations/",
+        {"value_cents": 100, "edge_colour": "black", "marking": "Elks Charity"},
+        format="json",
+    )
     assert ok.status_code == 201
 
 
 def test_a_new_chip_defaults_to_the_prescribed_edge_colour(client_for, manager):
-    response = client_for(manager).post("/api/v1/chip-denominations/", {"value_cents": 10000}, format="json")
+    response = client_for(manager).post(
+        "/api/v1/chip-denominations/", {"value_cents": 10000, "marking": "Elks Charity"}, format="json"
+    )
     assert response.json()["edge_colour"] == "white"
 
 

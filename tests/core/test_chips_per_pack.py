@@ -85,7 +85,7 @@ def test_an_organization_with_a_north_dakota_site_holds_its_chip_law(client_for,
 
 def test_north_dakota_defaults_and_refusals_are_unchanged(client_for, manager):
     api = client_for(manager)
-    created = api.post("/api/v1/chip-denominations/", {"value_cents": 2500}, format="json")
+    created = api.post("/api/v1/chip-denominations/", {"value_cents": 2500, "marking": "Elks Charity"}, format="json")
     assert created.status_code == 201 and created.json()["primary_colour"] == "green"
     refused = api.post("/api/v1/chip-denominations/", {"value_cents": 300}, format="json")
     assert refused.json()["value_cents"][0].startswith("ND 99-01.3-08-03(1):")

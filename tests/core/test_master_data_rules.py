@@ -106,7 +106,9 @@ def test_a_chip_value_the_rule_does_not_allow_is_refused(client_for, manager, va
 
 
 def test_a_new_chip_takes_the_nd_colour_and_edge_spots(client_for, manager):
-    response = client_for(manager).post("/api/v1/chip-denominations/", {"value_cents": 2500}, format="json")
+    response = client_for(manager).post(
+        "/api/v1/chip-denominations/", {"value_cents": 2500, "marking": "Elks Charity"}, format="json"
+    )
     assert response.status_code == 201
     assert (response.json()["primary_colour"], response.json()["edge_spots"]) == (
         "green",

@@ -221,7 +221,11 @@ class Command(DatabaseCommand):
         org = Organization.objects.create(name=f"Slip benchmark {tag} #{n + 1}")
         for value, spec in CHIP_SPECS.items():
             ChipDenomination.objects.create(
-                organization=org, value_cents=value, primary_colour=spec.primary_colour, edge_spots=spec.edge_spots
+                organization=org,
+                value_cents=value,
+                primary_colour=spec.primary_colour,
+                edge_spots=spec.edge_spots,
+                marking=org.name,
             )
         site = Site.objects.create(organization=org, name=f"Benchmark site {n + 1}")
         tables = [
