@@ -482,7 +482,7 @@ class ChipDenomination(models.Model):
                         f"(got {value!r}), so that the colours of {law.colours_citation} can be checked."
                     }
                 )
-        if law.marking_citation and not self.marking.strip():
+        if law.marking_citation and self.active and not self.marking.strip():  # a chip retired is not issued
             raise ValidationError(
                 {
                     "marking": f"{law.marking_citation}: each chip bears the organization's name, or a unique "

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from cardroom.models import ChipDenomination, Role
 from tests.conformance.words import ND_WORDS, law_words_in
-from tests.factories import OrganizationFactory, SiteFactory, make_person
+from tests.factories import OrganizationFactory, SiteFactory, make_chips, make_person
 from tests.page_support import page
 
 CITATION = "ND 99-01.3-08-03(2)"
@@ -106,6 +106,19 @@ def test_an_existing_chip_without_a_marking_changes_only_once_it_is_given(client
     chip.refresh_from_db()
     assert (chip.value_cents, chip.edge_colour, chip.marking) == (500, "blue", MARKING)
     assert client_for(manager).patch(url, {"edge_colour": "white"}, format="json").status_code == 200
+
+
+def test_a_chip_without_its_marking_may_still_be_retired(client_for, org, manager):
+    """A chip retired is no longer issued: taking it out of use is not refused for the marking it
+    was never recorded with (a row from before the field); putting it back in use is."""
+    chip = make_chips(org)[200]
+    ChipDenomination.objects.filter(pk=chip.pk).update(marking="")  # as a row from before the field
+    url = f"/api/v1/chip-denominations/{chip.pk}/"
+    assert client_for(manager).patch(url, {"active": False}, format="json").status_code == 200
+    back = client_for(manager).patch(url, {"active": True}, format="json")
+    assert back.status_code == 400 and says_the_rule(back.json()["marking"][0])
+    chip.refresh_from_db()
+    assert chip.active is False
 
 
 # --- Elsewhere: the house decides -------------------------------------------------------------
