@@ -529,18 +529,28 @@ def chip_redemption_procedure(sites: list[Site], start: date, end: date, book: T
 
 @day_provider(rule=rules.SHUFFLE_PROCEDURE)
 def shuffle_procedure(sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None):
-    """Shuffle procedure: at a site that requires video surveillance, the dealers' shuffle and cut are standardized.
+    """Shuffle procedure: at a site with a video surveillance system, the dealers' shuffle and cut are standardized.
 
-    ND 99-01.3-08-08(1) (approvals.WrittenProcedure): the surveillance status on the range's last
-    day, as `dealer_hold_tracking` reads it, and the procedure in force then; by the nightly run
-    only. Two queries."""
+    ND 99-01.3-08-08(1) (approvals.WrittenProcedure): "for a site with a video surveillance
+    system", installed on the range's last day or required then (the surveillance status, as
+    `dealer_hold_tracking` reads it), as `chip_colour_spec` reads 08-03(2)'s; and the procedure in
+    force then; by the nightly run only. Three queries."""
     night = _judged_tonight(sites, end)
-    required = _status_lookup([s.pk for s in night], run=run) if night else None
-    judged = [s for s in night if required(s.pk, end)]
+    if not night:
+        return []
+    installed = surveillance_queries.sites_with_equipment([s.pk for s in night], end)
+    required = _status_lookup([s.pk for s in night], run=run)
+    judged = {
+        site: "a video surveillance system is installed at the site"
+        if site.pk in installed
+        else "the site requires video surveillance"
+        for site in night
+        if site.pk in installed or required(site.pk, end)
+    }
     in_force = approvals_queries.procedures_in_force({s.organization_id for s in judged}, end) if judged else {}
     return [
-        rules.shuffle_procedure_missing(site.pk, end, at=site)
-        for site in judged
+        rules.shuffle_procedure_missing(site.pk, end, trigger=trigger, at=site)
+        for site, trigger in judged.items()
         if (site.organization_id, "shuffle_and_cut") not in in_force
     ]
 

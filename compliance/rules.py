@@ -293,11 +293,11 @@ def chip_redemption_procedure_missing(site_id: int, on: date, *, at) -> Finding:
     )
 
 
-def shuffle_procedure_missing(site_id: int, on: date, *, at) -> Finding:
-    """A site that requires video surveillance with no standard procedure for shuffling and cutting
-    cards in force for its organization: "For a site with a video surveillance system, an organization
-    shall standardize its dealers' procedures for shuffling and cutting cards" (ND 99-01.3-08-08(1)).
-    One alert per site and quarter while none is in force."""
+def shuffle_procedure_missing(site_id: int, on: date, *, trigger: str, at) -> Finding:
+    """A site with a video surveillance system (`trigger`: installed, or required) with no standard
+    procedure for shuffling and cutting cards in force for its organization: "For a site with a video
+    surveillance system, an organization shall standardize its dealers' procedures for shuffling and
+    cutting cards" (ND 99-01.3-08-08(1)). One alert per site and quarter while none is in force."""
     citation = SHUFFLE_PROCEDURE.at(at)
     return _for_the_quarter(
         "shuffle_procedure_missing",
@@ -305,7 +305,7 @@ def shuffle_procedure_missing(site_id: int, on: date, *, at) -> Finding:
         "No standard shuffle and cut procedure",
         site_id,
         on,
-        f"{citation}: the site requires video surveillance, and the organization has no standard procedure for its "
+        f"{citation}: {trigger}, and the organization has no standard procedure for its "
         "dealers' shuffling and cutting of cards in force; adopt one (one or more standard shuffling methods) and "
         "record it with the organization's written procedures.",
         {},

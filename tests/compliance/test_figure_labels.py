@@ -88,7 +88,9 @@ CASES = {
     "chip_redemption_procedure_missing": lambda book: rules.chip_redemption_procedure_missing(
         1, date(2026, 11, 3), at="ND"
     ),
-    "shuffle_procedure_missing": lambda book: rules.shuffle_procedure_missing(1, date(2026, 11, 3), at="ND"),
+    "shuffle_procedure_missing": lambda book: rules.shuffle_procedure_missing(
+        1, date(2026, 11, 3), trigger="the site requires video surveillance", at="ND"
+    ),
     "irregularities_undocumented": lambda book: rules.irregularities_undocumented(
         1, date(2026, 11, 3), game="House-banked blackjack", version=2, key="house", at="WA-HB"
     ),

@@ -2,7 +2,7 @@
 ND 99-01.3-08-08(1): "For a site with a video surveillance system, an organization shall
 standardize its dealers' procedures for shuffling and cutting cards." Each night an ND site whose
 organization has no such procedure in force (approvals.WrittenProcedure) is flagged, the shuffle
-only where the site requires video surveillance, once a site and quarter; never at a WA or NY
+only where a system is installed at the site or video surveillance is required, once a site and quarter; never at a WA or NY
 site. Through the approvals and surveillance services and the scheduled task."""
 
 from datetime import timedelta
@@ -15,7 +15,8 @@ from cardroom.models import Role
 from compliance import tasks
 from compliance.engine import DAY_PROVIDERS, run_day_checks, runs_at
 from compliance.models import Alert
-from surveillance.services import set_surveillance_status
+from surveillance.models import Equipment
+from surveillance.services import install_equipment, set_surveillance_status
 
 RULES = ("chip_redemption_procedure_missing", "shuffle_procedure_missing")
 
@@ -77,6 +78,27 @@ def test_a_surveillance_site_with_no_shuffle_procedure_is_flagged(site, org, man
     assert alert.citation == "ND 99-01.3-08-08(1)" and alert.title == "No standard shuffle and cut procedure"
     assert alert.action_required.startswith("ND 99-01.3-08-08(1): the site requires video surveillance")
     assert nightly(site, today)["shuffle_procedure_missing"] == [alert]  # re-run: no second alert
+
+
+def test_a_site_with_a_system_installed_it_does_not_require_is_flagged_too(site, org, manager, today):
+    """08-08(1) asks it "for a site with a video surveillance system": one installed by choice (its
+    wagers not above $2, so not required) counts as one required does, the alert saying which."""
+    adopt(manager, org, "chip_redemption", today - timedelta(days=30))
+    install_equipment(
+        acting_user=manager.user,
+        site=site,
+        kind=Equipment.Kind.CAMERA,
+        make_model="Dome 1",
+        installed_on=today - timedelta(days=20),
+    )
+    [alert] = nightly(site, today)["shuffle_procedure_missing"]
+    assert alert.action_required.startswith(
+        "ND 99-01.3-08-08(1): a video surveillance system is installed at the site, and the organization has no "
+        "standard procedure"
+    )
+    adopt(manager, org, "shuffle_and_cut", today - timedelta(days=10))
+    later = nightly(site, today)["shuffle_procedure_missing"]
+    assert later == [alert]  # the quarter's one alert, not another
 
 
 def test_nothing_is_flagged_where_both_procedures_are_in_force(site, org, manager, today):
