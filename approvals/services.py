@@ -467,24 +467,28 @@ def procedure_jurisdictions(organization: Organization, kind: str) -> list[str]:
     return sorted({code for code in organization.sites.values_list("jurisdiction", flat=True) if rule.applies(code)})
 
 
-def _procedure_kind(organization: Organization, kind) -> str:
+def _procedure_kind(organization: Organization, kind) -> tuple[str, list[str]]:
+    """(the kind, the jurisdictions of the organization's sites whose law states it): one read of the
+    sites, which the idle minutes' citation uses too."""
     if kind not in rules.PROCEDURES:
         raise ValidationError({"kind": f"A written procedure is one of {', '.join(WrittenProcedure.Kind.values)}."})
-    if not procedure_jurisdictions(organization, kind):
+    codes = procedure_jurisdictions(organization, kind)
+    if not codes:
         raise ValidationError(
             {
                 "kind": f"{rules.HOUSE_CONTROL}: the law of this organization's sites states no written procedure "
                 f"of {WrittenProcedure.Kind(kind).label.lower()} to record here."
             }
         )
-    return kind
+    return kind, codes
 
 
-def _idle_minutes(organization: Organization, kind: str, minutes) -> int | None:
-    """The shuffle procedure's idle period (ND 99-01.3-08-08(2)), whole minutes; no other kind has one."""
+def _idle_minutes(codes: list[str], kind: str, minutes) -> int | None:
+    """The shuffle procedure's idle period (ND 99-01.3-08-08(2)), whole minutes; no other kind has one.
+    `codes`: the jurisdictions stating the kind (`_procedure_kind`), the first cited."""
     if minutes is None:
         return None
-    code = procedure_jurisdictions(organization, kind)[0]
+    code = codes[0]
     if kind != WrittenProcedure.Kind.SHUFFLE_AND_CUT:
         raise ValidationError(
             {
@@ -524,13 +528,13 @@ def record_written_procedure(
     `document_reference`. Versions are never changed: a new one supersedes the latest from its own
     date, which is not before the latest's."""
     access = require_gaming_manager(acting_user, organization.pk, action="record a written procedure")
-    kind = _procedure_kind(organization, kind)
+    kind, codes = _procedure_kind(organization, kind)
     text = _text(text, "text", required=True, max_length=MAX_TEXT_LENGTH)
     document_reference = _text(
         document_reference, "document_reference", required=False, max_length=rules.MAX_NAME_LENGTH
     )
     check_date(effective_on, "effective_on")
-    reshuffle_idle_minutes = _idle_minutes(organization, kind, reshuffle_idle_minutes)
+    reshuffle_idle_minutes = _idle_minutes(codes, kind, reshuffle_idle_minutes)
     with transaction.atomic():
         list(Organization.objects.select_for_update().filter(pk=organization.pk).values_list("pk", flat=True))
         latest = WrittenProcedure.objects.filter(organization=organization, kind=kind).order_by("-version").first()

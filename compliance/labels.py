@@ -119,6 +119,7 @@ FIGURES: dict[str, Figure] = {
     "minutes": Figure("Minutes not recorded", _minutes),
     "problems": Figure("Problems", _text),
     "trigger": Figure("Why the specification applies", _text),
+    "chips": Figure("Active chips with no marking", _text),
     "discontinued_on": Figure("Twenty-one discontinued on", _day),
     "redeem_until": Figure("Chips redeemable through", _day),
     "dealer": Figure("Dealer", _reference),

@@ -555,6 +555,29 @@ def shuffle_procedure(sites: list[Site], start: date, end: date, book: Threshold
     ]
 
 
+@day_provider(rule=rules.CHIP_MARKING)
+def chip_marking(sites: list[Site], start: date, end: date, book: ThresholdBook):
+    """Chip marking: each active chip of the organization has its marking recorded.
+
+    ND 99-01.3-08-03(2). A chip is refused without one when made or changed (`ChipDenomination`'s
+    chip law); a chip recorded before the marking was kept stays blank until someone edits it, and
+    this says so. The chips as they are, judged on the range's last day by the nightly run only, as
+    the written procedures are. One query."""
+    judged = _judged_tonight(sites, end)
+    if not judged:
+        return []
+    unmarked = defaultdict(list)
+    for organization_id, value_cents, colour in ChipDenomination.objects.filter(
+        organization_id__in={s.organization_id for s in judged}, active=True, marking=""
+    ).values_list("organization_id", "value_cents", "primary_colour"):
+        unmarked[organization_id].append(f"{format_money(value_cents)} ({colour})")
+    return [
+        finding
+        for site in judged
+        if (finding := rules.chip_marking_missing(site.pk, end, unmarked[site.organization_id], at=site))
+    ]
+
+
 def count_settings_warnings(site: Site, box_exchange: str) -> list[str]:
     """The hook `count_settings_warnings` (counts.rules.settings_warnings): at a site that requires
     video surveillance today, drop boxes exchanged once a gaming day track no dealer's

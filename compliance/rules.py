@@ -44,6 +44,9 @@ CHIP_COLOUR_SPEC = Rule("compliance.chip_colour_spec")
 # standardized (approvals.WrittenProcedure).
 CHIP_REDEMPTION_PROCEDURE = Rule("compliance.chip_redemption_procedure")
 SHUFFLE_PROCEDURE = Rule("compliance.shuffle_procedure")
+# ND 99-01.3-08-03(2): each chip bears the organization's name (or a unique identification) on one
+# side: an active chip whose marking was never recorded (one made before the field) is flagged.
+CHIP_MARKING = Rule("compliance.chip_marking")
 SLIP_NUMBERING = Rule("compliance.slip_numbering")
 SLIP_VERIFIED = Rule("compliance.slip_verified")
 SLIP_RECEIVED = Rule("compliance.slip_received")
@@ -310,6 +313,28 @@ def shuffle_procedure_missing(site_id: int, on: date, *, trigger: str, at) -> Fi
         "record it with the organization's written procedures.",
         {},
         "procedure:shuffle_and_cut",
+    )
+
+
+def chip_marking_missing(site_id: int, on: date, chips: list[str], *, at) -> Finding | None:
+    """The organization's active chips (`chips`, described) with no marking recorded: "Each chip must
+    be permanently impressed, engraved, or imprinted on one side with an organization's name ...
+    The name may be represented by a unique identification" (ND 99-01.3-08-03(2)). A chip is
+    refused without it when made or changed; this finds those recorded before the field was. One
+    alert per site and quarter while any stays unmarked."""
+    if not chips:
+        return None
+    citation = CHIP_MARKING.at(at)
+    return _for_the_quarter(
+        "chip_marking_missing",
+        citation,
+        "Chips with no marking recorded",
+        site_id,
+        on,
+        f"{citation}: each chip must bear the organization's name, or a unique identification of its chips, on one "
+        f"side; no marking is recorded for the active {noun_for(len(chips), 'chip')} {', '.join(chips)}. Record each "
+        "chip's marking in the chips' setup (or retire a chip no longer issued).",
+        {"chips": chips},
     )
 
 

@@ -7,6 +7,7 @@ from datetime import date
 from decimal import Decimal
 
 from .cage import LIMITS as CAGE_LIMITS
+from .core import CITATIONS as CORE_CITATIONS
 from .procedures import CITATIONS as PROCEDURE_CITATIONS
 from .surveillance import LIMITS as SURVEILLANCE_LIMITS
 from .tables import LOW_MINIMUM_CEILING_CENTS
@@ -45,6 +46,9 @@ CITATIONS: dict[str, str] = {
     # 08-03(2): when the chip colour specification applies; 08-03(3): the specification
     "compliance.chip_colours": "ND 99-01.3-08-03(2)",
     "compliance.chip_colour_spec": "ND 99-01.3-08-03(3)",
+    # 08-03(2): each chip bears the organization's name (or a unique identification) on one side: an
+    # active chip with no marking recorded (one made before it was kept) is flagged each night
+    "compliance.chip_marking": CORE_CITATIONS["core.chip_marking"],
     # 08-05: fill and credit slips
     "compliance.slip_numbering": "ND 99-01.3-08-05(2)",
     "compliance.slip_verified": "ND 99-01.3-08-05(5)",

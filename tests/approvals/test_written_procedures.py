@@ -11,11 +11,12 @@ from datetime import timedelta
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from approvals import services
 from approvals.models import WrittenProcedure
 from approvals.queries import procedures_in_force, site_today
-from cardroom.models import Role
+from cardroom.models import Role, Site
 from cardroom.navigation import menu_for
 from core.appendonly import ImmutableRecordError
 from core.models import AuditEvent
@@ -78,6 +79,18 @@ def test_the_shuffle_procedure_keeps_its_idle_period(client_for, manager, today)
     )
     assert answer.status_code == 201, answer.json()
     assert answer.json()["reshuffle_idle_minutes"] == 30
+
+
+def test_recording_one_reads_the_organizations_sites_once(manager, org, today):
+    """The kind's check and the idle period's citation read the same sites' jurisdictions: once."""
+    with CaptureQueriesContext(connection) as queries:
+        services.record_written_procedure(
+            acting_user=manager.user, organization=org, kind="shuffle_and_cut", text=SHUFFLE, effective_on=today,
+            reshuffle_idle_minutes=30,
+        )  # fmt: skip
+    site_table = f'FROM "{Site._meta.db_table}"'
+    assert [q["sql"] for q in queries.captured_queries if site_table in q["sql"]] != []
+    assert len([q for q in queries.captured_queries if site_table in q["sql"]]) == 1
 
 
 @pytest.mark.parametrize("role", [Role.SHIFT_MANAGER, Role.AUDITOR])

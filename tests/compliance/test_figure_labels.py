@@ -91,6 +91,7 @@ CASES = {
     "shuffle_procedure_missing": lambda book: rules.shuffle_procedure_missing(
         1, date(2026, 11, 3), trigger="the site requires video surveillance", at="ND"
     ),
+    "chip_marking_missing": lambda book: rules.chip_marking_missing(1, date(2026, 11, 3), ["$5.00 (red)"], at="ND"),
     "irregularities_undocumented": lambda book: rules.irregularities_undocumented(
         1, date(2026, 11, 3), game="House-banked blackjack", version=2, key="house", at="WA-HB"
     ),

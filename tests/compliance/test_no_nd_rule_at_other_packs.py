@@ -51,6 +51,7 @@ ND_ONLY_RULES = {
     "sample_resubmission_owed",
     "chip_redemption_procedure_missing",
     "shuffle_procedure_missing",
+    "chip_marking_missing",
     "surveillance_not_operational",
     "special_event_over_limit",
     "recording_gap",
