@@ -184,6 +184,11 @@ class InternalControlsSerializer(serializers.ModelSerializer):
     surrender = serializers.ListField(child=serializers.CharField())
     blackjack_payout = serializers.ListField(child=serializers.CharField())
     payout_rounding = serializers.ListField(child=serializers.CharField(allow_blank=True))
+    resplit_allowed = serializers.ListField(child=serializers.BooleanField())
+    split_aces_one_card = serializers.ListField(child=serializers.BooleanField())
+    double_after_split = serializers.ListField(child=serializers.BooleanField())
+    double_down = serializers.ListField(child=serializers.CharField())
+    even_money_offered = serializers.ListField(child=serializers.BooleanField())
 
     class Meta:
         model = InternalControls
@@ -227,6 +232,11 @@ class InternalControlsInput(Input):
     surrender = _option_list("surrender")
     blackjack_payout = _option_list("blackjack_payout")
     payout_rounding = _option_list("payout_rounding")
+    resplit_allowed = _option_list("resplit_allowed")
+    split_aces_one_card = _option_list("split_aces_one_card")
+    double_after_split = _option_list("double_after_split")
+    double_down = _option_list("double_down")
+    even_money_offered = _option_list("even_money_offered")
     irregularities = TextField(
         required=False,
         allow_blank=True,

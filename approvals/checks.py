@@ -131,15 +131,20 @@ def missing_controls_message(approval, on=None) -> str:
 
 
 def controls_errors(table, controls) -> dict[str, str]:
-    """Each documented option whose value the controls in effect do not list."""
+    """Each documented option whose value the controls in effect do not list. A version that lists
+    nothing for an option (recorded before the option was asked: the immaterial modifications)
+    documents no modification of it: the rules' own play only, as with no controls at all."""
     errors = {}
     for option in rules.DOCUMENTED_OPTIONS:
         value, allowed = getattr(table, option.field), getattr(controls, option.field)
+        if not allowed and value in option.rules_play:
+            continue
         if value not in allowed:
             errors[option.field] = (
                 f"{option.cited(table)}. The internal controls in effect at {table.site} for "
                 f"{controls.game} (version {controls.version}, effective {controls.effective_on.isoformat()}) "
                 f"document {option.label}: {labels(option.field, allowed)}; not {_label(option.field, value)}."
+                + ("" if allowed else f" Record a new version listing {option.label}: {_label(option.field, value)}.")
             )
     return errors
 

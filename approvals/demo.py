@@ -125,6 +125,11 @@ DDM_CONTROLS = dict(
     surrender=["none"],
     blackjack_payout=["3:2"],
     payout_rounding=["down"],
+    resplit_allowed=[False],
+    split_aces_one_card=[False],
+    double_after_split=[True],
+    double_down=["total"],  # the approved rules' "up to the total amount already in play"
+    even_money_offered=[False],
 )
 DDM_TABLE_SETTINGS = dict(
     decks=6,
@@ -132,6 +137,7 @@ DDM_TABLE_SETTINGS = dict(
     dealer_hits_soft_17=True,
     split_pairs="none",
     resplit_allowed=False,
+    split_aces_one_card=False,
     surrender="none",
     double_on="any_card",
     double_down="total",
@@ -150,6 +156,13 @@ HOUSE_CONTROLS = dict(
     surrender=["none"],
     blackjack_payout=["3:2"],
     payout_rounding=["down"],
+    # The rules' own play of the options their Irregularities leave to immaterial modifications
+    # (Spokane's tables make none), and no even money (the Insurance note).
+    resplit_allowed=[True],
+    split_aces_one_card=[False],
+    double_after_split=[True],
+    double_down=["equal"],
+    even_money_offered=[False],
 )
 SHUFFLER = "Shuffle Master i-DealPlus (WSGC approved model)"
 # WSGC Blackjack Game Rules (rev. April 2018): six decks from a shoe, 3:2 posted with rounding down;

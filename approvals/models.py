@@ -107,6 +107,14 @@ class InternalControls(AppendOnlyModel):
     surrender = models.JSONField(default=list)
     blackjack_payout = models.JSONField(default=list)
     payout_rounding = models.JSONField(default=list)
+    # The immaterial modifications of the rules' own play (the WSGC rules' Irregularities, last
+    # paragraph) and even money (the Insurance note). A version recorded before these were asked
+    # lists none: nothing documented, so only the rules' own play (approvals.checks.controls_errors).
+    resplit_allowed = models.JSONField(default=list)
+    split_aces_one_card = models.JSONField(default=list)
+    double_after_split = models.JSONField(default=list)
+    double_down = models.JSONField(default=list)
+    even_money_offered = models.JSONField(default=list)
     # How the card room addresses irregularities (misdeals, exposed cards, an incorrect number of
     # cards...): the WSGC rules' "Irregularities" (approvals.rules.IRREGULARITIES). Blank on a version
     # recorded without them, which the nightly checks flag while it is in force.
@@ -142,6 +150,11 @@ class InternalControls(AppendOnlyModel):
         "surrender": dict(Table.Surrender.choices),
         "blackjack_payout": dict(Table.BlackjackPayout.choices),
         "payout_rounding": dict(Table.PayoutRounding.choices),
+        "resplit_allowed": {True: "Pairs may be split again", False: "No resplitting"},
+        "split_aces_one_card": {True: "One card to each split ace", False: "Split aces drawn to as any hand"},
+        "double_after_split": {True: "Double after a split", False: "No doubling after a split"},
+        "double_down": dict(Table.DoubleDown.choices),
+        "even_money_offered": {True: "Even money offered", False: "No even money"},
     }
 
     @property

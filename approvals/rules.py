@@ -60,7 +60,7 @@ class DocumentedOption:
 
 
 # The rules' own play, as packs/wa_hb/approvals.py cites it (rules 9.i, 7; the notes on splitting,
-# doubling, insurance and surrender).
+# doubling, insurance and surrender; the immaterial modifications of Irregularities).
 DOCUMENTED_OPTIONS = (
     DocumentedOption("dealer_hits_soft_17", "dealer hits soft 17", (False,)),  # rule 9.i: the dealer stands on 17
     # "When a player receives two identical cards, they are considered a pair"
@@ -72,6 +72,20 @@ DOCUMENTED_OPTIONS = (
     DocumentedOption("blackjack_payout", "blackjack payout", ()),  # every payout offered is posted
     # A payout with no fraction to round (2 to 1, even money) needs no rounding rule.
     DocumentedOption("payout_rounding", "rounding of the blackjack payout", ("",)),
+    # The rules' own play of the options no note names: any other value is one of the "immaterial
+    # modifications to these game rules" the card room documents (Irregularities, last paragraph).
+    # "If the third card dealt to the player is identical to the others, the player may again split"
+    DocumentedOption("resplit_allowed", "resplitting a pair", (True,)),
+    # Each split card is played "as it were the first card dealt in a hand": nothing limits split aces
+    # to one card each.
+    DocumentedOption("split_aces_one_card", "one card only to each split ace", (False,)),
+    # A split hand is a first hand, and "once a player is dealt two cards, the player may double down"
+    DocumentedOption("double_after_split", "doubling down after a split", (True,)),
+    # "The player places a second wager equal to the original bet"
+    DocumentedOption("double_down", "the double-down wager", (Table.DoubleDown.EQUAL,)),
+    # The rules offer insurance, not even money: even money is a deviation in accepting insurance
+    # wagers (the Insurance note).
+    DocumentedOption("even_money_offered", "even money on a blackjack against an ace", (False,)),
 )
 DOCUMENTED_FIELDS = tuple(option.field for option in DOCUMENTED_OPTIONS)
 

@@ -16,6 +16,11 @@ EVERY_OPTION = dict(
     surrender=["none", "late"],
     blackjack_payout=["3:2", "6:5", "2:1", "1:1"],
     payout_rounding=["", "down", "up"],
+    resplit_allowed=[False, True],
+    split_aces_one_card=[False, True],
+    double_after_split=[False, True],
+    double_down=["equal", "up_to", "total"],
+    even_money_offered=[False, True],
 )
 
 

@@ -12,6 +12,7 @@ PACK = Pack(
     revenue_model=RevenueModel.DROP,
     table_rules=tables.table_rules,
     table_options=tables.TABLE_OPTIONS,
+    table_defaults=tables.table_defaults,
     wager_limits=tables.WAGER_LIMITS,
     notes=approvals.NOTES,
     handout=HANDOUT,

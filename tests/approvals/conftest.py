@@ -20,6 +20,13 @@ HOUSE_CONTROLS = dict(
     surrender=["none"],
     blackjack_payout=["3:2"],
     payout_rounding=["down"],
+    # A factory's table takes the model's default (one card to each split ace, documented here), a
+    # table added through the API the pack's (the rules' own play).
+    resplit_allowed=[True],
+    split_aces_one_card=[False, True],
+    double_after_split=[True],
+    double_down=["equal"],
+    even_money_offered=[False],
 )
 
 

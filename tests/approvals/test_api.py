@@ -338,3 +338,130 @@ def test_tables_outside_washington_house_banked_are_not_judged_by_wsgc_internal_
     link = {"table": table.pk, "approval": None}
     message = refused(client_for(manager).post("/api/v1/table-games/", link, format="json"), "table")
     assert "House control" in message and not [w for w in ("WSGC", "WAC", "Washington") if w in message]
+
+
+# --- The immaterial modifications (the WSGC rules' Irregularities, last paragraph) --------------
+
+MODIFICATIONS = "WSGC Blackjack Game Rules (rev. April 2018), Irregularities (immaterial modifications)"
+# The rules' own play of each option the paragraph (or, for even money, the Insurance note) covers.
+RULES_PLAY = dict(
+    resplit_allowed=True, split_aces_one_card=False, double_after_split=True, double_down="equal",
+    even_money_offered=False,
+)  # fmt: skip
+A_TABLE = {"number": 3, "game": "21", "min_wager_cents": 500, "max_wager_cents": 30000, "payout_rounding": "down"}
+
+
+def _controls(site, today, **changes) -> dict:
+    return {
+        "site": site.pk,
+        "effective_on": str(today),
+        "approved_on": str(today),
+        "approved_by": "B. Lane, WSGC",
+        **HOUSE_CONTROLS,
+        **changes,
+    }
+
+
+def test_one_card_to_split_aces_is_refused_until_a_version_of_the_controls_documents_it(
+    client_for, manager, site, today
+):
+    """The rules treat each split card "as it were the first card dealt in a hand": one card only to
+    a split ace is the card room's modification, documented in its internal controls first."""
+    api = client_for(manager)
+    table = {"site": site.pk, **A_TABLE, "split_aces_one_card": True}
+    message = refused(api.post("/api/v1/tables/", table, format="json"), "split_aces_one_card")
+    assert (
+        MODIFICATIONS in message and "No internal controls" in message and "one card only to each split ace" in message
+    )
+    assert (
+        api.post(
+            "/api/v1/internal-controls/", _controls(site, today, split_aces_one_card=[False]), format="json"
+        ).status_code
+        == 201
+    )
+    message = refused(api.post("/api/v1/tables/", table, format="json"), "split_aces_one_card")
+    assert MODIFICATIONS in message and "document one card only to each split ace: no; not yes" in message
+    assert not Table.objects.filter(site=site).exists()
+    documented = api.post(
+        "/api/v1/internal-controls/", _controls(site, today, split_aces_one_card=[False, True]), format="json"
+    )
+    assert documented.status_code == 201 and documented.json()["split_aces_one_card"] == [False, True]
+    accepted = api.post("/api/v1/tables/", table, format="json")
+    assert accepted.status_code == 201, accepted.json()
+    assert accepted.json()["split_aces_one_card"] is True
+
+
+@pytest.mark.parametrize(
+    "field,value,citation",
+    [
+        ("resplit_allowed", False, MODIFICATIONS),
+        ("split_aces_one_card", True, MODIFICATIONS),
+        ("double_after_split", False, MODIFICATIONS),
+        ("double_down", "up_to", MODIFICATIONS),
+        ("even_money_offered", True, "WSGC Blackjack Game Rules (rev. April 2018), Insurance (note)"),
+    ],
+)
+def test_each_options_rules_play_needs_no_controls_and_another_value_is_refused_citing_the_rules(
+    client_for, manager, site, field, value, citation
+):
+    """With no internal controls in effect the table is refused (its payout is always the room's to
+    document), but never for the rules' own play of these options; another value is."""
+    api = client_for(manager)
+    at_rules_play = api.post("/api/v1/tables/", {"site": site.pk, **A_TABLE, **RULES_PLAY}, format="json")
+    assert at_rules_play.status_code == 400 and "blackjack_payout" in at_rules_play.json()
+    assert not set(RULES_PLAY) & set(at_rules_play.json()), at_rules_play.json()
+    modified = api.post("/api/v1/tables/", {"site": site.pk, **A_TABLE, **RULES_PLAY, field: value}, format="json")
+    message = refused(modified, field)
+    assert citation in message and "internal controls" in message and "99-01.3" not in message
+
+
+def test_a_new_wa_hb_table_given_no_options_plays_the_rules_and_is_accepted(client_for, manager, site, today):
+    """The model's default (one card to split aces) is no WSGC play: a WA-HB table given no options
+    takes the pack's (`packs.wa_hb.tables.table_defaults`), which controls documenting only the
+    rules' play of the five options accept."""
+    api = client_for(manager)
+    only_rules_play = {name: [value] for name, value in RULES_PLAY.items()}
+    assert (
+        api.post("/api/v1/internal-controls/", _controls(site, today, **only_rules_play), format="json").status_code
+        == 201
+    )
+    created = api.post("/api/v1/tables/", {"site": site.pk, **A_TABLE}, format="json")
+    assert created.status_code == 201, created.json()
+    assert {name: created.json()[name] for name in RULES_PLAY} == RULES_PLAY
+
+
+def test_a_version_recorded_before_the_options_were_asked_documents_only_the_rules_play(site, today):
+    """Such a version lists none of them (the migration's empty list): nothing documented, so the
+    rules' own play passes and a modification is refused, saying what to record."""
+    from approvals.checks import controls_errors
+
+    older = InternalControls(site=site, version=1, effective_on=today, approved_on=today, approved_by="WSGC",
+                             **{k: v for k, v in HOUSE_CONTROLS.items() if k not in RULES_PLAY})  # fmt: skip
+    table = Table(site=site, number=9, min_wager_cents=500, max_wager_cents=30000, payout_rounding="down")
+    for name, value in RULES_PLAY.items():
+        setattr(table, name, value)
+    assert controls_errors(table, older) == {}
+    table.split_aces_one_card = True
+    [(field, message)] = controls_errors(table, older).items()
+    assert field == "split_aces_one_card" and MODIFICATIONS in message
+    assert "document one card only to each split ace: nothing; not yes" in message
+    assert message.endswith("Record a new version listing one card only to each split ace: yes.")
+
+
+@pytest.mark.parametrize("code", ["ND", "NY"])
+def test_nd_and_ny_tables_are_untouched_by_the_wsgc_modifications(client_for, manager, other_site, code):
+    """Their packs state no internal controls: one card to split aces (which their own rules ask:
+    ND 99-01.3-08-09(2)(c), 9 NYCRR 4620.5(k)(4)), an up-to double or even money need none, and a
+    new table there keeps the model's one card to split aces, not Washington's default."""
+    from tests.core.test_pack_table_rules import ND_OK, NY_OK
+    from tests.pack_setup import record_licence
+
+    other_site.jurisdiction = code
+    other_site.save()
+    if code == "NY":
+        record_licence(manager, other_site, tie_option=1)
+    options = {**ND_OK, "double_down": "up_to", "even_money_offered": True} if code == "ND" else NY_OK
+    api = client_for(manager)
+    created = api.post("/api/v1/tables/", {"site": other_site.pk, "number": 1, "game": "21", **options}, format="json")
+    assert created.status_code == 201, created.json()
+    assert created.json()["split_aces_one_card"] is True and created.json()["resplit_allowed"] is True

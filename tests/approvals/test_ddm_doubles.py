@@ -5,6 +5,7 @@ limits for a single wager)", and the approval binds operators to WAC 230-15-140'
 from approvals.checks import double_limit_cents
 from approvals.queries import current_link
 from cardroom.models import Table
+from tests.pack_setup import record_controls
 from tests.reports.test_reports import auditor_api, pdf_text, request  # noqa: F401  (fixture)
 
 
@@ -30,7 +31,7 @@ def test_the_handout_posts_the_ddm_double_limit(auditor_api, ddm_table, site):  
 
 
 def test_doubling_on_any_card_or_up_to_the_total_is_an_approved_games_play_only(
-    client_for, manager, wa_table, ddm_table
+    client_for, manager, site, wa_table, ddm_table
 ):
     """The approval letter: "each Player receives a single card initially, with the ability to
     continually double down", each "up to the total amount already in play". The table settings say
@@ -39,11 +40,17 @@ def test_doubling_on_any_card_or_up_to_the_total_is_an_approved_games_play_only(
     ddm_table.refresh_from_db()
     assert (ddm_table.double_on, ddm_table.double_down) == ("any_card", "total")
     api = client_for(manager)
-    # Doubling on any card is a documented option, refused first by the house-banked controls in
-    # effect (they document the standard game's); doubling up to the total is no option of theirs.
+    # Both are documented options, refused first by the house-banked controls in effect (they
+    # document the standard game's): the double-down wager an immaterial modification of "a second
+    # wager equal to the original bet" (the WSGC rules' Irregularities, last paragraph).
     answer = api.patch(f"/api/v1/tables/{wa_table.pk}/", {"double_on": "any_card"}, format="json")
     assert answer.status_code == 400, answer.content
     assert "not Any card, again after each card received" in answer.json()["double_on"][0]
+    answer = api.patch(f"/api/v1/tables/{wa_table.pk}/", {"double_down": "total"}, format="json")
+    assert answer.status_code == 400, answer.content
+    assert "not Double-down wager up to the total amount already in play" in answer.json()["double_down"][0]
+    # Controls that document every value leave the approved game's refusal.
+    record_controls(manager, site)
     answer = api.patch(f"/api/v1/tables/{wa_table.pk}/", {"double_down": "total"}, format="json")
     assert answer.status_code == 400, answer.content
     message = answer.json()["double_down"][0]

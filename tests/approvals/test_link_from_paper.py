@@ -28,7 +28,8 @@ def _link(client, table, ddm, linked_at):
         "side_bet_pay_table": pay_tables.get(side_bet="Push 22", code="1").pk,
         "shuffler_model": "Shuffle Master MD3",
         "settings": {"decks": 6, "dealer_hits_soft_17": True, "split_pairs": "none", "surrender": "none",
-                     "double_on": "any_card", "double_down": "total", "even_money_offered": False},
+                     "double_on": "any_card", "double_down": "total", "even_money_offered": False,
+                     "resplit_allowed": False, "split_aces_one_card": False},
     }  # fmt: skip
     if linked_at is not None:
         body["linked_at"] = linked_at

@@ -68,11 +68,13 @@ def test_the_internal_controls_register_states_each_documented_option_in_words(c
         approved_on=today - timedelta(days=40), approved_by="B. Lane, WSGC", dealer_hits_soft_17=[False, True],
         split_pairs=["any_pair", "identical"], double_on=["any_two", "ten_eleven"], insurance_allowed=[True],
         surrender=["none", "late"], blackjack_payout=["3:2", "6:5"], payout_rounding=["down"],
+        resplit_allowed=[True], split_aces_one_card=[False, True], double_after_split=[False],
+        double_down=["equal", "up_to"], even_money_offered=[False],
     )  # fmt: skip
     client.force_login(manager.user)
     page = unescape(client.get("/approvals/").content.decode())
     register = page[page.index('id="internal-controls"') :]
-    row = re.findall(r"<td>(.*?)</td>", register[register.index("<tbody>") :])[5:12]
+    row = re.findall(r"<td>(.*?)</td>", register[register.index("<tbody>") :])[5:17]
     assert row == [
         "Stands on soft 17; Hits soft 17",
         "Identical cards and any two ten-valued cards; Identical cards only",
@@ -81,8 +83,13 @@ def test_the_internal_controls_register_states_each_documented_option_in_words(c
         "No surrender; Surrender after the dealer checks for blackjack",
         "3 to 2; 6 to 5",
         "Rounded down to the table's lowest chip",
+        "Pairs may be split again",
+        "Split aces drawn to as any hand; One card to each split ace",
+        "No doubling after a split",
+        "Double-down wager must equal the original wager; Double-down wager up to the original wager",
+        "No even money",
     ], row
-    assert "False" not in register and "any_pair" not in register
+    assert "False" not in register and "any_pair" not in register and "up_to" not in register
 
 
 def test_a_tables_approved_game_is_dated_in_its_sites_time(client, manager, ddm_table):

@@ -208,6 +208,12 @@ WA_HB_DOCUMENTED = [
     ({"surrender": "late"}, "surrender", "Surrender (note)"),
     ({"blackjack_payout": "6:5"}, "blackjack_payout", "rule 7"),
     ({"payout_rounding": "down"}, "payout_rounding", "rule 7"),
+    # The immaterial modifications of the rules' own play (Irregularities, last paragraph).
+    ({"resplit_allowed": False}, "resplit_allowed", "Irregularities (immaterial modifications)"),
+    ({"split_aces_one_card": True}, "split_aces_one_card", "Irregularities (immaterial modifications)"),
+    ({"double_after_split": False}, "double_after_split", "Irregularities (immaterial modifications)"),
+    ({"double_down": "up_to"}, "double_down", "Irregularities (immaterial modifications)"),
+    ({"even_money_offered": True}, "even_money_offered", "Insurance (note)"),
 ]
 
 
