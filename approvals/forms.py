@@ -9,8 +9,9 @@ from . import rules
 
 # The table settings the game page edits: what an approval fixes or the internal controls document.
 SETTINGS = (
-    "decks", "dealt_from", "dealer_hits_soft_17", "split_pairs", "double_on", "double_down", "surrender",
-    "insurance_allowed", "blackjack_payout", "payout_rounding",
+    "decks", "dealt_from", "dealer_hits_soft_17", "split_pairs", "resplit_allowed", "split_aces_one_card",
+    "double_on", "double_after_split", "double_down", "surrender", "insurance_allowed", "even_money_offered",
+    "blackjack_payout", "payout_rounding",
 )  # fmt: skip
 
 

@@ -49,6 +49,15 @@ def test_switching_surrender_on_at_the_ddm_table_shows_the_approvals_refusal(cli
     assert ddm_table.surrender == "none"
 
 
+def test_the_game_page_edits_every_option_the_internal_controls_document(client, manager, ddm_table):
+    """The immaterial modifications (resplitting, split aces, doubling after a split, even money) are
+    documented options as the older ones are: the game page offers each, not only the table form."""
+    client.force_login(manager.user)
+    page = client.get(f"/approvals/tables/{ddm_table.pk}/").content.decode()
+    for name in ("resplit_allowed", "split_aces_one_card", "double_after_split", "double_down", "even_money_offered"):
+        assert f'name="{name}"' in page, name
+
+
 @pytest.mark.parametrize("role", [Role.SHIFT_MANAGER, Role.DEALER])
 def test_site_roles_are_refused_the_register(client, cast, role):
     client.force_login(cast[role].user)
