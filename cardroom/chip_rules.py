@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from core.hooks import CHIP_LAW
+from core.plurals import noun_for
 
 from .rules import ChipSpec
 
@@ -40,6 +41,17 @@ class ChipLaw:
     # Each chip bears the organization's name (or a unique identification) on one side and its
     # value on the other: a chip is refused without its marking recorded. None: not stated.
     marking_citation: str | None = None
+
+
+def unmarked_chips_text(citation: str, chips: list[str]) -> str:
+    """What the law (`ChipLaw.marking_citation`) asks of the active chips `chips` (described, "$5.00
+    (red)") with no marking recorded, said alike by the chips' setup page and the nightly alert
+    (`compliance.rules.chip_marking_missing`)."""
+    return (
+        f"{citation}: each chip must bear the organization's name, or a unique identification of its chips, on one "
+        f"side; no marking is recorded for the active {noun_for(len(chips), 'chip')} {', '.join(chips)}. Record each chip's marking in the "
+        "chips' setup (or retire a chip no longer issued)."
+    )
 
 
 def register_chip_law(law_of: Callable[[str], ChipLaw | None]) -> None:

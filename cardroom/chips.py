@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 
 from core.money import format_money
 
-from .chip_rules import ChipLaw, law_at, laws_of
+from .chip_rules import ChipLaw, law_at, laws_of, unmarked_chips_text
 from .models import ChipDenomination, Game, Site
 from .rules import ChipSpec
 
@@ -26,6 +26,22 @@ def laws_for(organization_id: int | None) -> list[ChipLaw]:
     if organization_id is None:
         return []
     return laws_of(Site.jurisdictions_of(organization_id))
+
+
+def described(chip) -> str:
+    """A chip as the notices and alerts name it: "$5.00 (red)"."""
+    return f"{format_money(chip.value_cents)} ({chip.primary_colour})"
+
+
+def marking_notices(chips) -> list[str]:
+    """The chips' page notice: the listed active chips with no marking recorded (made before it was
+    kept, or while no site's pack asked it), where a law the organization is held to asks it (ND
+    99-01.3-08-03(2)); in the nightly alert's words. No query where every chip is marked; one else."""
+    unmarked = [chip for chip in chips if chip.active and not chip.marking.strip()]
+    if not unmarked:
+        return []
+    citations = sorted({law.marking_citation for law in laws_for(unmarked[0].organization_id) if law.marking_citation})
+    return [unmarked_chips_text(citation, [described(chip) for chip in unmarked]) for citation in citations]
 
 
 def default_spec(organization_id: int | None, value_cents: int) -> ChipSpec | None:

@@ -24,6 +24,7 @@ from core.rules import HOUSE_CONTROL
 from . import forms, pins, services
 from .access import SESSION_KEY, access_for, refusal
 from .api import visible_employees
+from .chips import marking_notices
 from .models import ORG_WIDE_ROLES, ChipDenomination, EmployeeRelation, Membership, Role, Station, Table
 from .navigation import home_panels_for, party_of
 from .table_limits import limits_plaque_notices
@@ -246,6 +247,7 @@ SETUP: dict[str, SetupKind] = {
         lambda access: ChipDenomination.objects.filter(organization_id=access.organization_id),
         lambda request: ChipDenomination(organization=access_for(request.user).employee_org()),
         _save_chip,
+        notices=marking_notices,  # ND 99-01.3-08-03(2): the chips recorded with no marking, named
     ),
     "employees": SetupKind(
         "Employees",

@@ -17,6 +17,7 @@ from approvals.queries import site_today
 from cage.queries import chip_floats, deposit_limit, deposits_maybe_late
 from cardroom.chip_colours import colour_spec_problems, colours_of
 from cardroom.chip_rules import law_at
+from cardroom.chips import described
 from cardroom.models import ChipDenomination, Site, Table
 from core.moments import site_zone
 from core.money import format_money
@@ -567,10 +568,10 @@ def chip_marking(sites: list[Site], start: date, end: date, book: ThresholdBook)
     if not judged:
         return []
     unmarked = defaultdict(list)
-    for organization_id, value_cents, colour in ChipDenomination.objects.filter(
+    for chip in ChipDenomination.objects.filter(
         organization_id__in={s.organization_id for s in judged}, active=True, marking=""
-    ).values_list("organization_id", "value_cents", "primary_colour"):
-        unmarked[organization_id].append(f"{format_money(value_cents)} ({colour})")
+    ).only("organization_id", "value_cents", "primary_colour"):
+        unmarked[chip.organization_id].append(described(chip))
     return [
         finding
         for site in judged

@@ -11,6 +11,7 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
+from cardroom.chip_rules import unmarked_chips_text
 from core.money import format_money, format_ratio
 from core.periods import Quarter, add_banking_days
 from core.plurals import noun_for, plural
@@ -331,9 +332,7 @@ def chip_marking_missing(site_id: int, on: date, chips: list[str], *, at) -> Fin
         "Chips with no marking recorded",
         site_id,
         on,
-        f"{citation}: each chip must bear the organization's name, or a unique identification of its chips, on one "
-        f"side; no marking is recorded for the active {noun_for(len(chips), 'chip')} {', '.join(chips)}. Record each "
-        "chip's marking in the chips' setup (or retire a chip no longer issued).",
+        unmarked_chips_text(citation, chips),
         {"chips": chips},
     )
 

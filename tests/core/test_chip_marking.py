@@ -108,6 +108,24 @@ def test_an_existing_chip_without_a_marking_changes_only_once_it_is_given(client
     assert client_for(manager).patch(url, {"edge_colour": "white"}, format="json").status_code == 200
 
 
+def test_the_chips_page_names_the_active_chips_with_no_marking_until_each_is_given(client, org, manager):
+    """Rows from before the field: the page says what the nightly alert says (ND 99-01.3-08-03(2)),
+    naming each active chip without a marking, and stops once it is given or the chip retired."""
+    chips = make_chips(org)
+    ChipDenomination.objects.filter(pk__in=[chips[500].pk, chips[2500].pk]).update(marking="")  # before the field
+    client.force_login(manager.user)
+    listed = page(client.get("/setup/chips/"))
+    notice = listed.split('class="alert alert-warning py-2 setup-notice" role="alert">')[1].split("</div>")[0]
+    assert notice == (
+        "ND 99-01.3-08-03(2): each chip must bear the organization's name, or a unique identification of its "
+        "chips, on one side; no marking is recorded for the active chips $5.00 (red), $25.00 (green). Record each "
+        "chip's marking in the chips' setup (or retire a chip no longer issued)."
+    )
+    ChipDenomination.objects.filter(pk=chips[500].pk).update(marking=MARKING)
+    ChipDenomination.objects.filter(pk=chips[2500].pk).update(active=False)
+    assert "setup-notice" not in page(client.get("/setup/chips/"))
+
+
 def test_a_chip_without_its_marking_may_still_be_retired(client_for, org, manager):
     """A chip retired is no longer issued: taking it out of use is not refused for the marking it
     was never recorded with (a row from before the field); putting it back in use is."""
