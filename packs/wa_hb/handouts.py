@@ -25,9 +25,34 @@ def _payout(t) -> str:
     return words + (f"; a payout is {ROUNDING[t.payout_rounding]}." if t.payout_rounding else "; no rounding arises.")
 
 
+def _splits(t) -> str:
+    """The pairs split, and the immaterial modifications of splitting the controls document (the
+    rules' Irregularities, last paragraph): resplitting, one card to each split ace."""
+    words = f"Splitting: {t.get_split_pairs_display()}" + ("; pairs may be split again" if t.resplit_allowed else "")
+    return words + ("; split aces receive one card each." if t.split_aces_one_card else ".")
+
+
+def _doubles(t) -> str:
+    """The hands doubled on, and the modifications documented: no doubling after a split, a double
+    less than the original bet (an approved game's own doubles are printed with the game)."""
+    words = f"Doubling down: {t.get_double_on_display()}"
+    if not t.double_after_split:
+        words += "; not after a split"
+    if t.double_down == t.DoubleDown.UP_TO:  # (the model's choices through the table: packs load before the models)
+        words += "; the double may be less than the original wager, up to it"
+    return words + "."
+
+
+def _insurance(t) -> str:
+    if not t.insurance_allowed:
+        return "No insurance."
+    return "Insurance: half the wager, paid 2 to 1" + (
+        "; even money offered on a blackjack against the dealer's ace." if t.even_money_offered else "."
+    )
+
+
 def lines(t) -> list[Line]:
     note = f"{WSGC_BLACKJACK_RULES}, {{}} ({IN_CONTROLS})"
-    splits = f"Splitting: {t.get_split_pairs_display()}" + ("; pairs may be split again." if t.resplit_allowed else ".")
     return [
         (limits_line(t) + _single_wager_limit(t), CITATIONS["wagers"]),
         (f"{plural(t.decks, 'deck')}, dealt from {DEALT_FROM[t.dealt_from]}; up to {t.max_players} players.",
@@ -35,10 +60,9 @@ def lines(t) -> list[Line]:
         (_payout(t), rule(7)),
         ("Dealer must hit soft 17." if t.dealer_hits_soft_17 else "Dealer stands on all 17s.",
          f"{rule(9)} ({IN_CONTROLS})"),
-        (f"Doubling down: {t.get_double_on_display()}.", note.format("Doubling Down")),
-        (splits, note.format("Splitting Pairs")),
-        ("Insurance: half the wager, paid 2 to 1." if t.insurance_allowed else "No insurance.",
-         note.format("Insurance")),
+        (_doubles(t), note.format("Doubling Down")),
+        (_splits(t), note.format("Splitting Pairs")),
+        (_insurance(t), note.format("Insurance")),
         (f"Surrender: {t.get_surrender_display()}.", note.format("Surrender")),
         ("A tie is a push; winning wagers are paid even money.", rule(11)),
     ]  # fmt: skip
