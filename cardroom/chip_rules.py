@@ -49,8 +49,8 @@ def unmarked_chips_text(citation: str, chips: list[str]) -> str:
     (`compliance.rules.chip_marking_missing`)."""
     return (
         f"{citation}: each chip must bear the organization's name, or a unique identification of its chips, on one "
-        f"side; no marking is recorded for the active {noun_for(len(chips), 'chip')} {', '.join(chips)}. Record each chip's marking in the "
-        "chips' setup (or retire a chip no longer issued)."
+        f"side; no marking is recorded for the active {noun_for(len(chips), 'chip')} {', '.join(chips)}. "
+        "Record each chip's marking in the chips' setup (or retire a chip no longer issued)."
     )
 
 

@@ -37,7 +37,7 @@ def marking_notices(chips) -> list[str]:
     """The chips' page notice: the listed active chips with no marking recorded (made before it was
     kept, or while no site's pack asked it), where a law the organization is held to asks it (ND
     99-01.3-08-03(2)); in the nightly alert's words. No query where every chip is marked; one else."""
-    unmarked = [chip for chip in chips if chip.active and not chip.marking.strip()]
+    unmarked = [chip for chip in chips if chip.unmarked]
     if not unmarked:
         return []
     citations = sorted({law.marking_citation for law in laws_for(unmarked[0].organization_id) if law.marking_citation})

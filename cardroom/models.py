@@ -446,6 +446,12 @@ class ChipDenomination(models.Model):
     def __str__(self):
         return f"${self.value_cents / 100:.2f} {self.primary_colour}"
 
+    @property
+    def unmarked(self) -> bool:
+        """In use with no marking recorded (a chip retired is not issued): what a pack's marking rule
+        refuses on a save and the nightly check and the chips' page name (`cardroom.chips`)."""
+        return self.active and not self.marking.strip()
+
     def clean(self):
         others = ChipDenomination.objects.filter(organization_id=self.organization_id, value_cents=self.value_cents)
         if self.organization_id and others.exclude(pk=self.pk).exists():
@@ -482,7 +488,7 @@ class ChipDenomination(models.Model):
                         f"(got {value!r}), so that the colours of {law.colours_citation} can be checked."
                     }
                 )
-        if law.marking_citation and self.active and not self.marking.strip():  # a chip retired is not issued
+        if law.marking_citation and self.unmarked:
             raise ValidationError(
                 {
                     "marking": f"{law.marking_citation}: each chip bears the organization's name, or a unique "

@@ -568,10 +568,10 @@ def chip_marking(sites: list[Site], start: date, end: date, book: ThresholdBook)
     if not judged:
         return []
     unmarked = defaultdict(list)
-    for chip in ChipDenomination.objects.filter(
-        organization_id__in={s.organization_id for s in judged}, active=True, marking=""
-    ).only("organization_id", "value_cents", "primary_colour"):
-        unmarked[chip.organization_id].append(described(chip))
+    chips = ChipDenomination.objects.filter(organization_id__in={s.organization_id for s in judged}, active=True)
+    for chip in chips.only("organization_id", "value_cents", "primary_colour", "marking", "active"):
+        if chip.unmarked:  # the model's own test, as its save refuses it
+            unmarked[chip.organization_id].append(described(chip))
     return [
         finding
         for site in judged
