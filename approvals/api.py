@@ -155,14 +155,13 @@ class GameApprovalViewSet(ScopedViewSet, mixins.CreateModelMixin):
 # --- Internal controls ---------------------------------------------------------------------
 
 
-def _option_list(field: str, **kwargs):
-    values = rules.OPTION_VALUES[field]
+def _option_list(option: rules.DocumentedOption, **kwargs):
+    values = rules.OPTION_VALUES[option.field]
     if isinstance(values[0], bool):
         child = serializers.BooleanField()
     else:
         # The Table field's own choices (labels too), so the schema names one enum per option.
-        child = serializers.ChoiceField(choices=Table._meta.get_field(field).choices, allow_blank="" in values)
-    option = next(o for o in rules.DOCUMENTED_OPTIONS if o.field == field)
+        child = serializers.ChoiceField(choices=Table._meta.get_field(option.field).choices, allow_blank="" in values)
     # Missing or empty: the service refuses it citing the site's pack's rule (the schema is every
     # pack's, so its words name none).
     return serializers.ListField(
@@ -175,20 +174,18 @@ def _option_list(field: str, **kwargs):
     )
 
 
+def _option_lists(**kwargs) -> dict:
+    """Each documented option's list field, in the order of approvals.rules.DOCUMENTED_OPTIONS."""
+    return {option.field: _option_list(option, **kwargs) for option in rules.DOCUMENTED_OPTIONS}
+
+
 class InternalControlsSerializer(serializers.ModelSerializer):
     game = serializers.CharField(read_only=True)
-    dealer_hits_soft_17 = serializers.ListField(child=serializers.BooleanField())
-    insurance_allowed = serializers.ListField(child=serializers.BooleanField())
-    split_pairs = serializers.ListField(child=serializers.CharField())
-    double_on = serializers.ListField(child=serializers.CharField())
-    surrender = serializers.ListField(child=serializers.CharField())
-    blackjack_payout = serializers.ListField(child=serializers.CharField())
-    payout_rounding = serializers.ListField(child=serializers.CharField(allow_blank=True))
-    resplit_allowed = serializers.ListField(child=serializers.BooleanField())
-    split_aces_one_card = serializers.ListField(child=serializers.BooleanField())
-    double_after_split = serializers.ListField(child=serializers.BooleanField())
-    double_down = serializers.ListField(child=serializers.CharField())
-    even_money_offered = serializers.ListField(child=serializers.BooleanField())
+
+    def get_fields(self):
+        # Each documented option as a list of the Table field's values (the model's JSONField says
+        # nothing of them), from the one list of options (approvals.rules.DOCUMENTED_OPTIONS).
+        return {**super().get_fields(), **_option_lists(read_only=True)}
 
     class Meta:
         model = InternalControls
@@ -225,18 +222,6 @@ class InternalControlsInput(Input):
     approval_reference = serializers.CharField(
         max_length=rules.MAX_NAME_LENGTH, required=False, allow_blank=True, default=""
     )
-    dealer_hits_soft_17 = _option_list("dealer_hits_soft_17")
-    split_pairs = _option_list("split_pairs")
-    double_on = _option_list("double_on")
-    insurance_allowed = _option_list("insurance_allowed")
-    surrender = _option_list("surrender")
-    blackjack_payout = _option_list("blackjack_payout")
-    payout_rounding = _option_list("payout_rounding")
-    resplit_allowed = _option_list("resplit_allowed")
-    split_aces_one_card = _option_list("split_aces_one_card")
-    double_after_split = _option_list("double_after_split")
-    double_down = _option_list("double_down")
-    even_money_offered = _option_list("even_money_offered")
     irregularities = TextField(
         required=False,
         allow_blank=True,
@@ -245,6 +230,12 @@ class InternalControlsInput(Input):
         "where the site's pack requires them in the internal controls; a version recorded without them is kept and "
         "flagged each night while in force.",
     )
+
+    def get_fields(self):
+        # Each documented option (approvals.rules.DOCUMENTED_OPTIONS), before the irregularities.
+        fields = super().get_fields()
+        irregularities = fields.pop("irregularities")
+        return {**fields, **_option_lists(), "irregularities": irregularities}
 
 
 class InternalControlsFilter(FilterSet):

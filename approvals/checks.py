@@ -130,6 +130,11 @@ def missing_controls_message(approval, on=None) -> str:
     )
 
 
+def _nothing(option) -> str:
+    """What a version listing nothing for `option` documents."""
+    return "nothing (the rules' own play only)" if option.rules_play else "nothing"
+
+
 def controls_errors(table, controls) -> dict[str, str]:
     """Each documented option whose value the controls in effect do not list. A version that lists
     nothing for an option (recorded before the option was asked: the immaterial modifications)
@@ -143,7 +148,8 @@ def controls_errors(table, controls) -> dict[str, str]:
             errors[option.field] = (
                 f"{option.cited(table)}. The internal controls in effect at {table.site} for "
                 f"{controls.game} (version {controls.version}, effective {controls.effective_on.isoformat()}) "
-                f"document {option.label}: {labels(option.field, allowed)}; not {_label(option.field, value)}."
+                f"document {option.label}: {labels(option.field, allowed) if allowed else _nothing(option)}; "
+                f"not {_label(option.field, value)}."
                 + ("" if allowed else f" Record a new version listing {option.label}: {_label(option.field, value)}.")
             )
     return errors

@@ -15,6 +15,8 @@ from cardroom.models import Employee, Jurisdiction, Organization, Site, Table
 from core import limits
 from core.appendonly import AppendOnlyModel
 
+from . import rules
+
 
 class GameApproval(AppendOnlyModel):
     """An approved game and its side bets, with the approval's conditions on the table settings
@@ -140,31 +142,11 @@ class InternalControls(AppendOnlyModel):
     def game(self) -> str:
         return self.game_approval.game_name if self.game_approval_id else "House-banked blackjack"
 
-    # The words of each documented option's values, as the table form shows them (a yes/no
-    # option in words of its own), for the register's columns.
-    _WORDS = {
-        "dealer_hits_soft_17": {True: "Hits soft 17", False: "Stands on soft 17"},
-        "split_pairs": dict(Table.SplitPairs.choices),
-        "double_on": dict(Table.DoubleOn.choices),
-        "insurance_allowed": {True: "Insurance offered", False: "No insurance"},
-        "surrender": dict(Table.Surrender.choices),
-        "blackjack_payout": dict(Table.BlackjackPayout.choices),
-        "payout_rounding": dict(Table.PayoutRounding.choices),
-        "resplit_allowed": {True: "Pairs may be split again", False: "No resplitting"},
-        "split_aces_one_card": {True: "One card to each split ace", False: "Split aces drawn to as any hand"},
-        "double_after_split": {True: "Double after a split", False: "No doubling after a split"},
-        "double_down": dict(Table.DoubleDown.choices),
-        "even_money_offered": {True: "Even money offered", False: "No even money"},
-    }
-
     @property
     def documented(self) -> list[str]:
         """Each documented option's values in words ("Hits soft 17; Stands on soft 17"), in the
-        order of `_WORDS` (the register's columns)."""
-        return [
-            "; ".join(str(words.get(value, value)) for value in getattr(self, name)) or "none listed"
-            for name, words in self._WORDS.items()
-        ]
+        order of approvals.rules.DOCUMENTED_OPTIONS (the register's columns)."""
+        return [option.listed(getattr(self, option.field)) for option in rules.DOCUMENTED_OPTIONS]
 
 
 class TableGame(AppendOnlyModel):

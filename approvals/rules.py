@@ -47,6 +47,24 @@ class DocumentedOption:
     # The values the rules' own play uses, which need no documenting; any other value is the card
     # room's deviation and is refused until the internal controls in effect list it.
     rules_play: tuple = ()
+    column: str = ""  # the register's column (templates/approvals/list.html)
+    # A yes/no option's values in words of their own (the register); None: the Table field's choices.
+    words: dict | None = None
+
+    def value_words(self, value) -> str:
+        """`value` in the register's words ("Hits soft 17", "Identical cards only")."""
+        words = self.words if self.words is not None else dict(Table._meta.get_field(self.field).choices)
+        return str(words.get(value, value))
+
+    def listed(self, values: list) -> str:
+        """What a version of the internal controls documents of this option, in words. A version
+        that lists nothing documents no modification (approvals.checks.controls_errors): the rules'
+        own play, where the rules have one; else nothing, and every table is refused."""
+        if values:
+            return "; ".join(self.value_words(value) for value in values)
+        if self.rules_play:
+            return "none listed (the rules' play: " + "; ".join(self.value_words(v) for v in self.rules_play) + ")"
+        return "none listed"
 
     @property
     def rule(self) -> Rule:
@@ -62,30 +80,70 @@ class DocumentedOption:
 # The rules' own play, as packs/wa_hb/approvals.py cites it (rules 9.i, 7; the notes on splitting,
 # doubling, insurance and surrender; the immaterial modifications of Irregularities).
 DOCUMENTED_OPTIONS = (
-    DocumentedOption("dealer_hits_soft_17", "dealer hits soft 17", (False,)),  # rule 9.i: the dealer stands on 17
+    # rule 9.i: the dealer stands on 17
+    DocumentedOption(
+        "dealer_hits_soft_17",
+        "dealer hits soft 17",
+        (False,),
+        "Soft 17",
+        {True: "Hits soft 17", False: "Stands on soft 17"},
+    ),
     # "When a player receives two identical cards, they are considered a pair"
-    DocumentedOption("split_pairs", "pairs a player may split", ("identical",)),
+    DocumentedOption("split_pairs", "pairs a player may split", ("identical",), "Splits"),
     # "Once a player is dealt two cards, the player may double down"
-    DocumentedOption("double_on", "hands a player may double down on", ("any_two",)),
-    DocumentedOption("insurance_allowed", "insurance", (True,)),  # when the dealer's face-up card is an ace
-    DocumentedOption("surrender", "surrender", ()),  # whether and when is the room's documented choice
-    DocumentedOption("blackjack_payout", "blackjack payout", ()),  # every payout offered is posted
+    DocumentedOption("double_on", "hands a player may double down on", ("any_two",), "Doubles"),
+    # when the dealer's face-up card is an ace
+    DocumentedOption(
+        "insurance_allowed", "insurance", (True,), "Insurance", {True: "Insurance offered", False: "No insurance"}
+    ),
+    DocumentedOption("surrender", "surrender", (), "Surrender"),  # whether and when is the room's documented choice
+    DocumentedOption("blackjack_payout", "blackjack payout", (), "Payout"),  # every payout offered is posted
     # A payout with no fraction to round (2 to 1, even money) needs no rounding rule.
-    DocumentedOption("payout_rounding", "rounding of the blackjack payout", ("",)),
+    DocumentedOption(
+        "payout_rounding",
+        "rounding of the blackjack payout",
+        ("",),
+        "Rounding",
+        {"": "No rounding", **dict(Table.PayoutRounding.choices)},
+    ),
     # The rules' own play of the options no note names: any other value is one of the "immaterial
     # modifications to these game rules" the card room documents (Irregularities, last paragraph).
     # "If the third card dealt to the player is identical to the others, the player may again split"
-    DocumentedOption("resplit_allowed", "resplitting a pair", (True,)),
+    DocumentedOption(
+        "resplit_allowed",
+        "resplitting a pair",
+        (True,),
+        "Resplit",
+        {True: "Pairs may be split again", False: "No resplitting"},
+    ),
     # Each split card is played "as it were the first card dealt in a hand": nothing limits split aces
     # to one card each.
-    DocumentedOption("split_aces_one_card", "one card only to each split ace", (False,)),
+    DocumentedOption(
+        "split_aces_one_card",
+        "one card only to each split ace",
+        (False,),
+        "Split aces",
+        {True: "One card to each split ace", False: "Split aces drawn to as any hand"},
+    ),
     # A split hand is a first hand, and "once a player is dealt two cards, the player may double down"
-    DocumentedOption("double_after_split", "doubling down after a split", (True,)),
+    DocumentedOption(
+        "double_after_split",
+        "doubling down after a split",
+        (True,),
+        "Double after split",
+        {True: "Double after a split", False: "No doubling after a split"},
+    ),
     # "The player places a second wager equal to the original bet"
-    DocumentedOption("double_down", "the double-down wager", (Table.DoubleDown.EQUAL,)),
+    DocumentedOption("double_down", "the double-down wager", (Table.DoubleDown.EQUAL,), "Double-down wager"),
     # The rules offer insurance, not even money: even money is a deviation in accepting insurance
     # wagers (the Insurance note).
-    DocumentedOption("even_money_offered", "even money on a blackjack against an ace", (False,)),
+    DocumentedOption(
+        "even_money_offered",
+        "even money on a blackjack against an ace",
+        (False,),
+        "Even money",
+        {True: "Even money offered", False: "No even money"},
+    ),
 )
 DOCUMENTED_FIELDS = tuple(option.field for option in DOCUMENTED_OPTIONS)
 

@@ -74,6 +74,7 @@ def register_page(request):
             "states": states,
             "controls_rule": controls_rule,
             "irregularities_rule": irregularities_rule,
+            "option_columns": [option.column for option in rules.DOCUMENTED_OPTIONS],
         },
     )
 

@@ -9,6 +9,7 @@ import time_machine
 
 from approvals.demo import DDM_APPROVAL, DDM_CONTROLS, DDM_TABLE_SETTINGS, SHUFFLER
 from approvals.models import GameApproval, InternalControls, PayTable, TableGame
+from approvals.rules import DOCUMENTED_FIELDS
 from cardroom.models import Role, Table
 from core.models import AuditEvent
 from tests.factories import TableFactory
@@ -444,8 +445,13 @@ def test_a_version_recorded_before_the_options_were_asked_documents_only_the_rul
     table.split_aces_one_card = True
     [(field, message)] = controls_errors(table, older).items()
     assert field == "split_aces_one_card" and MODIFICATIONS in message
-    assert "document one card only to each split ace: nothing; not yes" in message
+    assert "document one card only to each split ace: nothing (the rules' own play only); not yes" in message
     assert message.endswith("Record a new version listing one card only to each split ace: yes.")
+    # The register says the same of the version: nothing listed, so the rules' own play.
+    documented = dict(zip(DOCUMENTED_FIELDS, older.documented, strict=True))
+    assert documented["split_aces_one_card"] == "none listed (the rules' play: Split aces drawn to as any hand)"
+    assert documented["double_down"] == "none listed (the rules' play: Double-down wager must equal the original wager)"
+    assert documented["even_money_offered"] == "none listed (the rules' play: No even money)"
 
 
 @pytest.mark.parametrize("code", ["ND", "NY"])

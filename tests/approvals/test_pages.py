@@ -2,6 +2,8 @@
 
 import pytest
 
+from approvals.forms import SETTINGS
+from approvals.services import LINK_SETTINGS
 from cardroom.models import Role
 
 
@@ -49,12 +51,16 @@ def test_switching_surrender_on_at_the_ddm_table_shows_the_approvals_refusal(cli
     assert ddm_table.surrender == "none"
 
 
-def test_the_game_page_edits_every_option_the_internal_controls_document(client, manager, ddm_table):
-    """The immaterial modifications (resplitting, split aces, doubling after a split, even money) are
-    documented options as the older ones are: the game page offers each, not only the table form."""
+def test_the_game_page_edits_every_setting_a_link_may_change(client, manager, ddm_table):
+    """Every option the internal controls document and every setting an approval may fix (the
+    immaterial modifications among them: resplitting, split aces, doubling after a split, even
+    money) is offered on the game page, not only on the table form: the page's list is checked
+    against the services' (`approvals.services.LINK_SETTINGS`), so an option added to the rules and
+    not to the page fails here."""
+    assert set(LINK_SETTINGS) == set(SETTINGS) and len(SETTINGS) == len(set(SETTINGS))
     client.force_login(manager.user)
     page = client.get(f"/approvals/tables/{ddm_table.pk}/").content.decode()
-    for name in ("resplit_allowed", "split_aces_one_card", "double_after_split", "double_down", "even_money_offered"):
+    for name in LINK_SETTINGS:
         assert f'name="{name}"' in page, name
 
 
