@@ -47,7 +47,7 @@ def approved_play_errors(table) -> dict[str, str]:
     if not asked:
         return {}
     link = current_link(table.pk) if table.pk else None
-    conditions = link.approval.conditions if link is not None else {}
+    conditions = link.approval.conditions if link is not None and link.approval is not None else {}
     return {
         field: (
             f"{rules.GAME_APPROVAL.at(table.site)}: {_label(field, value)} is the play of an approved game whose "
@@ -111,7 +111,7 @@ def undocumented_errors(table, approval) -> dict[str, str]:
     errors = {}
     for option in rules.DOCUMENTED_OPTIONS:
         value = getattr(table, option.field)
-        if value not in option.rules_play:
+        if value not in option.rules_play and not option.moot(table):
             errors[option.field] = (
                 f"{option.cited(table)}. No internal controls for {game} are in effect at "
                 f"{table.site} today: record them, listing {option.label}: {_label(option.field, value)}, "
@@ -142,7 +142,7 @@ def controls_errors(table, controls) -> dict[str, str]:
     errors = {}
     for option in rules.DOCUMENTED_OPTIONS:
         value, allowed = getattr(table, option.field), getattr(controls, option.field)
-        if not allowed and value in option.rules_play:
+        if option.moot(table) or (not allowed and value in option.rules_play):
             continue
         if value not in allowed:
             errors[option.field] = (
@@ -177,8 +177,8 @@ def approval_errors(table, link) -> dict[str, str]:
     approval = link.approval
     cite = f"{approval.game_name} ({approval.reference})"
     new_approval = (
-        "changing it needs a new approval: link the table to an approval that permits it (a gaming manager, "
-        "POST /api/v1/table-games/)."
+        "changing it needs a new approval: link the table to an approval that permits it (a gaming manager, on "
+        "the table's game page)."
     )
     errors = {}
     if table.site.jurisdiction != approval.jurisdiction:

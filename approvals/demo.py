@@ -125,9 +125,7 @@ DDM_CONTROLS = dict(
     surrender=["none"],
     blackjack_payout=["3:2"],
     payout_rounding=["down"],
-    resplit_allowed=[False],
-    split_aces_one_card=[False],
-    double_after_split=[True],
+    # No pair is split: resplitting, split aces and doubling after a split do not arise, so listed none.
     double_down=["total"],  # the approved rules' "up to the total amount already in play"
     even_money_offered=[False],
 )

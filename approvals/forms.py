@@ -6,6 +6,9 @@ from core.limits import MAX_TEXT_LENGTH
 from packs import pack_for
 
 from . import rules
+from .models import GameApproval, PayTable
+
+STANDARD_GAME = "Standard house-banked blackjack (no approved game)"
 
 # The table settings the game page edits: what an approval fixes or the internal controls document.
 SETTINGS = (
@@ -26,6 +29,58 @@ class TableSettingsForm(BootstrapMixin, forms.ModelForm):
         mine = set(pack_for(self.instance.site).table_fields())
         for name in [name for name in self.fields if name not in mine]:
             del self.fields[name]
+
+    def _post_clean(self):
+        """No model validation here: the services judge the settings (cardroom.services.update_table;
+        approvals.services.link_table_game, where the table moves to another game in the same step,
+        so the settings are judged against the new game's conditions, not the old one's)."""
+
+
+class TableGameForm(BootstrapMixin, forms.Form):
+    """The game a table offers (an approved game of the organization under the site's law, or
+    standard blackjack), with the pay tables it posts and the approved shuffler it uses. The
+    service (approvals.services.link_table_game) judges it, with the settings changed beside it."""
+
+    approval = forms.ModelChoiceField(
+        queryset=GameApproval.objects.none(), required=False, label="Game offered", empty_label=STANDARD_GAME
+    )
+    blackjack_pay_table = forms.ModelChoiceField(
+        queryset=PayTable.objects.none(), required=False, label="Blackjack pay table"
+    )
+    side_bet_pay_table = forms.ModelChoiceField(
+        queryset=PayTable.objects.none(), required=False, label="Side bet pay table"
+    )
+    shuffler_model = forms.CharField(
+        required=False, max_length=rules.MAX_SHORT_TEXT, label="Approved shuffler model (a shuffler table)"
+    )
+
+    def __init__(self, *args, table, link, **kwargs):
+        current = {
+            "approval": link.approval_id if link else None,
+            "blackjack_pay_table": link.blackjack_pay_table_id if link else None,
+            "side_bet_pay_table": link.side_bet_pay_table_id if link else None,
+            "shuffler_model": link.shuffler_model if link else "",
+        }
+        super().__init__(*args, initial=current, **kwargs)
+        self.current = current
+        approvals = GameApproval.objects.filter(
+            organization_id=table.site.organization_id, jurisdiction=table.site.jurisdiction
+        ).order_by("game_name", "approved_on")
+        self.fields["approval"].queryset = approvals
+        pay_tables = (
+            PayTable.objects.filter(approval__in=approvals).select_related("approval").order_by("approval", "id")
+        )
+        for name, choices in (("blackjack_pay_table", pay_tables.filter(side_bet="")),
+                              ("side_bet_pay_table", pay_tables.exclude(side_bet=""))):  # fmt: skip
+            self.fields[name].queryset = choices
+            self.fields[name].label_from_instance = lambda pay_table: f"{pay_table.approval.game_name}: {pay_table}"
+
+    def changed(self) -> bool:
+        """Whether the game, a pay table or the shuffler differs from the table's current link."""
+        data = self.cleaned_data
+        given = {name: getattr(data[name], "pk", data[name]) for name in ("approval", "blackjack_pay_table",
+                                                                          "side_bet_pay_table")}  # fmt: skip
+        return given != {k: self.current[k] for k in given} or data["shuffler_model"] != self.current["shuffler_model"]
 
 
 class WrittenProcedureForm(BootstrapMixin, forms.Form):

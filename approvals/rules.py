@@ -50,18 +50,33 @@ class DocumentedOption:
     column: str = ""  # the register's column (templates/approvals/list.html)
     # A yes/no option's values in words of their own (the register); None: the Table field's choices.
     words: dict | None = None
+    # An option of split hands (resplitting, split aces, doubling after a split): moot where no pair
+    # is split, so neither judged at such a table nor asked of controls documenting no splitting.
+    after_split: bool = False
+
+    def moot(self, table) -> bool:
+        """Whether the option cannot arise at `table` (an option of split hands where none is split)."""
+        return self.after_split and table.split_pairs == Table.SplitPairs.NONE
+
+    def moot_in(self, split_pairs: list) -> bool:
+        """Whether internal controls documenting `split_pairs` need not document this option: they
+        allow no splitting at all."""
+        return self.after_split and split_pairs == [Table.SplitPairs.NONE]
 
     def value_words(self, value) -> str:
         """`value` in the register's words ("Hits soft 17", "Identical cards only")."""
         words = self.words if self.words is not None else dict(Table._meta.get_field(self.field).choices)
         return str(words.get(value, value))
 
-    def listed(self, values: list) -> str:
+    def listed(self, values: list, no_splits: bool = False) -> str:
         """What a version of the internal controls documents of this option, in words. A version
         that lists nothing documents no modification (approvals.checks.controls_errors): the rules'
-        own play, where the rules have one; else nothing, and every table is refused."""
+        own play, where the rules have one; else nothing, and every table is refused. `no_splits`:
+        the version documents no splitting, so an option of split hands is moot."""
         if values:
             return "; ".join(self.value_words(value) for value in values)
+        if self.after_split and no_splits:
+            return "none listed (no pair is split)"
         if self.rules_play:
             return "none listed (the rules' play: " + "; ".join(self.value_words(v) for v in self.rules_play) + ")"
         return "none listed"
@@ -115,6 +130,7 @@ DOCUMENTED_OPTIONS = (
         (True,),
         "Resplit",
         {True: "Pairs may be split again", False: "No resplitting"},
+        after_split=True,
     ),
     # Each split card is played "as it were the first card dealt in a hand": nothing limits split aces
     # to one card each.
@@ -123,7 +139,8 @@ DOCUMENTED_OPTIONS = (
         "one card only to each split ace",
         (False,),
         "Split aces",
-        {True: "One card to each split ace", False: "Split aces drawn to as any hand"},
+        {True: "One card to each split ace", False: "Split aces played as any other hand"},
+        after_split=True,
     ),
     # A split hand is a first hand, and "once a player is dealt two cards, the player may double down"
     DocumentedOption(
@@ -132,6 +149,7 @@ DOCUMENTED_OPTIONS = (
         (True,),
         "Double after split",
         {True: "Double after a split", False: "No doubling after a split"},
+        after_split=True,
     ),
     # "The player places a second wager equal to the original bet"
     DocumentedOption("double_down", "the double-down wager", (Table.DoubleDown.EQUAL,), "Double-down wager"),

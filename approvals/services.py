@@ -208,15 +208,18 @@ def record_internal_controls(
     unknown = sorted(set(options) - set(rules.DOCUMENTED_FIELDS))
     if unknown:
         raise ValidationError({unknown[0]: f"Internal controls document {', '.join(rules.DOCUMENTED_FIELDS)}."})
-    documented = {
-        option.field: _values(
+    documented = {}
+    for option in rules.DOCUMENTED_OPTIONS:  # split_pairs before the options of split hands
+        given = options.get(option.field)
+        if option.after_split and not given and option.moot_in(documented["split_pairs"]):
+            documented[option.field] = []  # no pair is split: nothing of split hands to document
+            continue
+        documented[option.field] = _values(
             option.field,
-            options.get(option.field),
+            given,
             rules.OPTION_VALUES[option.field],
             what=f"{option.rule.at(site)}: the internal controls must",
         )
-        for option in rules.DOCUMENTED_OPTIONS
-    }
     check_date(effective_on, "effective_on")
     check_date(approved_on, "approved_on")
     if approved_on > effective_on:

@@ -3,12 +3,13 @@ settings (changed through cardroom.services.update_table: the same refusal as th
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
 from cardroom import services as cardroom_services
 from cardroom.access import access_for
-from cardroom.models import Table
+from cardroom.models import Game, Table
 from cardroom.views import call_service
 
 from . import forms, rules, services
@@ -83,30 +84,54 @@ def register_page(request):
 def table_game(request, pk):
     access = _access(request)
     table = get_object_or_404(Table.objects.filter(site__in=access.sites()).select_related("site"), pk=pk)
+    if table.game != Game.TWENTY_ONE or not rules.GAME_APPROVAL.applies(table.site):
+        # Only where the site's pack approves games (WA-HB): elsewhere a table's settings are the
+        # setup form's, judged by its own pack, and it offers no approved game.
+        raise Http404("No game approvals at this table's site.")
     link = current_link(table.pk)
     approval = link.approval if link else None
     can_change = access.is_gaming_manager
     form = forms.TableSettingsForm(request.POST or None, instance=Table.objects.get(pk=table.pk))
+    game_form = forms.TableGameForm(request.POST or None, table=table, link=link)
     if request.method == "POST":
         if not can_change:
             raise PermissionDenied(f"{rules.RECORDER_RULE}: only a gaming manager may change a table's settings.")
-        if form.is_valid():
-            values = {name: form.cleaned_data[name] for name in forms.SETTINGS if name in form.fields}
-            saved = call_service(
-                form, lambda: cardroom_services.update_table(acting_user=request.user, table=table, **values)
-            )
-            if saved is not None:
-                return redirect("approvals:table", pk=table.pk)
+        if form.is_valid() and game_form.is_valid() and _save_table_game(request, table, form, game_form):
+            return redirect("approvals:table", pk=table.pk)
     context = {
         "table": table,
         "link": link,
         "approval": approval,
         "form": form,
+        "game_form": game_form,
+        "standard_game": forms.STANDARD_GAME,
         "can_change": can_change,
         "controls": controls_in_effect(table.site, approval),
         "pay_tables": list(approval.pay_tables.all()) if approval else [],
     }
-    return render(request, "approvals/table.html", context, status=400 if form.errors else 200)
+    return render(request, "approvals/table.html", context, status=400 if form.errors or game_form.errors else 200)
+
+
+def _save_table_game(request, table, form, game_form) -> bool:
+    """The table's settings, and its game where the game form changes it: a new link with the
+    settings changed beside it, in one step (approvals.services.link_table_game), so a table moves
+    to a game whose conditions its old settings break. A refusal goes on the form showing the value
+    it names (the settings' fields on the settings form), else on the game form."""
+    values = {name: form.cleaned_data[name] for name in forms.SETTINGS if name in form.fields}
+    if not game_form.changed():
+        return (
+            call_service(form, lambda: cardroom_services.update_table(acting_user=request.user, table=table, **values))
+            is not None
+        )
+    settings = {name: value for name, value in values.items() if value != getattr(table, name)}
+    try:
+        services.link_table_game(acting_user=request.user, table=table, settings=settings, **game_form.cleaned_data)
+    except ValidationError as exc:
+        for name, errors in getattr(exc, "message_dict", {None: exc.messages}).items():
+            target = form if name in form.fields else game_form
+            target.add_error(name if name in target.fields else None, errors)
+        return False
+    return True
 
 
 @login_required

@@ -15,9 +15,12 @@ IN_CONTROLS = "as documented in the internal controls"
 
 
 def _single_wager_limit(t) -> str:
-    """The State's single-wager limit in force today (the pack's effective-dated limits)."""
+    """The State's single-wager limit in force today (the pack's effective-dated limits): the limit
+    of a wager made in the hand (a double down), beside the table's own maximum wager."""
     limits = pack_of(t).wager_limits_on()
-    return f" No single wager above {money(limits.max_cents)}." if limits and limits.max_cents else ""
+    if not limits or not limits.max_cents:
+        return ""
+    return f" No single wager, a double down included, above the State's limit of {money(limits.max_cents)}."
 
 
 def _payout(t) -> str:
@@ -28,6 +31,8 @@ def _payout(t) -> str:
 def _splits(t) -> str:
     """The pairs split, and the immaterial modifications of splitting the controls document (the
     rules' Irregularities, last paragraph): resplitting, one card to each split ace."""
+    if t.split_pairs == t.SplitPairs.NONE:  # nothing of split hands arises
+        return f"Splitting: {t.get_split_pairs_display()}."
     words = f"Splitting: {t.get_split_pairs_display()}" + ("; pairs may be split again" if t.resplit_allowed else "")
     return words + ("; split aces receive one card each." if t.split_aces_one_card else ".")
 
@@ -36,7 +41,7 @@ def _doubles(t) -> str:
     """The hands doubled on, and the modifications documented: no doubling after a split, a double
     less than the original bet (an approved game's own doubles are printed with the game)."""
     words = f"Doubling down: {t.get_double_on_display()}"
-    if not t.double_after_split:
+    if not t.double_after_split and t.split_pairs != t.SplitPairs.NONE:
         words += "; not after a split"
     if t.double_down == t.DoubleDown.UP_TO:  # (the model's choices through the table: packs load before the models)
         words += "; the double may be less than the original wager, up to it"

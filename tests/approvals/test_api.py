@@ -449,7 +449,7 @@ def test_a_version_recorded_before_the_options_were_asked_documents_only_the_rul
     assert message.endswith("Record a new version listing one card only to each split ace: yes.")
     # The register says the same of the version: nothing listed, so the rules' own play.
     documented = dict(zip(DOCUMENTED_FIELDS, older.documented, strict=True))
-    assert documented["split_aces_one_card"] == "none listed (the rules' play: Split aces drawn to as any hand)"
+    assert documented["split_aces_one_card"] == "none listed (the rules' play: Split aces played as any other hand)"
     assert documented["double_down"] == "none listed (the rules' play: Double-down wager must equal the original wager)"
     assert documented["even_money_offered"] == "none listed (the rules' play: No even money)"
 
@@ -471,3 +471,40 @@ def test_nd_and_ny_tables_are_untouched_by_the_wsgc_modifications(client_for, ma
     created = api.post("/api/v1/tables/", {"site": other_site.pk, "number": 1, "game": "21", **options}, format="json")
     assert created.status_code == 201, created.json()
     assert created.json()["split_aces_one_card"] is True and created.json()["resplit_allowed"] is True
+
+
+def test_options_of_split_hands_are_moot_where_no_pair_is_split(client_for, manager, ddm, ddm_table, ddm_controls):
+    """Double Down Madness splits no pair: its controls list nothing of resplitting, split aces or
+    doubling after a split (the register says so), and its table may set them either way. A table
+    that splits is still judged: its controls must list what it does."""
+    assert (ddm_controls.resplit_allowed, ddm_controls.split_aces_one_card, ddm_controls.double_after_split) == (
+        [],
+        [],
+        [],
+    )
+    documented = dict(zip(DOCUMENTED_FIELDS, ddm_controls.documented, strict=True))
+    assert documented["double_after_split"] == "none listed (no pair is split)"
+    api = client_for(manager)
+    for name, value in (("double_after_split", False), ("resplit_allowed", True), ("split_aces_one_card", True)):
+        changed = api.patch(f"/api/v1/tables/{ddm_table.pk}/", {name: value}, format="json")
+        assert changed.status_code == 200, changed.json()
+        assert changed.json()[name] is value
+    # The approval's own conditions still hold: no splitting.
+    refused = api.patch(f"/api/v1/tables/{ddm_table.pk}/", {"split_pairs": "identical"}, format="json")
+    assert refused.status_code == 400 and "split_pairs" in refused.json()
+
+
+def test_controls_that_split_pairs_must_document_the_options_of_split_hands(client_for, manager, site, today):
+    """Only controls allowing no splitting at all may leave them out."""
+    body = _controls(site, today, split_pairs=["identical", "none"])
+    del body["double_after_split"]
+    refused = client_for(manager).post("/api/v1/internal-controls/", body, format="json")
+    assert refused.status_code == 400 and "double_after_split" in refused.json(), refused.json()
+
+
+def test_linking_a_table_back_to_standard_blackjack_keeping_the_approved_play_is_a_400(client_for, manager, ddm_table):
+    """A link with no approval judged the table's approved-only play against no conditions (a 500)."""
+    answer = client_for(manager).post("/api/v1/table-games/", {"table": ddm_table.pk, "approval": None}, format="json")
+    assert answer.status_code == 400, answer.content
+    assert "Any card, again after each card received" in answer.json()["double_on"][0]
+    assert TableGame.objects.filter(table=ddm_table).count() == 1

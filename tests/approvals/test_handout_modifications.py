@@ -38,3 +38,18 @@ def test_the_house_rules_print_each_documented_modification(client_for, manager,
     assert "Insurance: half the wager, paid 2 to 1" in text
     for clause in CLAUSES:
         assert (clause in text) is modified, clause
+
+
+def test_a_table_splitting_no_pair_prints_nothing_of_split_hands(client_for, manager, site, auditor_api):  # noqa: F811
+    """Resplitting, split aces and doubling after a split do not arise where no pair is split: the
+    handout says "No splitting" and nothing of them, whatever the table's moot settings."""
+    record_controls(manager, site)
+    body = {**TABLE, "split_pairs": "none", "resplit_allowed": True, "split_aces_one_card": True,
+            "double_after_split": False}  # fmt: skip
+    created = client_for(manager).post("/api/v1/tables/", {"site": site.pk, **body}, format="json")
+    assert created.status_code == 201, created.json()
+    text = handout(auditor_api, site)
+    assert "Splitting: No splitting. " in text
+    for clause in ("pairs may be split again", "split aces receive one card each", "not after a split"):
+        assert clause not in text, clause
+    assert "No single wager, a double down included, above the State's limit of $300.00." in text

@@ -3,6 +3,7 @@
 import pytest
 
 from approvals.forms import SETTINGS
+from approvals.queries import current_link
 from approvals.services import LINK_SETTINGS
 from cardroom.models import Role
 
@@ -28,6 +29,19 @@ def test_an_approvals_conditions_read_in_the_table_forms_words(client, manager, 
     assert "up to the original wager" not in conditions and "Any first two cards" not in conditions
 
 
+def _game_fields(table) -> dict:
+    """The game form's fields as the page fills them: the table's current link."""
+    link = current_link(table.pk)
+    if link is None:
+        return {"approval": "", "blackjack_pay_table": "", "side_bet_pay_table": "", "shuffler_model": ""}
+    return {
+        "approval": link.approval_id or "",
+        "blackjack_pay_table": link.blackjack_pay_table_id or "",
+        "side_bet_pay_table": link.side_bet_pay_table_id or "",
+        "shuffler_model": link.shuffler_model,
+    }
+
+
 def test_switching_surrender_on_at_the_ddm_table_shows_the_approvals_refusal(client, manager, ddm_table):
     client.force_login(manager.user)
     page = client.get(f"/approvals/tables/{ddm_table.pk}/").content.decode()
@@ -43,6 +57,7 @@ def test_switching_surrender_on_at_the_ddm_table_shows_the_approvals_refusal(cli
         "insurance_allowed": "on",
         "blackjack_payout": "3:2",
         "payout_rounding": "down",
+        **_game_fields(ddm_table),
     }
     answer = client.post(f"/approvals/tables/{ddm_table.pk}/", form)
     assert answer.status_code == 400
@@ -99,7 +114,7 @@ def test_the_internal_controls_register_states_each_documented_option_in_words(c
         "3 to 2; 6 to 5",
         "Rounded down to the table's lowest chip",
         "Pairs may be split again",
-        "Split aces drawn to as any hand; One card to each split ace",
+        "Split aces played as any other hand; One card to each split ace",
         "No doubling after a split",
         "Double-down wager must equal the original wager; Double-down wager up to the original wager",
         "No even money",
@@ -119,3 +134,88 @@ def test_a_tables_approved_game_is_dated_in_its_sites_time(client, manager, ddm_
     row = page.split(f'id="table-{ddm_table.pk}"')[1].split("</tr>")[0]
     linked = current_link(ddm_table.pk).linked_at.astimezone(ZoneInfo(ddm_table.site.time_zone))
     assert f"{linked:%Y-%m-%d %H:%M} {linked.tzname()}" in row, row
+
+
+@pytest.mark.parametrize("code", ["ND", "WA-BJ", "NY"])
+def test_a_table_whose_site_approves_no_games_has_no_game_page(client, manager, other_site, code):
+    """It said "House-banked blackjack (no approved game)" of a North Dakota twenty-one table, a
+    Washington player-banked table and a New York one, and offered to save their settings outside
+    their own setup form: only a pack that approves games (WA-HB) has the page."""
+    from tests.factories import TableFactory
+
+    other_site.jurisdiction = code
+    other_site.save()
+    table = TableFactory(site=other_site, number=7)
+    client.force_login(manager.user)
+    answer = client.get(f"/approvals/tables/{table.pk}/")
+    assert answer.status_code == 404
+    assert b"House-banked blackjack" not in answer.content
+
+
+def _page_form(table, **changes) -> dict:
+    """The game page's form as the browser posts it: the table's settings and game as they are,
+    then `changes` (a checkbox left out is unticked)."""
+    from approvals.forms import TableSettingsForm
+
+    form = TableSettingsForm(instance=table)
+    values = {name: form.initial[name] for name in form.fields}
+    posted = {**values, **_game_fields(table), **changes}
+    return {name: ("on" if value is True else value) for name, value in posted.items() if value is not False}
+
+
+def test_a_gaming_manager_moves_a_table_to_the_approved_game_on_its_page(client, manager, wa_table, ddm, ddm_controls):
+    """In one step, as the API's link does: the game, its pay tables, the approved shuffler, and the
+    settings its conditions ask (no splitting, doubling on any card up to the total in play)."""
+    from approvals.models import PayTable, TableGame
+
+    pay_tables = PayTable.objects.filter(approval=ddm)
+    client.force_login(manager.user)
+    page = client.get(f"/approvals/tables/{wa_table.pk}/").content.decode()
+    assert 'name="approval"' in page and "Double Down Madness Blackjack: Blackjack pay table 01" in page
+    form = _page_form(
+        wa_table,
+        approval=ddm.pk,
+        blackjack_pay_table=pay_tables.get(side_bet="", code="01").pk,
+        side_bet_pay_table=pay_tables.get(side_bet="Push 22", code="1").pk,
+        shuffler_model="Shuffle Master i-DealPlus",
+        dealt_from="shuffler",
+        dealer_hits_soft_17=True,
+        split_pairs="none",
+        double_on="any_card",
+        double_down="total",
+    )
+    answer = client.post(f"/approvals/tables/{wa_table.pk}/", form)
+    assert answer.status_code == 302, answer.content.decode()[-3000:]
+    link = TableGame.objects.filter(table=wa_table).latest("linked_at")
+    assert (link.approval_id, link.shuffler_model, link.blackjack_pay_table.code) == (
+        ddm.pk,
+        "Shuffle Master i-DealPlus",
+        "01",
+    )
+    wa_table.refresh_from_db()
+    assert (wa_table.split_pairs, wa_table.double_on, wa_table.double_down) == ("none", "any_card", "total")
+    page = client.get(f"/approvals/tables/{wa_table.pk}/").content.decode()
+    assert "Blackjack pay table 01 (this table)" in page and "Shuffler: Shuffle Master i-DealPlus" in page
+
+
+def test_back_to_standard_blackjack_keeping_the_approved_play_is_refused_on_the_page(client, manager, ddm_table):
+    """Standard blackjack's controls document no doubling on any card: the page says so, in the
+    rule's words, and changes nothing (it was a server error when the link had no approval)."""
+    from html import unescape
+
+    from approvals.models import TableGame
+
+    links = TableGame.objects.filter(table=ddm_table).count()
+    client.force_login(manager.user)
+    form = _page_form(ddm_table, approval="", blackjack_pay_table="", side_bet_pay_table="", shuffler_model="")
+    answer = client.post(f"/approvals/tables/{ddm_table.pk}/", form)
+    assert answer.status_code == 400
+    assert "not Any card, again after each card received" in unescape(answer.content.decode())
+    assert TableGame.objects.filter(table=ddm_table).count() == links
+
+
+def test_an_auditor_reads_the_game_page_and_may_not_change_the_game(client, cast, ddm_table):
+    client.force_login(cast[Role.AUDITOR].user)
+    page = client.get(f"/approvals/tables/{ddm_table.pk}/")
+    assert page.status_code == 200 and 'id="save"' not in page.content.decode()
+    assert client.post(f"/approvals/tables/{ddm_table.pk}/", _page_form(ddm_table, approval="")).status_code == 403

@@ -37,7 +37,7 @@ CASES = {
         dict(max_wager_cents=30000, blackjack_payout="6:5", payout_rounding="down"),
         [
             "Blackjack pays 6 to 5; a payout is rounded down to the table's lowest chip",
-            "No single wager above $300.00",
+            "No single wager, a double down included, above the State's limit of $300.00",
             "WAC 230-15-140",
             "WSGC Blackjack Game Rules (rev. April 2018), rule 7",
             "documented in the internal controls",
