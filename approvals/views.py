@@ -1,6 +1,8 @@
 """The register of game approvals and internal controls, and a table's approved game with its
 settings (changed through cardroom.services.update_table: the same refusal as the API's)."""
 
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -24,6 +26,15 @@ def _access(request, reader=rules.RECORDS):
     return access
 
 
+@dataclass(frozen=True)
+class TableRow:
+    """A table of the register and its current link (None: it never offered an approved game)."""
+
+    table: Table
+    link: TableGame | None
+    page: bool = True  # its game page: the site's pack approves games and the table is in use
+
+
 @login_required
 def register_page(request):
     access = _access(request)
@@ -40,8 +51,18 @@ def register_page(request):
         .order_by("linked_at", "id")
     ):
         links[link.table_id] = link  # the latest stays
+    # Every active blackjack table where the site's pack approves games, with the game it offers
+    # (its page moves it to another), and any other table still offering an approved game.
+    judged = [site.pk for site in access.sites() if rules.GAME_APPROVAL.applies(site)]
+    offered = Table.objects.filter(site_id__in=judged, active=True, game=Game.TWENTY_ONE).select_related("site")
     tables = sorted(
-        (link for link in links.values() if link.approval_id), key=lambda row: (row.table.site.name, row.table.number)
+        [TableRow(table, links.get(table.pk)) for table in offered]
+        + [
+            TableRow(link.table, link, page=False)
+            for link in links.values()
+            if link.approval_id and link.table.site_id not in judged
+        ],
+        key=lambda row: (row.table.site.name, row.table.number),
     )
     licences = Licence.objects.filter(organization_id=access.organization_id).order_by(
         "jurisdiction", "-effective_on", "-id"
@@ -71,6 +92,7 @@ def register_page(request):
             "approvals": approvals.order_by("game_name", "approved_on"),
             "controls": controls,
             "links": tables,
+            "standard_game": forms.STANDARD_GAME,
             "licences": licences,
             "states": states,
             "controls_rule": controls_rule,

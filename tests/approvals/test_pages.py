@@ -219,3 +219,15 @@ def test_an_auditor_reads_the_game_page_and_may_not_change_the_game(client, cast
     page = client.get(f"/approvals/tables/{ddm_table.pk}/")
     assert page.status_code == 200 and 'id="save"' not in page.content.decode()
     assert client.post(f"/approvals/tables/{ddm_table.pk}/", _page_form(ddm_table, approval="")).status_code == 403
+
+
+def test_the_register_lists_every_blackjack_table_with_its_game_and_page(client, manager, wa_table, ddm_table):
+    """A standard table too (it listed only tables offering an approved game, so a standard table's
+    page, where it moves to one, was reached by no link)."""
+    client.force_login(manager.user)
+    page = client.get("/approvals/").content.decode()
+    listed = page[page.index('id="table-games"') : page.index("</table>", page.index('id="table-games"'))]
+    assert (
+        f'href="/approvals/tables/{wa_table.pk}/"' in listed and f'href="/approvals/tables/{ddm_table.pk}/"' in listed
+    )
+    assert "Standard house-banked blackjack (no approved game)" in listed and "Double Down Madness Blackjack" in listed
