@@ -8,7 +8,7 @@ from django.db.models import Q
 from core.citations import stated
 from core.forms import BootstrapMixin, CentsField
 
-from .chips import default_spec
+from .chips import default_spec, laws_for
 from .models import (
     BOUND_CODES,
     ChipDenomination,
@@ -261,6 +261,12 @@ class ChipDenominationForm(BootstrapMixin, forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        if not any(law.specs for law in laws_for(self.instance.organization_id)):
+            # No chip law the organization is held to prescribes colours: nothing fills a blank.
+            for name in ("primary_colour", "edge_spots"):
+                self.fields[name].required = True
+                self.fields[name].help_text = ""
+            self.fields["edge_colour"].help_text = "A contrasting edge spot colour, if any."
         if self.instance.pk:
             # A disabled field is cleaned from its initial value: the model's cents, which the
             # field would read as dollars (a $5 chip saved as $500); give it as the page shows it.

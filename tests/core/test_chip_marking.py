@@ -168,3 +168,25 @@ def test_elsewhere_the_setup_form_saves_a_chip_without_a_marking(client, elsewhe
     chip.refresh_from_db()
     assert (chip.value_cents, chip.primary_colour, chip.marking) == (300, "purple", "")
     assert CITATION not in page(client.get("/setup/chips/"))
+
+
+def test_elsewhere_the_form_promises_no_law_s_colours_and_asks_them_as_required(client, elsewhere):
+    """Its help said "Blank: the colour the chip law prescribes" where no chip law prescribes one, and
+    a blank was then refused as "This field cannot be blank": now the colour and edge spots are
+    asked as required, with no promise, and a blank is refused on its field before the model."""
+    org, manager = elsewhere
+    client.force_login(manager.user)
+    text = page(client.get("/setup/chips/new/"))
+    assert "chip law prescribes" not in text and "chip law's default" not in text
+    answer = client.post("/setup/chips/new/", {**FORM, "primary_colour": "", "edge_spots": ""})
+    assert answer.status_code == 200
+    errors = answer.context["form"].errors
+    assert errors["primary_colour"] == ["This field is required."] and errors["edge_spots"] == [
+        "This field is required."
+    ]
+    assert not ChipDenomination.objects.filter(organization=org).exists()
+
+
+def test_in_north_dakota_a_blank_colour_takes_the_law_s_and_the_form_says_so(client, manager):
+    client.force_login(manager.user)
+    assert "Blank: the colour the chip law prescribes." in page(client.get("/setup/chips/new/"))
