@@ -400,9 +400,14 @@ def _shift_rows(shifts, dealer_query: str, *, win: str, holds: bool = True) -> s
         else:
             figures = f"not separable because {_text(s.not_separable_because)}"
         started, ended = _text(_clock(s.started_at, zone)), _text(_clock(s.ended_at, zone) or "open")
+        # The dealer's percent-of-hold page only where the site has one (its revenue a drop).
+        name = (
+            f'<a href="{_text(address(s.dealer_id))}{query}">{_text(s.dealer_name)}</a>'
+            if holds
+            else _text(s.dealer_name)
+        )
         rows.append(
-            f'<li><a href="{_text(address(s.dealer_id))}{query}">{_text(s.dealer_name)}</a> · '
-            f"table {_text(s.table_number)} · {started}–{ended}{f' · {figures}' if figures else ''}</li>"
+            f"<li>{name} · table {_text(s.table_number)} · {started}–{ended}{f' · {figures}' if figures else ''}</li>"
         )
     return mark_safe("".join(rows))  # noqa: S308 - every value went through _text
 
