@@ -92,77 +92,48 @@ class DocumentedOption:
         return f"{self.rule.at(where)}: {note}"
 
 
+def _yes_no(field: str, label: str, rules_play: bool, column: str, yes: str, no: str, **kwargs) -> DocumentedOption:
+    """A yes/no option, its two values in the register's words."""
+    return DocumentedOption(field, label, (rules_play,), column, {True: yes, False: no}, **kwargs)
+
+
 # The rules' own play, as packs/wa_hb/approvals.py cites it (rules 9.i, 7; the notes on splitting,
 # doubling, insurance and surrender; the immaterial modifications of Irregularities).
 DOCUMENTED_OPTIONS = (
     # rule 9.i: the dealer stands on 17
-    DocumentedOption(
-        "dealer_hits_soft_17",
-        "dealer hits soft 17",
-        (False,),
-        "Soft 17",
-        {True: "Hits soft 17", False: "Stands on soft 17"},
-    ),
+    _yes_no("dealer_hits_soft_17", "dealer hits soft 17", False, "Soft 17", "Hits soft 17", "Stands on soft 17"),
     # "When a player receives two identical cards, they are considered a pair"
     DocumentedOption("split_pairs", "pairs a player may split", ("identical",), "Splits"),
     # "Once a player is dealt two cards, the player may double down"
     DocumentedOption("double_on", "hands a player may double down on", ("any_two",), "Doubles"),
     # when the dealer's face-up card is an ace
-    DocumentedOption(
-        "insurance_allowed", "insurance", (True,), "Insurance", {True: "Insurance offered", False: "No insurance"}
-    ),
+    _yes_no("insurance_allowed", "insurance", True, "Insurance", "Insurance offered", "No insurance"),
     DocumentedOption("surrender", "surrender", (), "Surrender"),  # whether and when is the room's documented choice
     DocumentedOption("blackjack_payout", "blackjack payout", (), "Payout"),  # every payout offered is posted
     # A payout with no fraction to round (2 to 1, even money) needs no rounding rule.
     DocumentedOption(
-        "payout_rounding",
-        "rounding of the blackjack payout",
-        ("",),
-        "Rounding",
+        "payout_rounding", "rounding of the blackjack payout", ("",), "Rounding",
         {"": "No rounding", **dict(Table.PayoutRounding.choices)},
     ),
     # The rules' own play of the options no note names: any other value is one of the "immaterial
     # modifications to these game rules" the card room documents (Irregularities, last paragraph).
     # "If the third card dealt to the player is identical to the others, the player may again split"
-    DocumentedOption(
-        "resplit_allowed",
-        "resplitting a pair",
-        (True,),
-        "Resplit",
-        {True: "Pairs may be split again", False: "No resplitting"},
-        after_split=True,
-    ),
+    _yes_no("resplit_allowed", "resplitting a pair", True, "Resplit", "Pairs may be split again", "No resplitting",
+            after_split=True),
     # Each split card is played "as it were the first card dealt in a hand": nothing limits split aces
     # to one card each.
-    DocumentedOption(
-        "split_aces_one_card",
-        "one card only to each split ace",
-        (False,),
-        "Split aces",
-        {True: "One card to each split ace", False: "Split aces played as any other hand"},
-        after_split=True,
-    ),
+    _yes_no("split_aces_one_card", "one card only to each split ace", False, "Split aces",
+            "One card to each split ace", "Split aces played as any other hand", after_split=True),
     # A split hand is a first hand, and "once a player is dealt two cards, the player may double down"
-    DocumentedOption(
-        "double_after_split",
-        "doubling down after a split",
-        (True,),
-        "Double after split",
-        {True: "Double after a split", False: "No doubling after a split"},
-        after_split=True,
-    ),
+    _yes_no("double_after_split", "doubling down after a split", True, "Double after split", "Double after a split",
+            "No doubling after a split", after_split=True),
     # "The player places a second wager equal to the original bet"
     DocumentedOption("double_down", "the double-down wager", (Table.DoubleDown.EQUAL,), "Double-down wager"),
     # The rules offer insurance, not even money: even money is a deviation in accepting insurance
     # wagers (the Insurance note).
-    DocumentedOption(
-        "even_money_offered",
-        "even money on a blackjack against an ace",
-        (False,),
-        "Even money",
-        {True: "Even money offered", False: "No even money"},
-    ),
-)
+    _yes_no("even_money_offered", "even money on a blackjack against an ace", False, "Even money",
+            "Even money offered", "No even money"),
+)  # fmt: skip
 DOCUMENTED_FIELDS = tuple(option.field for option in DOCUMENTED_OPTIONS)
 
 
