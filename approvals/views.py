@@ -137,8 +137,9 @@ def table_game(request, pk):
 def _save_table_game(request, table, form, game_form) -> bool:
     """The table's settings, and its game where the game form changes it: a new link with the
     settings changed beside it, in one step (approvals.services.link_table_game), so a table moves
-    to a game whose conditions its old settings break. A refusal goes on the form showing the value
-    it names (the settings' fields on the settings form), else on the game form."""
+    to a game whose conditions its old settings break; a setting the new game's approval fixes to one
+    value follows it unless the form changed it. A refusal goes on the form showing the value it
+    names (the settings' fields on the settings form), else on the game form."""
     values = {name: form.cleaned_data[name] for name in forms.SETTINGS if name in form.fields}
     if not game_form.changed():
         return (
@@ -146,6 +147,16 @@ def _save_table_game(request, table, form, game_form) -> bool:
             is not None
         )
     settings = {name: value for name, value in values.items() if value != getattr(table, name)}
+    approval = game_form.cleaned_data["approval"]
+    for name, permitted in (approval.conditions if approval else {}).items():
+        # A setting the new game's approval fixes to one value follows it, unless the form changed it.
+        if (
+            len(permitted) == 1
+            and name in form.fields
+            and name not in settings
+            and getattr(table, name) != permitted[0]
+        ):
+            settings[name] = permitted[0]
     try:
         services.link_table_game(acting_user=request.user, table=table, settings=settings, **game_form.cleaned_data)
     except ValidationError as exc:

@@ -231,3 +231,26 @@ def test_the_register_lists_every_blackjack_table_with_its_game_and_page(client,
         f'href="/approvals/tables/{wa_table.pk}/"' in listed and f'href="/approvals/tables/{ddm_table.pk}/"' in listed
     )
     assert "Standard house-banked blackjack (no approved game)" in listed and "Double Down Madness Blackjack" in listed
+
+
+def test_a_table_moved_to_an_approved_game_takes_the_settings_its_approval_fixes(
+    client, manager, wa_table, ddm, ddm_controls
+):
+    """The game and its pay table chosen, nothing else touched: the settings Double Down Madness's
+    approval fixes to one value (no splitting, the dealer hits soft 17, doubling on any card up to
+    the total in play) follow it, in the same step."""
+    from approvals.models import PayTable
+
+    client.force_login(manager.user)
+    form = _page_form(wa_table, approval=ddm.pk,
+                      blackjack_pay_table=PayTable.objects.get(approval=ddm, side_bet="", code="02").pk)  # fmt: skip
+    answer = client.post(f"/approvals/tables/{wa_table.pk}/", form)
+    assert answer.status_code == 302, answer.content.decode()[-3000:]
+    wa_table.refresh_from_db()
+    assert (wa_table.split_pairs, wa_table.dealer_hits_soft_17, wa_table.double_on, wa_table.double_down) == (
+        "none",
+        True,
+        "any_card",
+        "total",
+    )
+    assert current_link(wa_table.pk).approval_id == ddm.pk
