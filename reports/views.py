@@ -1,5 +1,7 @@
 """Reports in the browser: pick a report, a site and a period; watch it; download it."""
 
+from datetime import timedelta
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
@@ -14,7 +16,11 @@ from packs import pack_for
 from . import services
 from .api import file_response
 from .catalogue import kinds_at, load_kinds
+from .models import ReportRun
 from .queries import readable_runs, require_reader, runs_for
+
+# House control: a report still queued this long after its request is said to wait on a worker.
+QUEUED_TOO_LONG = timedelta(minutes=1)
 
 
 def _may_request(request) -> bool:
@@ -83,8 +89,10 @@ def run_detail(request, pk):
     run = get_object_or_404(runs_for(request.user), pk=pk)
     require_reader(request.user, run)
     template = "reports/_run_status.html" if request.htmx else "reports/run.html"
+    # Still queued well after its request: no worker has taken it (one may not be running).
+    stalled = run.status == ReportRun.Status.QUEUED and timezone.now() - run.requested_at > QUEUED_TOO_LONG
     # The list of reports is the requesters' page: a reader of this report alone is not sent to a 403.
-    return render(request, template, {"run": run, "may_request": _may_request(request)})
+    return render(request, template, {"run": run, "stalled": stalled, "may_request": _may_request(request)})
 
 
 @login_required

@@ -272,3 +272,23 @@ def test_a_report_of_days_still_to_come_is_refused(auditor_api, site, time_machi
         format="json",
     )
     assert today.status_code in (200, 201, 202), today.content
+
+
+def test_a_report_no_worker_takes_says_so_after_a_minute(
+    client, cast, auditor_api, site, django_capture_on_commit_callbacks
+):
+    """A queued report's page said "Queued 0%" for ever when no worker ran (the demo's server alone):
+    after a minute it says the worker may be stopped and that nothing needs requesting again."""
+    import time_machine
+
+    with time_machine.travel("2026-11-20 15:00:00-06:00", tick=False) as clock:
+        with django_capture_on_commit_callbacks(execute=False):
+            run = request(auditor_api, kind="alerts", site=site.pk, quarter="2026Q3").json()
+        assert run["status"] == "queued"
+        client.force_login(cast[Role.AUDITOR].user)
+        assert 'id="stalled"' not in client.get(f"/reports/{run['id']}/").content.decode()
+        clock.shift(61)
+        page = client.get(f"/reports/{run['id']}/").content.decode()
+        assert 'id="stalled"' in page and "no report worker has taken it" in page
+        generate_report(run["id"])
+        assert 'id="stalled"' not in client.get(f"/reports/{run['id']}/").content.decode()
