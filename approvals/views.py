@@ -1,5 +1,6 @@
 """The register of game approvals and internal controls, and a table's approved game with its
-settings (changed through cardroom.services.update_table: the same refusal as the API's)."""
+settings (changed through cardroom.services.update_table, or with a new game through
+approvals.services.link_table_game: the same refusals as the API's)."""
 
 from dataclasses import dataclass
 
