@@ -2,8 +2,6 @@
 
 from datetime import date
 
-from django.utils import timezone
-
 from cardroom.models import Site
 
 from . import rules
@@ -12,9 +10,7 @@ from .models import GameApproval, InternalControls, Licence, TableGame, WrittenP
 
 def site_today(site: Site) -> date:
     """Today in the site's own time zone (an internal-controls version takes effect on a date there)."""
-    from zoneinfo import ZoneInfo
-
-    return timezone.now().astimezone(ZoneInfo(site.time_zone)).date()
+    return site.today()
 
 
 def current_link(table_id: int | None) -> TableGame | None:

@@ -266,7 +266,7 @@ def _deposit(site, day, index, amount_cents, cashier) -> None:
     due = deposit_due_on(day.site, day.gaming_date)
     # A bank takes deposits on banking days: the first after the night, the second night's two after its due day (late).
     deposited_on = add_banking_days(due, 2) if index == 1 else add_banking_days(day.gaming_date, 1)
-    if deposited_on > timezone.localdate():
+    if deposited_on > site.today():  # as the service asks
         return
     services.record_deposit(
         acting_user=cashier,

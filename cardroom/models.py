@@ -1,12 +1,14 @@
 """Core domain: organizations, sites, tables, chips, people and roles."""
 
-from zoneinfo import available_timezones
+from datetime import date
+from zoneinfo import ZoneInfo, available_timezones
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
 from core import limits
@@ -89,6 +91,13 @@ class Organization(models.Model):
     def __str__(self):
         return self.name
 
+    def today(self) -> date:
+        """The latest of its sites' dates today, each in its own time zone (the server's where it
+        has no site): a date after it is in the future at every one of its sites, whose zones
+        may differ (an organization-level record, the chip inventory, is dated at any of them)."""
+        zones = set(self.sites.values_list("time_zone", flat=True))
+        return max((timezone.localdate(timezone=ZoneInfo(zone)) for zone in zones), default=timezone.localdate())
+
 
 class Site(models.Model):
     organization = models.ForeignKey(Organization, on_delete=models.PROTECT, related_name="sites")
@@ -137,6 +146,12 @@ class Site(models.Model):
 
     def __str__(self):
         return self.name
+
+    def today(self) -> date:
+        """Today's date in the site's own time zone: not the server's (settings.TIME_ZONE), which
+        is the zone of an API request and of a Celery task (config.middleware activates the
+        site's only for its pages)."""
+        return timezone.localdate(timezone=ZoneInfo(self.time_zone))
 
     def clean(self):
         duplicates = Site.objects.filter(organization_id=self.organization_id, name__iexact=self.name)

@@ -23,7 +23,7 @@ from .engine import run_checks
 from .labels import figure_rows, period_of, table_of
 from .models import ComplianceRun
 from .month import Month
-from .queries import alerts_for, obligations, status_of
+from .queries import alerts_for, is_overdue, obligations, status_of
 
 
 class AlertStepSerializer(serializers.Serializer):
@@ -77,7 +77,7 @@ class AlertSerializer(serializers.Serializer):
         return [{"label": label, "value": value} for label, value in figure_rows(alert.figures, alert.site)]
 
     def get_overdue(self, alert) -> bool:
-        return bool(alert.due_date and alert.due_date < timezone.localdate() and status_of(alert) != "resolved")
+        return is_overdue(alert, status_of(alert))
 
 
 class AlertPageSerializer(serializers.Serializer):

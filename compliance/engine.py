@@ -189,7 +189,7 @@ def open_review_program_for(alert: Alert) -> None:
 
     if review_started_since(alert.site_id, alert.period_end + timedelta(days=1)):
         return
-    start = max(alert.period_end + timedelta(days=1), timezone.localdate())
+    start = max(alert.period_end + timedelta(days=1), alert.site.today())
     try:
         open_review_program(None, alert.site, start, f"{alert.citation}: {alert.action_required}")
     except ValidationError:

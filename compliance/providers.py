@@ -220,12 +220,16 @@ def late_samples(sites: list[Site], start: date, end: date, book: ThresholdBook,
         lambda ids, a, b: list(surveillance_queries.equipment_changes_with_first_sample(ids, a - window, b)),
         window,
     )  # fmt: skip
-    today = timezone.localdate()
+    today = {s.pk: site_today(s) for s in sites}  # each site judged on its own date
     return [
         f
         for c in changes
         if start - window <= c.changed_on <= end
-        and (f := rules.late_video_sample(c.site_id, c.pk, c.changed_on, c.first_submission, today=today, book=book))
+        and (
+            f := rules.late_video_sample(
+                c.site_id, c.pk, c.changed_on, c.first_submission, today=today[c.site_id], book=book
+            )
+        )
     ]
 
 
@@ -258,7 +262,7 @@ def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook
     or session day). Each day that may be late comes with its deposit's date only
     (`cage.queries.deposits_maybe_late`: not the days deposited within that many calendar days),
     not its bank figures."""
-    today = timezone.localdate()
+    today = {s.pk: site_today(s) for s in sites}  # each site judged on its own date
     found = []
     house = {s.pk: s for s in sites if not rules.DEPOSIT_DEADLINE.applies(s)}
     stated = [book.int("deposit.banking_days")] if len(house) < len(sites) else []
@@ -271,7 +275,7 @@ def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook
         if not start <= day <= end:
             continue
         limit = deposit_limit(house[site_id], day) if site_id in house else None
-        if finding := rules.late_deposit(site_id, day, deposited, today=today, book=book, limit=limit):
+        if finding := rules.late_deposit(site_id, day, deposited, today=today[site_id], book=book, limit=limit):
             found.append(finding)
     return found
 
@@ -635,12 +639,12 @@ def review_weeks_short(sites: list[Site], start: date, end: date, book: Threshol
     The weeks of a run's ranges that touch read together (the quarter rules, which open
     programs, have all run before the day rules: engine.run_scan)."""
     minutes = book.int("low_hold.review_minutes_per_week")
-    today = timezone.localdate()
+    today = {s.pk: site_today(s) for s in sites}  # each site's weeks ended before its own date
     tasks, reviewed = _over_span(
         run, "review_weeks_due", [s.pk for s in sites], start, end,
-        lambda ids, a, b: surveillance_queries.review_weeks_due(ids, a, b, today),
+        lambda ids, a, b: surveillance_queries.review_weeks_due(ids, a, b, max(today.values(), default=b)),
     )  # fmt: skip
-    tasks = [task for task in tasks if start <= task.week_end <= end]
+    tasks = [task for task in tasks if start <= task.week_end <= end and task.week_end < today[task.program.site_id]]
     reviewed = defaultdict(timedelta, reviewed)
     citation = book["low_hold.review_minutes_per_week"].citation
     return [

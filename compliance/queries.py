@@ -41,6 +41,12 @@ def status_of(alert: Alert) -> str:
     return "open"
 
 
+def is_overdue(alert: Alert, status: str) -> bool:
+    """Past its due date and not resolved, judged on its own site's date (`Site.today`): not the
+    server's, nor the site of the page that lists it (the alerts of all the user's sites)."""
+    return bool(alert.due_date and status != "resolved" and alert.due_date < alert.site.today())
+
+
 def obligations(access, *, today, steps: bool = True) -> list[Alert]:
     """Everything still due across the user's sites, overdue first, then by due date."""
     return _in_obligation_order(alerts_for(access, steps=steps).filter(is_resolved=False), today)

@@ -24,7 +24,7 @@ from .forms import ResolveForm, RunForm, StepForm
 from .labels import figure_rows
 from .models import ComplianceRun
 from .month import WEEKDAYS, Month, month_grid
-from .queries import ALERTS, alerts_for, in_quarter, last_run, open_before, status_of
+from .queries import ALERTS, alerts_for, in_quarter, is_overdue, last_run, open_before, status_of
 from .schedule import next_runs
 
 ALERT_ROWS = 500  # a quarter's alerts at one organization's sites stay far below this
@@ -75,9 +75,8 @@ def alert_list(request):
         {
             "quarter": quarter,
             "is_current": quarter == Quarter.containing(today),
-            "rows": [(a, status_of(a)) for a in in_quarter(alerts, quarter)[:ALERT_ROWS]],
-            "earlier_rows": [(a, status_of(a)) for a in earlier[:ALERT_ROWS]],
-            "today": today,
+            "rows": _alert_rows(in_quarter(alerts, quarter)[:ALERT_ROWS]),
+            "earlier_rows": _alert_rows(earlier[:ALERT_ROWS]),
             "last_run": run,
             "opened_here": _opened_here(alerts_for(access), run),
             "next_runs": next_runs(timezone.now()),
@@ -125,6 +124,11 @@ def _offered_form(access, alert, data=None):
     if access.has_role(alert.site_id, *services.ACKNOWLEDGE_ROLES):
         return "document", StepForm(data, prefix="document")
     return None, None
+
+
+def _alert_rows(alerts) -> list[tuple]:
+    """(alert, status, overdue) a row: each judged overdue on its own site's date."""
+    return [(a, status, is_overdue(a, status)) for a in alerts for status in (status_of(a),)]
 
 
 @login_required

@@ -14,7 +14,6 @@ from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from django.db import transaction
-from django.utils import timezone
 
 from cardroom.models import Employee, Site, Table
 from core.periods import add_banking_days
@@ -45,7 +44,7 @@ def _fees(site: Site) -> None:
     table = Table.objects.get(site=site, number=1)
     shift = Employee.objects.get(user__username="washift")
     cashier = Employee.objects.get(user__username="wacashier")
-    today = timezone.localdate(timezone=ZoneInfo(site.time_zone))
+    today = site.today()
     for ago in range(DAYS, 0, -1):
         day = today - timedelta(days=ago)
         collected = 0
@@ -109,7 +108,7 @@ def _deposit(site: Site, day, cashier: Employee, counted_cents: int) -> None:
     from cage.services import record_deposit
 
     deposited_on = add_banking_days(day, 2)
-    if deposited_on > timezone.localdate():  # as the service asks
+    if deposited_on > site.today():  # as the service asks
         return
     record_deposit(
         acting_user=cashier.user,

@@ -36,7 +36,7 @@ def _move_chips(acting_user, organization, kind, chips, occurred_on, reference, 
     citation = rules.at_organization(rules.CHIP_INVENTORY, organization.pk)
     lines = parse_chip_lines(chips, organization.pk, citation=citation)
     require_chips(lines, "chips", citation)
-    if not isinstance(occurred_on, date) or occurred_on > timezone.localdate():
+    if not isinstance(occurred_on, date) or occurred_on > organization.today():
         raise ValidationError({"occurred_on": f"{citation}: give the date it happened, not a future one."})
     if not reference.strip():
         raise ValidationError({"reference": f"{citation}: give the invoice, or the witness of the destruction."})
@@ -96,7 +96,7 @@ def record_chip_inventory_count(
         acting_user, organization, rules.INVENTORY_KEEPERS, "record a chip inventory count"
     )
     citation = rules.at_organization(rules.CHIP_INVENTORY, organization.pk)
-    if not isinstance(counted_on, date) or counted_on > timezone.localdate():
+    if not isinstance(counted_on, date) or counted_on > organization.today():
         raise ValidationError({"counted_on": f"{citation}: give the date of the count, not a future one."})
     parsed = _parse_locations(organization, locations, citation)
     with transaction.atomic():

@@ -83,7 +83,7 @@ def _check_deposited_on(site: Site, gaming_date: date, deposited_on) -> None:
         raise ValidationError(
             {"deposited_on": f"{rules.DEPOSIT.at(site)}: a deposit is made on or after its gaming date."}
         )
-    if deposited_on > timezone.localdate():
+    if deposited_on > site.today():  # the site's date, not the server's (an API request, a task)
         raise ValidationError({"deposited_on": f"{rules.DEPOSIT.at(site)}: a deposit cannot be dated in the future."})
 
 

@@ -238,3 +238,51 @@ def test_a_fee_days_deposit_stays_append_only_in_the_database(cast, site, closed
     with pytest.raises(IntegrityError), transaction.atomic():
         BankDeposit.objects.filter(pk=deposit.pk).delete()
     assert BankDeposit.objects.get().amount_cents == 1600
+
+
+# --- The site's own date ---------------------------------------------------------------------------
+
+
+def _post_deposit(api, site, gaming_date, deposited_on):
+    payload = {"site": site.pk, "gaming_date": str(gaming_date), "amount_cents": 1600, "deposited_on": deposited_on}
+    return api.post("/api/v1/cage/deposits/", payload, format="json")
+
+
+def test_a_deposit_is_not_dated_tomorrow_at_the_site_when_the_servers_date_has_turned(
+    client_for, cast, site, closed_fee_day, time_machine
+):
+    """23:30 Monday at Tacoma is 01:30 Tuesday in Chicago, the server's zone (an API request runs
+    in it): Tuesday has not come at the site, so a deposit dated then is in the future."""
+    time_machine.move_to(datetime(2026, 8, 17, 23, 30, tzinfo=PACIFIC), tick=False)
+    api = client_for(cast[Role.CASHIER])
+    refused = _post_deposit(api, site, DAY, "2026-08-18")
+    assert refused.status_code == 400, refused.content
+    assert refused.json()["deposited_on"] == ["House control: a deposit cannot be dated in the future."]
+    assert _post_deposit(api, site, DAY, "2026-08-17").status_code == 201
+
+
+def test_a_deposit_dated_today_at_the_site_is_taken_before_the_servers_date_has_turned(client_for, org, time_machine):
+    """00:30 Friday in New York is 23:30 Thursday in Chicago: the Kingston cashier's deposit of
+    Friday, the site's today, is no deposit in the future."""
+    from tests.factories import SiteFactory, make_person
+    from tests.fees.conftest import session_two_days_ago
+
+    time_machine.move_to(datetime(2026, 11, 20, 0, 30, tzinfo=ZoneInfo("America/New_York")), tick=False)
+    kingston = SiteFactory(organization=org, name="Kingston Fire Hall", jurisdiction="NY", time_zone="America/New_York")
+    session, close_books = session_two_days_ago(org, kingston, make_person(org, Role.SHIFT_MANAGER, kingston))
+    close_books()
+    api = client_for(make_person(org, Role.CASHIER, kingston))
+    created = _post_deposit(api, kingston, session.gaming_date, "2026-11-20")
+    assert created.status_code == 201, created.content
+    refused = _post_deposit(api, kingston, session.gaming_date, "2026-11-21")
+    assert refused.json()["deposited_on"] == ["House control: a deposit cannot be dated in the future."]
+
+
+def test_the_nightly_check_judges_a_deposit_late_on_the_sites_own_date(cast, site, closed_fee_day, time_machine):
+    """At 23:30 on its due day at Tacoma (Wednesday), 01:30 Thursday in Chicago where the Celery
+    worker's clock runs, the deposit not yet recorded is not late: the cashier has the evening.
+    At 23:30 Thursday at Tacoma it is."""
+    time_machine.move_to(datetime(2026, 8, 19, 23, 30, tzinfo=PACIFIC), tick=False)
+    assert providers.late_deposits([site], DAY, DAY, ThresholdBook(DAY)) == []
+    time_machine.move_to(datetime(2026, 8, 20, 23, 30, tzinfo=PACIFIC), tick=False)
+    assert [f.due_date for f in providers.late_deposits([site], DAY, DAY, ThresholdBook(DAY))] == [DUE]

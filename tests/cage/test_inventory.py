@@ -1,6 +1,7 @@
 """The chip inventory log (SFN 17930): receipts, destruction, physical counts, outstanding."""
 
-from datetime import date
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -141,3 +142,31 @@ def test_a_fees_sites_bank_and_trays_are_no_location_of_the_house_chips(org, sit
     page = client.get("/cage/inventory/").content.decode()
     assert "Tacoma hall: chip bank" not in page and "Tacoma hall: table trays" not in page
     assert f"{site.name}: chip bank" in page and f"{site.name}: table trays" in page
+
+
+def test_a_chip_count_is_dated_by_the_latest_of_the_organizations_sites_dates(org, chips, manager, time_machine):
+    """00:30 Friday in New York is 23:30 Thursday in Chicago (the server's zone): an organization
+    with a New York site may date a receipt Friday, not Saturday."""
+    from tests.factories import SiteFactory
+
+    SiteFactory(organization=org, name="Kingston Fire Hall", jurisdiction="NY", time_zone="America/New_York")
+    time_machine.move_to(datetime(2026, 11, 20, 0, 30, tzinfo=ZoneInfo("America/New_York")), tick=False)
+    receipt = {"acting_user": manager.user, "organization": org, "reference": "Invoice 4472", "chips": {500: 10}}
+    assert services.receive_chips(**receipt, received_on=date(2026, 11, 20)).occurred_on == date(2026, 11, 20)
+    with pytest.raises(ValidationError, match="not a future one"):
+        services.receive_chips(**receipt, received_on=date(2026, 11, 21))
+
+
+def test_an_organization_in_the_pacific_counts_no_chips_on_a_date_its_sites_have_not_reached(db, time_machine):
+    """23:30 Thursday in Washington is 01:30 Friday in Chicago: Friday is in the future at every
+    site of an organization whose sites are all in Washington."""
+    from tests.factories import OrganizationFactory, fees_site, make_person
+
+    organization = OrganizationFactory(name="Puget Sound Blackjack")
+    fees_site(organization)
+    keeper = make_person(organization, Role.GAMING_MANAGER)
+    time_machine.move_to(datetime(2026, 11, 19, 23, 30, tzinfo=ZoneInfo("America/Los_Angeles")), tick=False)
+    with pytest.raises(ValidationError, match="not a future one"):
+        services.record_chip_inventory_count(
+            acting_user=keeper.user, organization=organization, counted_on=date(2026, 11, 20), locations=[]
+        )

@@ -457,3 +457,32 @@ def test_a_run_over_every_site_shows_only_what_it_opened_at_the_readers_sites(cl
     services.finish_run(failed.pk, error="chunk of Stranger Hall: boom")
     last = page(client, cast[Role.AUDITOR].user, "/compliance/alerts/").split('id="last-run"')[1].split("</div>")[0]
     assert "failed" in last and "Stranger Hall" not in last and "boom" not in last
+
+
+def _alert_row(html: str, alert) -> str:
+    start = html.rindex("<tr", 0, html.index(f'data-alert="{alert.pk}"'))
+    return html[start : html.index("</tr>", start)]
+
+
+def test_an_alert_is_overdue_by_its_own_sites_date_from_any_site_and_on_the_api(
+    client, client_for, cast, site, time_machine
+):
+    """01:30 Friday in Chicago (the factory's site, and the server's zone, which the API runs in)
+    is 23:30 Thursday at a Washington site. Of two alerts due Thursday, the Chicago site's is
+    overdue and the Washington site's is not yet, whichever of the two sites lists them."""
+    from zoneinfo import ZoneInfo
+
+    from tests.factories import fees_site
+    from tests.page_support import at_site
+
+    tacoma = fees_site(site.organization)
+    here = open_alert(site, subject="here", due_date=date(2026, 11, 19))
+    there = open_alert(tacoma, subject="there", due_date=date(2026, 11, 19))
+    time_machine.move_to(datetime(2026, 11, 20, 1, 30, tzinfo=ZoneInfo("America/Chicago")), tick=False)
+    for current in (site, tacoma):
+        html = at_site(client, cast[Role.AUDITOR], current).get("/compliance/alerts/").content.decode()
+        assert "overdue" in _alert_row(html, here) and "table-danger" in _alert_row(html, here)
+        assert "overdue" not in _alert_row(html, there) and "table-danger" not in _alert_row(html, there)
+    rows = client_for(cast[Role.AUDITOR]).get("/api/v1/alerts/").json()["results"]
+    assert {r["subject"]: r["overdue"] for r in rows} == {"here": True, "there": False}
+
