@@ -52,7 +52,7 @@ from core.rows import shaped_rows
 from core.rules import HOUSE_CONTROL
 from counts.models import CountSession
 from counts.rules import keeps_drop_boxes
-from fees.queries import record_dates
+from fees.queries import latest_record_date, record_dates
 from floor.models import GamingDay, Slip, SlipKind, SlipStep
 from floor.open_items import Kind as ItemKind
 from floor.open_items import open_items
@@ -138,8 +138,10 @@ _DAY_FIELDS = tuple(f.attname for f in GamingDay._meta.concrete_fields)
 
 
 def _gaming_day(site, asked: date | None) -> tuple[date, GamingDay | None]:
-    """The date asked for (by default the latest gaming date up to today) and its gaming day,
-    read by SQL compiled once (core.rows)."""
+    """The date asked for (by default the latest day of the books up to today) and its gaming day,
+    read by SQL compiled once (core.rows). The latest day is the latest gaming date, or where the
+    pack's revenue is its fees or its sessions the latest day they were recorded, if later: such a
+    site's tables open no gaming day (floor.rules.house_chips), so it would open on an empty today."""
     if asked is not None:
         rows = shaped_rows(_day_query, site_id=site.pk, day=asked)
     else:
@@ -147,6 +149,11 @@ def _gaming_day(site, asked: date | None) -> tuple[date, GamingDay | None]:
     found = GamingDay.from_db(GamingDay.objects.db, _DAY_FIELDS, rows[0]) if rows else None
     if asked is not None:
         return asked, found
+    latest = found.gaming_date if found else None
+    if pack_for(site).revenue_model != RevenueModel.DROP:
+        recorded = latest_record_date(site.pk, site_today(site))
+        if recorded is not None and (latest is None or recorded > latest):
+            return recorded, None  # later than the latest gaming day: none was opened on it
     return (found.gaming_date, found) if found else (site_today(site), None)
 
 

@@ -79,6 +79,16 @@ def record_dates(site_ids, start: date, end: date) -> set[tuple[int, date]]:
     return set(pairs)
 
 
+def latest_record_date(site_id: int, up_to: date) -> date | None:
+    """The latest gaming date up to `up_to` with a fee collection or a session at the site, in one
+    query (None: none): a fees or session pack's latest day of the books, where its tables open no
+    gaming day (the daily figures page's default date)."""
+    fees = FeeCollection.objects.filter(site_id=site_id, gaming_date__lte=up_to).values_list("gaming_date")
+    sessions = GameSession.objects.filter(site_id=site_id, gaming_date__lte=up_to).values_list("gaming_date")
+    latest = fees.order_by().union(sessions.order_by()).order_by("-gaming_date")[:1]
+    return next((day for (day,) in latest), None)
+
+
 def late_entries(site, start: date, end: date) -> list[LateEntry]:
     """The fee collections, fee cash counts and sessions of gaming dates [start, end] entered past
     the site's late entry threshold (house control, core.moments), as the floor's
