@@ -182,7 +182,7 @@ def daily(request):
         # The corrections entered on this day count in its total: each is a row, so the total is
         # the sum of the rows (a cash correction moves the cash figures, not the tables').
         "adjustment_rows": [
-            (a, custody_cells(published.adjustment_custody((a,)), gross))
+            (a, custody_cells(published.adjustment_custody((a,)), gross, hold=False))
             for a in summary.adjustments_recorded
             if a.field != "cash"
         ],
@@ -269,17 +269,19 @@ def _text(value) -> str:
     return conditional_escape(value)
 
 
-def custody_cells(c, gross: bool = True) -> str:
+def custody_cells(c, gross: bool = True, *, hold: bool = True) -> str:
     """The nine figure cells of a custody row (drop to hold), as dashboard/_custody_cells.html
     writes them: formatted once in Python. Money and ratios are digits, signs and `$,.%` (or a
     dash, "n/a"): nothing in them to escape. Without `gross` eight: where the pack's words name
-    the drop as the drop (`packs.RevenueWords`), there is no gross proceeds column beside it."""
+    the drop as the drop (`packs.RevenueWords`), there is no gross proceeds column beside it.
+    Without `hold` the hold cell is a dash: an adjusting entry's row corrects an earlier day's
+    figure, and its win over its drop is no percentage of hold of anything."""
     figures = (c.drop_cents, c.fills_cents, c.credits_cents, c.opener_cents, c.closer_cents)
     figures += (c.gross_proceeds_cents,) if gross else ()
     cells = [f'<td class="text-end">{format_money(cents)}</td>' for cents in (*figures, c.prizes_cents)]
     danger = " text-danger" if c.agp_cents < 0 else ""
     cells.append(f'<td class="text-end{danger}">{format_money(c.agp_cents)}</td>')
-    cells.append(f'<td class="text-end">{format_ratio(c.hold_ratio)}</td>')
+    cells.append(f'<td class="text-end">{format_ratio(c.hold_ratio) if hold else "—"}</td>')
     return mark_safe("".join(cells))  # noqa: S308 - money and ratios only
 
 

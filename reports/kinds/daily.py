@@ -456,8 +456,10 @@ CUSTODY = ("drop_cents", "fills_cents", "credits_cents", "opener_cents", "closer
            "prizes_cents", "agp_cents")  # fmt: skip
 
 
-def _custody_cells(custody) -> list:
-    return [*(getattr(custody, name) for name in CUSTODY), custody.hold_ratio]
+def _custody_cells(custody, *, hold: bool = True) -> list:
+    """The custody's figures and its hold; no hold (an empty cell) for an adjusting entry, which
+    corrects an earlier day's figure: its win over its drop is no percentage of hold."""
+    return [*(getattr(custody, name) for name in CUSTODY), custody.hold_ratio if hold else None]
 
 
 def game_key(where: str, code: str) -> str:
@@ -501,7 +503,7 @@ def _adjustment_row(day: DailySummary, line, where: str) -> list:
     table = f" table {line.table_number}" if line.table_number else ""
     corrects = f"corrects {line.corrected_date}: {line.field}{table} ({line.reason}; {line.recorded_by_initials})"
     custody = adjustment_custody((line,))
-    return [day.gaming_date, "adjustment", game_column(where, line.game or ""), *_custody_cells(custody), "", *([None] * 9), corrects,
+    return [day.gaming_date, "adjustment", game_column(where, line.game or ""), *_custody_cells(custody, hold=False), "", *([None] * 9), corrects,
             line.amount_cents, None]  # fmt: skip
 
 

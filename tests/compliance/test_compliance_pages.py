@@ -486,3 +486,14 @@ def test_an_alert_is_overdue_by_its_own_sites_date_from_any_site_and_on_the_api(
     rows = client_for(cast[Role.AUDITOR]).get("/api/v1/alerts/").json()["results"]
     assert {r["subject"]: r["overdue"] for r in rows} == {"here": True, "there": False}
 
+
+def test_the_last_runs_sentence_ends_without_a_space_before_its_period(client, cast, site, in_november):
+    """Read as text (the tags gone), the sentence closes on its last word: "... at your sites."."""
+    import re
+
+    run = services.start_run(trigger=ComplianceRun.Trigger.SCHEDULE, scope={"quarters": ["2026Q4"]})
+    open_alert(site)
+    services.finish_run(run.pk, result={"opened": 1, "already_open": 0})
+    last = page(client, cast[Role.AUDITOR].user, "/compliance/alerts/").split('id="last-run"')[1].split("</div>")[0]
+    text = " ".join(re.sub(r"<[^>]+>", " ", last).split())
+    assert text.endswith("1 alert opened at your sites.")

@@ -1,6 +1,7 @@
 """The daily summary's default day at a fees-only site (its tables open no gaming day: the latest
-day of its fees, not an empty today). Driven through the services: fees recorded and counted,
-the bank counted, the books closed."""
+day of its fees, not an empty today) and an adjusting entry's row (no hold: it corrects an
+earlier day's figure). Driven through the services: fees recorded and counted, the bank counted,
+the books closed, an adjustment recorded."""
 
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -8,10 +9,13 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from accounting import services as books
+from accounting.models import BooksClose
 from cage import services as cage
 from cardroom.models import Role
 from fees import services as fees
 from tests.factories import fees_site, make_person, player_banked_table
+
+from .conftest import FIRST_DAY
 
 pytestmark = pytest.mark.django_db
 
@@ -56,3 +60,22 @@ def test_a_fees_only_sites_daily_summary_opens_on_its_latest_day_of_fees(client,
     assert "No gaming day was opened and no fee was recorded" not in html
     assert "Fees collected (2 collections)" in " ".join(html.replace("<", " <").split())
 
+
+def test_an_adjusting_entrys_row_shows_no_hold(client, cast, site, make_play):
+    play = make_play(1, 2)
+    books.close_books(acting_user=cast[Role.GAMING_MANAGER].user, site=site, gaming_date=FIRST_DAY)
+    adjustment = books.record_adjustment(
+        acting_user=cast[Role.GAMING_MANAGER].user,
+        books_close=BooksClose.objects.get(site=site, gaming_date=FIRST_DAY),
+        field="drop",
+        amount_cents=2_000,
+        table=play.tables[0],
+        reason="a box found after the count",
+        recorded_on=FIRST_DAY + timedelta(days=1),
+    )
+    client.force_login(cast[Role.AUDITOR].user)
+    html = client.get(f"/dashboard/daily/?site={site.pk}&date={FIRST_DAY + timedelta(days=1)}").content.decode()
+    start = html.index(f'data-adjustment="{adjustment.pk}"')
+    row = html[start : html.index("</tr>", start)]
+    assert "$20.00" in row and "%" not in row
+    assert row.split("</td>")[-3].endswith(">—")  # the hold cell, before the reason's
