@@ -151,7 +151,7 @@ class ObligationsView(APIView):
     @extend_schema(parameters=PAGE_PARAMETERS, responses={200: AlertPageSerializer})
     def get(self, request):
         pages = Pagination()
-        page = pages.paginate_queryset(obligations(access_for(request.user), today=timezone.localdate()), request, self)
+        page = pages.paginate_queryset(obligations(access_for(request.user)), request, self)
         return pages.get_paginated_response(AlertSerializer(page, many=True).data)
 
 

@@ -1,5 +1,6 @@
 """Reads of the compliance app used by the API, the pages and the reports."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
@@ -47,16 +48,20 @@ def is_overdue(alert: Alert, status: str) -> bool:
     return bool(alert.due_date and status != "resolved" and alert.due_date < alert.site.today())
 
 
-def obligations(access, *, today, steps: bool = True) -> list[Alert]:
-    """Everything still due across the user's sites, overdue first, then by due date."""
-    return _in_obligation_order(alerts_for(access, steps=steps).filter(is_resolved=False), today)
+def obligations(access, *, steps: bool = True) -> list[Alert]:
+    """Everything still due across the user's sites, overdue first (each on its own site's date),
+    then by due date."""
+    pending = list(alerts_for(access, steps=steps).filter(is_resolved=False))
+    return _in_obligation_order(pending, {a.site_id: a.site.today() for a in pending})
 
 
-def _in_obligation_order(pending, today) -> list:
-    """Overdue first, then by due date, then those without one (each in `pending`'s order)."""
+def _in_obligation_order(pending, today_at: Mapping[int, date]) -> list:
+    """Overdue first, then by due date, then those without one (each in `pending`'s order); an
+    alert is overdue on its own site's date (`today_at`: site id -> that site's today), as
+    `is_overdue` says of it, not on the server's or the page's site's."""
     dated = sorted((a for a in pending if a.due_date), key=lambda a: a.due_date)
-    overdue = [a for a in dated if a.due_date < today]
-    upcoming = [a for a in dated if a.due_date >= today]
+    overdue = [a for a in dated if a.due_date < today_at[a.site_id]]
+    upcoming = [a for a in dated if a.due_date >= today_at[a.site_id]]
     return overdue + upcoming + [a for a in pending if not a.due_date]
 
 
@@ -86,11 +91,13 @@ def _open_alerts_query(*, site_ids):
     )
 
 
-def open_alerts(site_ids, *, today) -> list[OpenAlert]:
-    """`obligations` of the sites `site_ids` as values: overdue first, then by due date, then
-    those without one. One query, by SQL compiled once (core.rows)."""
-    pending = [OpenAlert(*row) for row in shaped_rows(_open_alerts_query, site_ids=list(site_ids))] if site_ids else []
-    return _in_obligation_order(pending, today)
+def open_alerts(today_at: Mapping[int, date]) -> list[OpenAlert]:
+    """`obligations` of the sites of `today_at` (site id -> that site's today) as values: overdue
+    first, each on its own site's date, then by due date, then those without one. One query, by
+    SQL compiled once (core.rows)."""
+    site_ids = list(today_at)
+    pending = [OpenAlert(*row) for row in shaped_rows(_open_alerts_query, site_ids=site_ids)] if site_ids else []
+    return _in_obligation_order(pending, today_at)
 
 
 def in_quarter(alerts: QuerySet[Alert], quarter) -> QuerySet[Alert]:

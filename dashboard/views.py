@@ -772,14 +772,15 @@ def overview(request):
     # not resolved, as values in one query (issue 37); the exceptions are those of the slip and
     # count rules among them.
     named = {s.pk: s for s in request.visible_sites}
-    pending = open_alerts([pk for pk in named if ALERTS.allows(access, pk)], today=today)
+    today_at = {pk: s.today() for pk, s in named.items() if ALERTS.allows(access, pk)}  # each site's own date
+    pending = open_alerts(today_at)
     exceptions = sorted(
         (a for a in pending if a.rule.startswith(EXCEPTION_PREFIXES)),
         key=lambda a: (-a.period_end.toordinal(), a.rule, a.pk),  # the latest first; ties in the order written
     )[:EXCEPTIONS_SHOWN]
     weeks = trends.weeks_ending(today)
     law = site_law(site)
-    overdue = [a for a in pending if a.due_date and a.due_date < today]
+    overdue = [a for a in pending if a.due_date and a.due_date < today_at[a.site_id]]
     daily_url = reverse("dashboard:daily")
     carried = carried_items([s.pk for s in sites], weeks[0].start, today, latest=CARRIED_SHOWN)
     rows = _AlertRows(named, _addresses("compliance:alert"), daily_url)

@@ -485,6 +485,15 @@ def test_an_alert_is_overdue_by_its_own_sites_date_from_any_site_and_on_the_api(
         assert "overdue" not in _alert_row(html, there) and "table-danger" not in _alert_row(html, there)
     rows = client_for(cast[Role.AUDITOR]).get("/api/v1/alerts/").json()["results"]
     assert {r["subject"]: r["overdue"] for r in rows} == {"here": True, "there": False}
+    # The obligations list puts the overdue first on the same dates: the Chicago site's, then the
+    # Washington site's, opened later (on the server's date both were overdue, the later first).
+    listed = client_for(cast[Role.AUDITOR]).get("/api/v1/obligations/").json()["results"]
+    assert [r["subject"] for r in listed if r["subject"] in ("here", "there")] == ["here", "there"]
+    # The dashboard's overdue list: the Chicago site's alert only, whichever site it is read at.
+    for current in (site, tacoma):
+        html = at_site(client, cast[Role.AUDITOR], current).get("/dashboard/").content.decode()
+        overdue = html[html.index('id="overdue"') :].split("</table>")[0]
+        assert f"/compliance/alerts/{here.pk}/" in overdue and f"/compliance/alerts/{there.pk}/" not in overdue
 
 
 def test_the_last_runs_sentence_ends_without_a_space_before_its_period(client, cast, site, in_november):
