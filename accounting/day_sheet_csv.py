@@ -324,7 +324,7 @@ def _cell(result: CsvSheet, column: str, value: str):
     if column in TIME_FIELDS:
         return _moment(result, value)
     if column in NUMBER_FIELDS:
-        if not value.isdigit():
+        if not limits.digits(value):
             raise ValueError(f"{value!r} is not a whole number.")
         return int(value)
     if column == "chips":
@@ -363,7 +363,7 @@ def _forms(value: str) -> list[dict]:
     forms = []
     for token in value.replace(",", " ").replace(";", " ").split():
         kind, _, number = token.partition(":")
-        if kind.lower() not in {"fill", "credit"} or not number.isdigit():
+        if kind.lower() not in {"fill", "credit"} or not limits.digits(number):
             raise ValueError(f"Write forms found as fill:1001 credit:501 (not {token!r}).")
         forms.append({"kind": kind.lower(), "number": int(number)})
     return forms

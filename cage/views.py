@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from cardroom.access import refusal
 from cardroom.models import ChipDenomination, Employee, Site
 from cardroom.views import call_service, page_at_current_site
+from core import limits
 from core.money import format_money
 from core.rules import HOUSE_CONTROL
 from floor.calculations import site_today
@@ -134,9 +135,10 @@ def _date_param(request, site):
     from datetime import date
 
     try:
-        return date.fromisoformat(request.GET.get("date", ""))
+        asked = date.fromisoformat(request.GET.get("date", ""))
     except ValueError:
         return site_today(site)
+    return asked if limits.date_in_range(asked) else site_today(site)  # the books' dates, none past them
 
 
 # --- IOUs --------------------------------------------------------------------------------------

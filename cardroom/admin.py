@@ -15,6 +15,7 @@ from django.forms.models import BaseInlineFormSet
 from django.http import Http404
 from simple_history.admin import SimpleHistoryAdmin
 
+from core.limits import digits
 from core.models import AuditEvent
 
 from . import services
@@ -114,7 +115,7 @@ class OrgScopedAdmin(OrgScopedFormMixin, SimpleHistoryAdmin):
 
     def history_form_view(self, request, object_id, version_id, extra_context=None):
         """One past version (and its revert form): only of a row of the user's organization."""
-        if not (str(object_id).isdigit() and str(version_id).isdigit()):
+        if not (digits(str(object_id)) and digits(str(version_id))):
             raise Http404("No such version.")
         history = self.model.history.filter(id=object_id, history_id=version_id)
         if not request.user.is_superuser:
@@ -276,7 +277,7 @@ class TableAdmin(OrgScopedAdmin):
     def _new_table_site(self, request):
         site_id = request.POST.get("site") or request.GET.get("site")
         sites = Site.objects.all() if request.user.is_superuser else org_choices(Site, request)
-        if site_id and str(site_id).isdigit() and sites is not None:
+        if site_id and digits(str(site_id)) and sites is not None:
             found = sites.filter(pk=int(site_id)).first()
             if found is not None:
                 return found

@@ -95,8 +95,12 @@ def signing_pin(request):
 
 
 def safe_next(request, target: str | None) -> str:
-    """`target` when it stays on this site (no open redirect); the home page otherwise."""
-    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, require_https=request.is_secure()):
+    """`target` when it is a path on this site (no open redirect; not a word, which redirect()
+    would look up as a view's name); the home page otherwise."""
+    allowed = target and url_has_allowed_host_and_scheme(
+        target, {request.get_host()}, require_https=request.is_secure()
+    )
+    if allowed and target.startswith("/"):
         return target
     return reverse("home")
 

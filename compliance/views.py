@@ -15,6 +15,7 @@ from cardroom.access import access_for, refusal, require_role
 from cardroom.models import Role
 from cardroom.views import activate_site_zone, call_service
 from core import form_tokens
+from core.limits import digits
 from core.periods import Quarter
 from core.plurals import plural
 from core.rules import HOUSE_CONTROL, citation_order
@@ -66,7 +67,7 @@ def alert_list(request):
     quarter = _quarter_asked(request, today)
     run = last_run(access, request.site)
     alerts = alerts_for(access).order_by("is_resolved", "due_date", "-opened_at")
-    if request.GET.get("site", "").isdigit():
+    if digits(request.GET.get("site", "")):
         alerts = alerts.filter(site_id=request.GET["site"])
     earlier = open_before(alerts, quarter) if quarter == Quarter.containing(today) else alerts.none()
     return render(

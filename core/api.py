@@ -256,7 +256,7 @@ def _id_errors(data, fields) -> dict[str, list[str]]:
 
 
 def _is_id(value) -> bool:
-    if isinstance(value, str) and value.isascii() and value.isdigit():
+    if isinstance(value, str) and limits.digits(value):
         value = int(value)
     return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= limits.MAX_ID
 

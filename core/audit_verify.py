@@ -55,6 +55,8 @@ from django.db.models import Exists, Max, OuterRef, Subquery, TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 
+from core.limits import digits
+
 from .audit import (
     CONTENT_FIELDS,
     CONTENT_FIELDS_V1,
@@ -80,7 +82,7 @@ def chain_organization(chain: str) -> int | None:
     event at hand carried it (`--full`) or only its chain is known (a checkpoint)."""
     prefix = chain_name(0)[: -len("0")]
     number = chain[len(prefix) :] if chain.startswith(prefix) else ""
-    return int(number) if number.isdigit() else None
+    return int(number) if digits(number) else None
 
 
 @dataclass(frozen=True)

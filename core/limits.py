@@ -45,11 +45,17 @@ IDEMPOTENCY_KEY_HOURS = 24
 DATE_RANGE_TEXT = f"between {FIRST_DATE.isoformat()} and {LAST_DATE.isoformat()}"
 
 
+def digits(text: str) -> bool:
+    """Whether `text` is written in ASCII digits only: "12", not "", "-1", "1.5", nor "²" or "1²",
+    which str.isdigit() accepts and int() refuses (a 500 where a 4xx was meant)."""
+    return text.isascii() and text.isdigit()
+
+
 def record_id(text) -> int | None:
     """A record's id as a form posts it ("12"), or None for anything that is not one (blank, a
     word, a negative or past the largest id): the caller answers "no such record", never a 500."""
     text = str(text or "").strip()
-    if not (text.isascii() and text.isdigit()) or len(text) > 19:
+    if not digits(text) or len(text) > 19:
         return None
     value = int(text)
     return value if 0 < value <= MAX_ID else None

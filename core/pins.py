@@ -18,6 +18,8 @@ from django.db import models, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from core.limits import digits
+
 from .rules import HOUSE_CONTROL
 
 PIN_MIN_DIGITS = 6
@@ -30,7 +32,7 @@ def validate_pin(pin: str) -> str:
     """The PIN as it is kept (surrounding spaces dropped), or a ValidationError on `pin` naming
     the house control it misses."""
     pin = (pin or "").strip()
-    if not (pin.isascii() and pin.isdigit() and PIN_MIN_DIGITS <= len(pin) <= PIN_MAX_DIGITS):
+    if not (digits(pin) and PIN_MIN_DIGITS <= len(pin) <= PIN_MAX_DIGITS):
         raise ValidationError(
             {"pin": f"{HOUSE_CONTROL}: a PIN is {PIN_MIN_DIGITS} to {PIN_MAX_DIGITS} digits, and nothing else."}
         )

@@ -11,4 +11,7 @@ def citation_order(citation: str) -> tuple:
     """A key that lists citations as a reader counts them: "rule 3" before "rule 11", a section's
     subsection (2) before its (10) (each run of digits compared as a number, the text between as
     text)."""
-    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.findall(r"\d+|\D+", citation))
+    return tuple(
+        (0, int(part), "") if part.isascii() and part.isdigit() else (1, 0, part)
+        for part in re.findall(r"\d+|\D+", citation)
+    )

@@ -6,6 +6,7 @@ from django.shortcuts import get_object_or_404
 from accounting.rules import DAILY_FIGURES, DEALER_FIGURES, QUARTER_FIGURES
 from cardroom.access import ReadRule, access_for
 from cardroom.models import Role
+from core.limits import digits
 from core.rules import HOUSE_CONTROL
 from floor.calculations import site_today
 
@@ -38,7 +39,7 @@ def figure_site(request, rule: ReadRule):
     access = access_for(request.user)
     chosen = request.GET.get("site")
     if chosen:
-        if not chosen.isdigit():
+        if not digits(chosen):
             raise Http404("No such site.")
         site = get_object_or_404(access.sites(), pk=int(chosen))
     elif request.site is not None:

@@ -131,7 +131,7 @@ class Page:
 
 
 def _place(value: str) -> int | None:
-    return int(value) if value.isdigit() and len(value) <= 18 else None
+    return int(value) if limits.digits(value) and len(value) <= 18 else None
 
 
 def page_of(events: QuerySet[AuditEvent], params) -> Page:

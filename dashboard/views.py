@@ -513,10 +513,10 @@ def _adjust(request, site, day) -> None:
     if closed is None:
         raise ValidationError({"date": f"{rule}: only a day whose books are closed takes an adjusting entry."})
     number = (request.POST.get("table_number") or "").strip()
-    table = site.tables.filter(number=int(number)).first() if number.isdigit() and len(number) < 10 else None
+    table = site.tables.filter(number=int(number)).first() if limits.digits(number) and len(number) < 10 else None
     if number and table is None:
         raise ValidationError(
-            {"table_number": f"{rule}: no table {number if number.isdigit() else limits.shown(number)} at {site}."}
+            {"table_number": f"{rule}: no table {number if limits.digits(number) else limits.shown(number)} at {site}."}
         )
     try:
         amount = decimal_to_cents(request.POST.get("amount", ""))

@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api_filters import Pagination
+from core.limits import digits
 from core.periods import Quarter
 from core.throttles import WriteRateThrottle
 from packs import get_pack
@@ -374,7 +375,7 @@ def _licensee_param(request) -> int | None:
     raw = request.query_params.get("licensee")
     if raw is None:
         return None
-    if not raw.isdigit() or len(raw) > 18:
+    if not digits(raw) or len(raw) > 18:
         raise exceptions.ValidationError({"licensee": f"{HOUSE}: give a licensee's id."})
     return int(raw)
 

@@ -73,7 +73,7 @@ def checked_amount(value, field: str, citation: str, *, allow_zero: bool = False
 
 def _quantity(raw, label: str, field: str, citation: str) -> int:
     """A whole, non-negative number of chips or notes; a string of digits is accepted."""
-    if isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
+    if isinstance(raw, str) and limits.digits(raw.strip().lstrip("-")):
         raw = int(raw.strip())
     if isinstance(raw, bool) or not isinstance(raw, int):
         raise ValidationError({field: f"{citation}: the quantity of {label} must be a whole number (got {raw!r})."})
@@ -113,7 +113,7 @@ def _items(raw, field: str, citation: str) -> list[tuple[object, object]]:
 def _value_key(raw):
     if isinstance(raw, ChipDenomination):
         return raw.value_cents
-    if isinstance(raw, str) and raw.strip().isdigit():
+    if isinstance(raw, str) and limits.digits(raw.strip()):
         return int(raw.strip())
     return raw if isinstance(raw, int) and not isinstance(raw, bool) else None
 

@@ -17,7 +17,7 @@ def _whole_number(value) -> int | None:
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and limits.digits(value.strip().lstrip("-")):
         return int(value.strip())
     return None
 

@@ -15,6 +15,7 @@ from cardroom.wager_caps import check_max_wager
 from core import acts, figure_days, moments
 from core.audit import record_site_event as _audit
 from core.audit import snapshot
+from core.limits import digits
 from core.money import decimal_to_cents, format_money
 
 from .. import queries, rules
@@ -122,7 +123,7 @@ def _chip_item(item, by_value, citation, chip_values: str) -> tuple[ChipDenomina
 
 
 def _quantity(raw, denomination, citation) -> int:
-    if isinstance(raw, str) and raw.strip().isdigit():
+    if isinstance(raw, str) and digits(raw.strip()):
         raw = int(raw.strip())
     if isinstance(raw, bool) or not isinstance(raw, int):
         raise ValidationError({"chips": f"{citation}: the quantity of {denomination} must be a whole number of chips."})
