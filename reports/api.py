@@ -132,6 +132,9 @@ class ReportViewSet(ScopedViewSet):
         return file_response(run, file, request.query_params.get("format", "pdf"))
 
 
+FORMATS = ("pdf", "csv", "xlsx")  # the files a report downloads as
+
+
 def file_response(run, file, fmt: str) -> HttpResponse:
     name = f"{run.kind}-{run.site.name if run.site else 'org'}-{run.start}-{run.end}".replace(" ", "_")
     if fmt == "pdf":
@@ -141,7 +144,7 @@ def file_response(run, file, fmt: str) -> HttpResponse:
     elif fmt == "xlsx":
         content, mime = export_xlsx(file.table, run.title), XLSX
     else:
-        raise ValidationError({"format": "Choose pdf, csv or xlsx."})
+        raise ValidationError({"format": f"Choose {', '.join(FORMATS[:-1])} or {FORMATS[-1]}."})
     response = HttpResponse(content, content_type=mime)
     response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
     return response

@@ -14,7 +14,7 @@ from core.periods import Quarter
 from packs import pack_for
 
 from . import services
-from .api import file_response
+from .api import FORMATS, file_response
 from .catalogue import kinds_at, load_kinds
 from .models import ReportRun
 from .queries import readable_runs, require_reader, runs_for
@@ -97,6 +97,8 @@ def run_detail(request, pk):
 
 @login_required
 def download(request, pk, fmt):
+    if fmt not in FORMATS:  # an address no page links to: not found, as the API's own 400 would be a 500 here
+        raise Http404(f"A report downloads as {', '.join(FORMATS)}.")
     run = get_object_or_404(runs_for(request.user).select_related("file"), pk=pk)
     require_reader(request.user, run)
     if run.status != "done":

@@ -292,3 +292,12 @@ def test_a_report_no_worker_takes_says_so_after_a_minute(
         assert 'id="stalled"' in page and "no report worker has taken it" in page
         generate_report(run["id"])
         assert 'id="stalled"' not in client.get(f"/reports/{run['id']}/").content.decode()
+
+
+@pytest.mark.parametrize("fmt", ["html", "json", "zip", "PDF"])
+def test_a_download_address_of_no_format_is_not_found(client, cast, auditor_api, site, tables, fmt):
+    """A typed address: the format's refusal (the API's 400) raised through the page's view was a 500."""
+    created = request(auditor_api, kind="house_rules", site=site.pk, end="2026-11-20").json()
+    client.force_login(cast[Role.AUDITOR].user)
+    assert client.get(f"/reports/{created['id']}/download.{fmt}").status_code == 404
+    assert client.get(f"/reports/{created['id']}/download.csv").status_code == 200
