@@ -146,8 +146,10 @@ class InternalControls(AppendOnlyModel):
     def documented(self) -> list[str]:
         """Each documented option's values in words ("Hits soft 17; Stands on soft 17"), in the
         order of approvals.rules.DOCUMENTED_OPTIONS (the register's columns)."""
-        no_splits = self.split_pairs == [Table.SplitPairs.NONE]
-        return [option.listed(getattr(self, option.field), no_splits) for option in rules.DOCUMENTED_OPTIONS]
+        return [
+            option.listed(getattr(self, option.field), moot=option.moot_in(self.split_pairs))
+            for option in rules.DOCUMENTED_OPTIONS
+        ]
 
 
 class TableGame(AppendOnlyModel):

@@ -68,14 +68,14 @@ class DocumentedOption:
         words = self.words if self.words is not None else dict(Table._meta.get_field(self.field).choices)
         return str(words.get(value, value))
 
-    def listed(self, values: list, no_splits: bool = False) -> str:
+    def listed(self, values: list, moot: bool = False) -> str:
         """What a version of the internal controls documents of this option, in words. A version
         that lists nothing documents no modification (approvals.checks.controls_errors): the rules'
-        own play, where the rules have one; else nothing, and every table is refused. `no_splits`:
-        the version documents no splitting, so an option of split hands is moot."""
+        own play, where the rules have one; else nothing, and every table is refused. `moot`: the
+        version documents no splitting, so this option of split hands does not arise (`moot_in`)."""
         if values:
             return "; ".join(self.value_words(value) for value in values)
-        if self.after_split and no_splits:
+        if moot:
             return "none listed (no pair is split)"
         if self.rules_play:
             return "none listed (the rules' play: " + "; ".join(self.value_words(v) for v in self.rules_play) + ")"

@@ -6,7 +6,7 @@ from django.shortcuts import get_object_or_404
 from accounting.rules import DAILY_FIGURES, DEALER_FIGURES, QUARTER_FIGURES
 from cardroom.access import ReadRule, access_for
 from cardroom.models import Role
-from core.limits import digits
+from core.limits import record_id
 from core.rules import HOUSE_CONTROL
 from floor.calculations import site_today
 
@@ -39,9 +39,10 @@ def figure_site(request, rule: ReadRule):
     access = access_for(request.user)
     chosen = request.GET.get("site")
     if chosen:
-        if not digits(chosen):
+        pk = record_id(chosen)
+        if pk is None:
             raise Http404("No such site.")
-        site = get_object_or_404(access.sites(), pk=int(chosen))
+        site = get_object_or_404(access.sites(), pk=pk)
     elif request.site is not None:
         site = request.site
     else:

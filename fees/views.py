@@ -24,7 +24,7 @@ from cardroom.models import Employee, Table
 from cardroom.views import call_service, page_at_current_site
 from core import moments
 from core.closing import books_closed, closed_books_refusal, closed_dates
-from core.limits import digits
+from core.limits import record_id
 from core.money import format_money
 from floor.calculations import site_today
 from packs import pack_for
@@ -245,9 +245,10 @@ def _correcting(request, site) -> GameSession | None:
     wanted = request.GET.get("correct", "")
     if not wanted:
         return None
-    if not digits(wanted) or len(wanted) > 18:
+    pk = record_id(wanted)
+    if pk is None:
         raise Http404("No such session.")
-    return get_object_or_404(GameSession, pk=int(wanted), site=site)
+    return get_object_or_404(GameSession, pk=pk, site=site)
 
 
 def _session_form(site, correcting: GameSession | None):

@@ -11,7 +11,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
-from core.limits import digits
+from core.limits import record_id
 from core.periods import Quarter
 from packs import get_pack
 
@@ -210,6 +210,7 @@ def _alert_filters(request, agency) -> tuple[int | None, str | None, str]:
         return None, None, f"{HOUSE}: state is open or closed."
     if not raw:
         return None, state, ""
-    if not digits(raw) or len(raw) > 18 or not agency.licensees.filter(pk=int(raw)).exists():
+    pk = record_id(raw)
+    if pk is None or not agency.licensees.filter(pk=pk).exists():
         return None, state, f"{HOUSE}: licensee: no licensee {raw!r} of {agency}."
-    return int(raw), state, ""
+    return pk, state, ""

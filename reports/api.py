@@ -106,9 +106,8 @@ class ReportViewSet(ScopedViewSet):
         if wanted is None:
             packs = packs_of(self.access.sites().values_list("jurisdiction", flat=True))
             return Response([kind.describe(packs) for kind in kinds_for(packs)])
-        site = (
-            self.access.sites().filter(pk=int(wanted)).first() if limits.digits(wanted) and len(wanted) < 12 else None
-        )
+        pk = limits.record_id(wanted)
+        site = self.access.sites().filter(pk=pk).first() if pk is not None else None
         if site is None:
             raise ValidationError({"site": f"No site {wanted!r} among your sites."})
         packs = packs_of([site])
