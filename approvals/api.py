@@ -300,7 +300,11 @@ class TableGameInput(Input):
     blackjack_pay_table = PayTableField(required=False, allow_null=True, default=None)
     side_bet_pay_table = PayTableField(required=False, allow_null=True, default=None)
     shuffler_model = serializers.CharField(
-        max_length=rules.MAX_SHORT_TEXT, required=False, allow_blank=True, default=""
+        max_length=rules.MAX_SHORT_TEXT,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="The approved shuffling device a table dealt from a shuffler uses (standard blackjack too).",
     )
     settings = serializers.DictField(
         child=serializers.JSONField(),

@@ -30,7 +30,8 @@ def check_table(table) -> dict[str, str]:
     if table.game != Game.TWENTY_ONE:
         return {}
     errors = licence_errors(table)
-    for name, message in [*controls_check(table).items(), *approved_play_errors(table).items()]:
+    checks = (controls_check(table), approved_play_errors(table), shuffler_errors(table))
+    for name, message in [item for found in checks for item in found.items()]:
         errors.setdefault(name, message)
     return errors
 
@@ -56,6 +57,32 @@ def approved_play_errors(table) -> dict[str, str]:
         )
         for field, value in asked.items()
         if value not in conditions.get(field, ())
+    }
+
+
+SHUFFLER_WORDS = "blackjack is dealt from a dealing shoe or a shuffling device the state approved"
+
+
+def shuffler_errors(table) -> dict[str, str]:
+    """Where the pack's law deals blackjack from a shoe or a shuffling device the state approved
+    (`rules.APPROVED_SHUFFLER`: WSGC rule 3), a table dealt from a shuffler names the approved
+    model on its game link, standard blackjack's as an approved game's. A new table has no link
+    yet: it is created dealt from a shoe and moved to the shuffler on its game page."""
+    if table.dealt_from != Table.DealtFrom.SHUFFLER or not rules.APPROVED_SHUFFLER.applies(table.site):
+        return {}
+    link = current_link(table.pk)
+    if link is not None and link.shuffler_model:
+        return {}
+    where = (
+        "on the table's game page (a new table: create it dealt from a shoe, then choose the shuffler there)"
+        if link is None
+        else "on the table's game page"
+    )
+    return {
+        "dealt_from": (
+            f"{rules.APPROVED_SHUFFLER.at(table.site)}: {rules.APPROVED_SHUFFLER.note(table.site) or SHUFFLER_WORDS}; name the approved "
+            f"shuffler model {where}."
+        )
     }
 
 

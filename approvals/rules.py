@@ -17,6 +17,9 @@ from packs import Rule
 INTERNAL_CONTROLS = Rule("table.internal_controls")
 # The sites whose tables may offer a game approved by the state's commission, with its conditions.
 GAME_APPROVAL = Rule("table.game_approval")
+# The sites whose blackjack is dealt from a shoe or a shuffling device the state approved (WSGC
+# rule 3): a table dealt from a shuffler names the approved model on its game link.
+APPROVED_SHUFFLER = Rule("table.approved_shuffler")
 # The sites whose tables follow the tie option the organization's licence reflects.
 LICENCE = Rule("table.licence")
 # The internal controls say how the card room addresses irregularities (misdeals, exposed cards, an

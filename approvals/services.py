@@ -337,8 +337,8 @@ def link_table_game(
             raise ValidationError({"approval": "The approval is another organization's."})
         blackjack_pay_table = _pay_table_choice(approval, blackjack_pay_table, "blackjack_pay_table", side_bet=False)
         side_bet_pay_table = _pay_table_choice(approval, side_bet_pay_table, "side_bet_pay_table", side_bet=True)
-    elif blackjack_pay_table or side_bet_pay_table or shuffler_model:
-        raise ValidationError({"approval": "Pay tables and a shuffler are chosen with an approved game."})
+    elif blackjack_pay_table or side_bet_pay_table:
+        raise ValidationError({"approval": "Pay tables are chosen with an approved game."})
     with transaction.atomic():
         table = Table.objects.select_for_update().select_related("site").get(pk=table.pk)
         linked_at = _link_moment(table, approval, linked_at)

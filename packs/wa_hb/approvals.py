@@ -45,6 +45,8 @@ _MODIFIED = (
     "properly documented in their internal controls"
 )
 NOTES: dict[str, str] = {
+    "table.approved_shuffler": "card room operators must deal blackjack from a dealing shoe or a shuffling device "
+    "the Commission has approved",
     "approvals.documented.dealer_hits_soft_17": "if a card room enforces the rule that the dealer must hit a soft "
     "17, it must properly document so in its internal controls",
     "approvals.documented.split_pairs": "card room operators may determine what pairs a player may split; however, "

@@ -67,6 +67,9 @@ CITATIONS = {
     "decks": rule(1),
     "max_players": rule(1),
     "dealt_from": rule(3),
+    # "Card room operators must deal blackjack from a dealing shoe or a shuffling device we have
+    # approved": a shuffler table names its approved model (approvals.checks.shuffler_errors).
+    "approved_shuffler": rule(3),
     "tie_option": rule(11),
     "payout_rounding": rule(7),
     "wagers": WAGER_LIMIT_RULE,

@@ -224,6 +224,29 @@ def test_a_shuffler_table_names_its_approved_shuffler_and_the_game_needs_its_int
     )
 
 
+def test_a_standard_table_dealt_from_a_shuffler_names_the_approved_model(client_for, manager, site, house_controls):
+    """WSGC rule 3: blackjack is dealt "from a dealing shoe or a shuffling device we have approved",
+    standard blackjack as an approved game: a table moves to the shuffler on its game link, which
+    names the model; without one the move is refused, and so is a shuffler table's creation."""
+    client = client_for(manager)
+    body = {"site": site.pk, "number": 7, "game": "21", "payout_rounding": "down", "dealt_from": "shuffler",
+            "min_wager_cents": 1000, "max_wager_cents": 20000}  # fmt: skip
+    message = refused(client.post("/api/v1/tables/", body, format="json"), "dealt_from")
+    assert "rule 3" in message and "create it dealt from a shoe" in message
+    table = TableFactory(site=site, number=3, payout_rounding="down")
+    refused(client.patch(f"/api/v1/tables/{table.pk}/", {"dealt_from": "shuffler"}, format="json"), "dealt_from")
+    link = {"table": table.pk, "approval": None, "settings": {"dealt_from": "shuffler"}}
+    message = refused(client.post("/api/v1/table-games/", link, format="json"), "dealt_from")
+    assert "shuffling device the Commission has approved" in message
+    assert Table.objects.get(pk=table.pk).dealt_from == "shoe" and not TableGame.objects.filter(table=table).exists()
+    answer = client.post("/api/v1/table-games/", {**link, "shuffler_model": SHUFFLER}, format="json")
+    assert answer.status_code == 201, answer.content
+    assert Table.objects.get(pk=table.pk).dealt_from == "shuffler"
+    assert TableGame.objects.get(table=table).shuffler_model == SHUFFLER
+    # The model is not dropped while the table stays dealt from it.
+    refused(client.post("/api/v1/table-games/", {"table": table.pk, "approval": None}, format="json"), "dealt_from")
+
+
 def test_modifying_a_fixed_setting_needs_a_new_approval_that_permits_it(
     client_for, manager, ddm, ddm_table, site, today
 ):

@@ -28,7 +28,7 @@ WA_HB_OK = {
     "decks": 8,
     "max_players": 9,
     "betting_spaces": 9,
-    "dealt_from": "shuffler",
+    "dealt_from": "shoe",  # a shuffler table names its approved model on its game page (rule 3)
     "blackjack_payout": "6:5",
     "payout_rounding": "down",
     "dealer_hits_soft_17": True,
@@ -103,6 +103,7 @@ REFUSALS = [
     # WA-HB: WSGC Blackjack Game Rules (rev. April 2018)
     # (rule 1's eight decks and nine players are also the fields' own bounds: a 400 either way)
     ("WA-HB", {"dealt_from": "hand", "decks": 6}, "dealt_from", "rule 3"),
+    ("WA-HB", {"dealt_from": "shuffler"}, "dealt_from", "rule 3"),  # no approved shuffler named yet
     ("WA-HB", {"blackjack_payout": "3:2", "payout_rounding": ""}, "payout_rounding", "rule 7"),
     ("WA-HB", {"tie_option": 1}, "tie_option", "rule 11"),
     ("WA-HB", {"banker": "player"}, "banker", "House control"),
