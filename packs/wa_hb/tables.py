@@ -82,14 +82,16 @@ CITATIONS = {
 
 def table_defaults(given) -> dict[str, object]:
     """A new blackjack table's options not given, at the rules' own play where the model's default
-    is not it: split aces drawn to as any hand ("treat each as it were the first card dealt in a
-    hand", Splitting Pairs), so a table given no options is no immaterial modification its internal
-    controls must document (approvals.rules.DOCUMENTED_OPTIONS)."""
+    is not it: identical cards split ("When a player receives two identical cards, they are
+    considered a pair", Splitting Pairs; the model's default also splits any two ten-valued cards)
+    and split aces drawn to as any hand ("treat each as it were the first card dealt in a hand"),
+    so a table given no options is no modification its internal controls must document
+    (approvals.rules.DOCUMENTED_OPTIONS)."""
     from cardroom.models import Game
 
     if given.get("game", Game.TWENTY_ONE) != Game.TWENTY_ONE:  # the model's game when none is given
         return {}
-    return {"split_aces_one_card": False}
+    return {"split_pairs": "identical", "split_aces_one_card": False}
 
 
 def table_rules(table) -> dict[str, str]:

@@ -14,7 +14,7 @@ from tests.factories import SiteFactory, TableFactory
 
 HOUSE_CONTROLS = dict(
     dealer_hits_soft_17=[False],
-    split_pairs=["any_pair"],
+    split_pairs=["identical", "any_pair"],
     double_on=["any_two"],
     insurance_allowed=[True],
     surrender=["none"],

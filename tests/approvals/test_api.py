@@ -440,11 +440,11 @@ def test_each_options_rules_play_needs_no_controls_and_another_value_is_refused_
 
 
 def test_a_new_wa_hb_table_given_no_options_plays_the_rules_and_is_accepted(client_for, manager, site, today):
-    """The model's default (one card to split aces) is no WSGC play: a WA-HB table given no options
-    takes the pack's (`packs.wa_hb.tables.table_defaults`), which controls documenting only the
-    rules' play of the five options accept."""
+    """The model's defaults (one card to split aces, any two ten-valued cards split) are no WSGC
+    play: a WA-HB table given no options takes the pack's (`packs.wa_hb.tables.table_defaults`),
+    which controls documenting only the rules' play accept."""
     api = client_for(manager)
-    only_rules_play = {name: [value] for name, value in RULES_PLAY.items()}
+    only_rules_play = {name: [value] for name, value in {**RULES_PLAY, "split_pairs": "identical"}.items()}
     assert (
         api.post("/api/v1/internal-controls/", _controls(site, today, **only_rules_play), format="json").status_code
         == 201
@@ -452,6 +452,7 @@ def test_a_new_wa_hb_table_given_no_options_plays_the_rules_and_is_accepted(clie
     created = api.post("/api/v1/tables/", {"site": site.pk, **A_TABLE}, format="json")
     assert created.status_code == 201, created.json()
     assert {name: created.json()[name] for name in RULES_PLAY} == RULES_PLAY
+    assert created.json()["split_pairs"] == "identical"
 
 
 def test_a_version_recorded_before_the_options_were_asked_documents_only_the_rules_play(site, today):
