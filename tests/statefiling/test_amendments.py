@@ -226,6 +226,13 @@ def test_the_registry_shows_an_amended_returns_figures_now_in_the_packs_words_ea
     assert "<td>Adjusted gross proceeds (AGP)</td>" in row and money(5_000) in row
     assert row.count(money(gp)) == 2 and money(agp) in row and f">{hold}</td>" in row  # the drop is the GP
     filed_tax = lines["Gaming tax"]["filed_cents"]
+    # a correction of a day is taxed in the quarter it was entered, so the return as it now stands
+    # keeps the tax filed, and the page says so in the licensee's own words (it said "Tax now (amended)")
+    assert lines["Gaming tax"]["now_cents"] == filed_tax
+    assert (
+        '<th class="text-end">Tax as the return now stands</th>' in html
+        and "never again in the quarter it corrects" in html
+    )
     assert body.count(f'<td class="text-end tax-filed">{money(filed_tax)}</td>') == 1  # on the return's own row
     assert f"as filed, receipt {filed_number} above" in row
 

@@ -78,7 +78,7 @@ def test_amendments_recorded_before_the_link_are_sent_after_the_filing_in_order_
     for amendment in held[1:]:
         row = html[html.index(f">{amendment.receipt_number}<") :].split("</tr>")[0]
         assert f"<td>{filed_number}</td>" in row  # the Amends column
-        assert 'class="text-end tax-now">$' in row  # Tax now (amended)
+        assert 'class="text-end tax-now">$' in row  # Tax as the return now stands
     listed = page.get("/registry/api/v1/filings/").json()["results"]
     assert sorted(f["amends"] or "" for f in listed) == ["", filed_number, filed_number]
 
