@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from core.limits import digits
+from core.limits import record_id
 from core.rules import HOUSE_CONTROL
 
 from . import forms, lockouts, pins
@@ -29,8 +29,7 @@ NOTHING_CHOSEN = f"{HOUSE_CONTROL}: choose a login or a signing PIN to unlock."
 
 
 def _posted_id(request, name: str) -> int | None:
-    value = request.POST.get(name) or ""
-    return int(value) if digits(value) and len(value) < 19 else None
+    return record_id(request.POST.get(name))
 
 
 def _unlock(request, access: Access) -> str:

@@ -19,6 +19,7 @@ from cardroom.access import access_for
 from cardroom.models import Employee, Role, Table
 from cardroom.pins import acting_user_for, signer_for
 from core.audit import chain_head
+from core.limits import record_id
 from core.pdf import audit_head_text
 
 from . import forms, pdf, queries, rules, services
@@ -493,12 +494,15 @@ def explain(request, pk, box_pk):
         return session_detail(
             request, pk, errors={"explained_at": ["Give a date and time, for example 2026-07-10T19:00."]}, status=400
         )
+    number = record_id(request.POST.get("number"))
+    if number is None:  # the form's hidden field, altered: a 400 on the field, never a 500
+        return session_detail(request, pk, errors={"number": ["Give the slip's printed number."]}, status=400)
     try:
         services.explain_forms_exception(
             acting_user=request.user,
             drop=drop,
             kind=request.POST.get("kind", ""),
-            number=int(request.POST.get("number") or 0),
+            number=number,
             explanation=request.POST.get("explanation", ""),
             at=at,
         )

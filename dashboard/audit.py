@@ -130,16 +130,12 @@ class Page:
     newer: int | None  # the id the previous page (newer events) starts after, or None at the newest
 
 
-def _place(value: str) -> int | None:
-    return int(value) if limits.digits(value) and len(value) <= 18 else None
-
-
 def page_of(events: QuerySet[AuditEvent], params) -> Page:
     """The page `params` asks for (`older` or `newer`, an event's id; neither or a malformed one:
     the newest), each side's link found with one more row than the page shows."""
     size = EVENTS_PER_PAGE
-    newer_than = _place(params.get("newer", ""))
-    older_than = None if newer_than is not None else _place(params.get("older", ""))
+    newer_than = limits.record_id(params.get("newer"))
+    older_than = None if newer_than is not None else limits.record_id(params.get("older"))
     if newer_than is not None:
         found = list(events.filter(pk__gt=newer_than).order_by("pk")[: size + 1])
         more_newer = len(found) > size

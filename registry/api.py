@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api_filters import Pagination
-from core.limits import digits
+from core.limits import record_id
 from core.periods import Quarter
 from core.throttles import WriteRateThrottle
 from packs import get_pack
@@ -375,9 +375,10 @@ def _licensee_param(request) -> int | None:
     raw = request.query_params.get("licensee")
     if raw is None:
         return None
-    if not digits(raw) or len(raw) > 18:
+    pk = record_id(raw)
+    if pk is None:
         raise exceptions.ValidationError({"licensee": f"{HOUSE}: give a licensee's id."})
-    return int(raw)
+    return pk
 
 
 class LicenseesView(RegistryView):

@@ -232,3 +232,30 @@ def test_an_explanation_keeps_the_time_it_was_made_beside_its_entry_time_and_not
     (shown,) = [e for e in box["forms_exceptions"] if e["number"] == 99]
     assert datetime.fromisoformat(shown["explained_at"]) == explained
     assert datetime.fromisoformat(shown["entered_at"]) == entered
+
+
+@pytest.mark.parametrize("number", ["abc", "", "-99", "１２", "9" * 30])
+def test_the_count_pages_explanation_form_answers_an_altered_number_on_its_field(
+    floor, counters, session, boxes, shift_manager, number
+):
+    """The session page's "Explain" form posts the slip's number in a hidden field; an altered one is
+    a 400 naming the field, nothing written (it was a 500: int() of what was posted), and the form as
+    the page draws it explains the slip."""
+    from django.test import Client
+
+    from counts.models import FormsExplanation
+
+    _count_both(
+        counters, session, boxes[0], _forms(*floor["fills"][:2], floor["credit"]) + [{"kind": "credit", "number": 99}]
+    )
+    page = Client()
+    page.force_login(shift_manager.user)
+    url = f"/counts/sessions/{session.pk}/boxes/{boxes[0].pk}/explain/"
+    body = {"kind": "credit", "explanation": "From the old book; filed."}
+    with time_machine.travel(COUNT_TIME + timedelta(hours=1), tick=False):
+        refused = page.post(url, {**body, "number": number})
+        assert refused.status_code == 400
+        assert "Give the slip&#x27;s printed number." in refused.content.decode()
+        assert not FormsExplanation.objects.exists()
+        assert page.post(url, {**body, "number": "99"}).status_code == 302
+    assert FormsExplanation.objects.get().number == 99

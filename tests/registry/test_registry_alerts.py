@@ -72,5 +72,7 @@ def test_the_agencys_staff_read_alerts_but_do_not_send_them(agency):
     licensee_client(elks[1]).post(ALERTS, {"alerts": [alert()]}, format="json")
     staff = regulator_client(agency)
     assert staff.get(f"{ALERTS}?licensee={elks[0].pk}").json()["results"][0]["alert"] == 41
-    assert staff.get(f"{ALERTS}?licensee=x").status_code == 400
+    for wrong in ("x", "0", "-1", "１２", "9" * 19):  # core.limits.record_id: no id, never a 500
+        refused = staff.get(f"{ALERTS}?licensee={wrong}")
+        assert refused.status_code == 400 and "give a licensee's id" in refused.json()["licensee"]
     assert staff.post(ALERTS, {"alerts": [alert(43)]}, format="json").status_code == 403
