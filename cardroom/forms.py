@@ -21,7 +21,7 @@ from .models import (
     Station,
     Table,
 )
-from .services import refuse_moving_the_books
+from .services import refuse_moving_the_books, refuse_renaming_the_records
 from .table_rules import (
     DISCONTINUED_REDEMPTION,
     game_label,
@@ -220,6 +220,14 @@ class TableAdminForm(forms.ModelForm):
             for message in posted_option_errors(site, self.data).values():
                 self.add_error(None, message)
         return cleaned
+
+    def _post_clean(self):
+        super()._post_clean()
+        if self.instance.pk:  # a table with records keeps its game and number, refused at the field
+            try:
+                refuse_renaming_the_records(Table.objects.get(pk=self.instance.pk), self.instance)
+            except ValidationError as refused:
+                self._update_errors(refused)
 
 
 class SiteAdminForm(forms.ModelForm):

@@ -39,6 +39,8 @@ def _save(instance, *, acting_user, organization_id: int, values: dict, noun: st
             setattr(instance, name, value)
         if isinstance(current, Site):
             refuse_moving_the_books(current, instance)
+        if isinstance(current, Table):
+            refuse_renaming_the_records(current, instance)
         instance.full_clean()
         instance._history_user = acting_user  # who, for the master-data history
         instance.save()
@@ -139,6 +141,44 @@ def refuse_moving_the_books(current: Site, site: Site) -> None:
     raise ValidationError(
         {name: f"{kept}; its {BOOKS_FIELDS[name]} cannot be changed, or {reasons[name]}" for name in changed}
     )
+
+
+# The table's fields its records are read by (the figures' game lines, the forms' table number,
+# ND 99-01.3-08-05(3)(a)), and the relations that set a table up rather than record its play.
+TABLE_RECORD_FIELDS = {"game": "game", "number": "number"}
+TABLE_SET_UP = frozenset({"counts.DropBox", "surveillance.Equipment"})
+
+
+def _a_record_of(table: Table) -> str | None:
+    """The kind of the first record found of the table's play (slips, tray counts, dealers'
+    shifts, drops, recordings...), by its model's plural name, or None while it has only its set-up (a
+    drop box registered, a camera). One query a kind; the apps above name none of them here."""
+    for relation in Table._meta.related_objects:
+        model = relation.related_model
+        if model._meta.label in TABLE_SET_UP:
+            continue
+        if model._default_manager.filter(**{relation.field.name: table.pk}).exists():
+            return str(model._meta.verbose_name_plural)
+    return None
+
+
+def refuse_renaming_the_records(current: Table, table: Table) -> None:
+    """House control: once a table has records, its game and number stay as they were. The figures
+    read each record's game from its table (a twenty-one table made paddlewheel would move its
+    past drop, fills and credits, filed quarters included, to the other game's line, its hold
+    threshold and its tax), and the paper forms name the table by its number: a number changed
+    would make every past report disagree with the slips. A table with only its set-up may still
+    change them; otherwise a new table is added for the other game or number."""
+    changed = [name for name in TABLE_RECORD_FIELDS if getattr(current, name) != getattr(table, name)]
+    kind = _a_record_of(current) if changed else None
+    if kind is None:
+        return
+    kept = f"{HOUSE_CONTROL}: {current} has records ({kind} among them), read by its {{}}"
+    reasons = {
+        "game": "; its game cannot be changed: add a table for the other game (the figures of past days would move)",
+        "number": "; its number cannot be changed: add a table with the new number (past slips and reports name it by its number)",
+    }
+    raise ValidationError({name: kept.format(TABLE_RECORD_FIELDS[name]) + reasons[name] + "." for name in changed})
 
 
 def update_site(*, acting_user, site: Site, **values) -> Site:

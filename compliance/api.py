@@ -174,7 +174,10 @@ class RunningObligationSerializer(serializers.Serializer):
     )
     done = serializers.BooleanField()
     overdue = serializers.BooleanField()
-    page = serializers.CharField(source="url", help_text="The page where it is done (a review: at the site chosen).")
+    page = serializers.CharField(
+        source="url",
+        help_text="The page where it is done (a review: at the site chosen); empty where the user's roles do not open it.",
+    )
 
 
 class RunningObligationPageSerializer(serializers.Serializer):

@@ -19,18 +19,18 @@ as the house's own control), cited as that pack cites it:
 The reads are bounded: a handful of queries whatever the sites, weeks or quarters."""
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
 from django.urls import reverse
 
 from accounting.published import filings
-from accounting.rules import QUARTERLY_SUMMARY
+from accounting.rules import DEALER_FIGURES, QUARTER_FIGURES, QUARTERLY_SUMMARY
 from core.periods import Quarter
 from floor.queries import quarters_played
 from packs import pack_of
 from surveillance import queries as surveillance_queries
-from surveillance.rules import REVIEW_MIN_FOOTAGE, REVIEW_PROGRAM
+from surveillance.rules import REVIEW_MIN_FOOTAGE, REVIEW_PROGRAM, SURVEILLANCE_RECORDS
 
 from .models import Alert
 from .queries import ALERTS
@@ -60,7 +60,7 @@ class Obligation:
     action: str
     status: str  # "to document", "documented", "running", "period ended", "not filed", "filed", "overdue"
     done: bool
-    url: str
+    url: str  # "": a page the user does not open (`PAGE_RULES`), the title shown alone
     # The page is the current site's (the site switcher chooses it): the calendar offers to switch.
     url_at_site: bool = False
     # The order within a day, site and kind, by number where the title has one (table 2 before 10).
@@ -82,7 +82,22 @@ def obligations_between(access, first: date, last: date, today: date) -> list[Ob
         *_dealer_record_periods(sites, first, last, today),
         *_returns(sites, today, lambda due, filed: first <= due <= last or (due < overdue_before and not filed)),
     ]
-    return in_order(found)
+    return in_order([_as_read_by(access, o) for o in found])
+
+
+# Who may open the page each kind of obligation links to: the calendar's readers (`ALERTS`) are
+# more than a quarter's (a shift manager reads the calendar, not the quarter's figures and tax).
+PAGE_RULES = {
+    "review_week": SURVEILLANCE_RECORDS,
+    "dealer_hold_records": DEALER_FIGURES,
+    "state_return": QUARTER_FIGURES,
+}
+
+
+def _as_read_by(access, obligation: Obligation) -> Obligation:
+    """The obligation with its page, or with none ("") where the user's roles at its site do not
+    open that page (it linked to a 403)."""
+    return obligation if PAGE_RULES[obligation.kind].allows(access, obligation.site_id) else replace(obligation, url="")
 
 
 def in_order(obligations: list[Obligation]) -> list[Obligation]:

@@ -200,6 +200,20 @@ def test_an_unfiled_return_falls_due_on_the_packs_day_saying_the_date_is_a_house
     assert 'data-kind="state_return"' in due
 
 
+def test_a_shift_manager_sees_the_return_fall_due_without_a_link_to_a_quarter_they_do_not_open(
+    client, client_for, q3_closed, site, cast
+):
+    """The calendar's readers are more than the quarter's: the return linked a shift manager to
+    /dashboard/quarter/, a 403 (found walking the pages as each role); it is shown, unlinked."""
+    shift = cast[Role.SHIFT_MANAGER]
+    due = cell(calendar(client, shift, "2026-10"), "2026-10-31")
+    assert "Quarterly return 2026Q3" in due and "· not filed" in due
+    assert "/dashboard/quarter/" not in due and '<span class="obligation-title">Quarterly return 2026Q3</span>' in due
+    assert client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").status_code == 403  # the page it linked
+    listed = client_for(shift).get("/api/v1/obligations/running/?month=2026-10").json()["results"]
+    assert [o["page"] for o in listed if o["kind"] == "state_return"] == [""]
+
+
 def test_a_filed_return_shows_filed_and_an_unfiled_one_is_overdue_later(client, q3_closed, site, manager, time_machine):
     time_machine.move_to(datetime(2026, 12, 2, 18, tzinfo=UTC))
     html = calendar(client, manager, "2026-12")
