@@ -20,7 +20,7 @@ from core.models import AuditEvent
 
 from . import services
 from .access import access_for
-from .forms import SiteAdminForm, TableAdminForm
+from .forms import ChipDenominationAdminForm, SiteAdminForm, TableAdminForm
 from .models import (
     ChipDenomination,
     Employee,
@@ -287,6 +287,7 @@ class TableAdmin(OrgScopedAdmin):
 @admin.register(ChipDenomination)
 class ChipDenominationAdmin(OrgScopedAdmin):
     fixed_on_change = ("organization",)
+    form = ChipDenominationAdminForm
     list_display = ["value_cents", "marking", "primary_colour", "edge_spots", "edge_colour", "organization", "active"]
 
 

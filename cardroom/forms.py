@@ -21,7 +21,7 @@ from .models import (
     Station,
     Table,
 )
-from .services import refuse_moving_the_books, refuse_renaming_the_records
+from .services import refuse_moving_the_books, refuse_renaming_the_records, refuse_revaluing
 from .table_rules import (
     DISCONTINUED_REDEMPTION,
     game_label,
@@ -226,6 +226,19 @@ class TableAdminForm(forms.ModelForm):
         if self.instance.pk:  # a table with records keeps its game and number, refused at the field
             try:
                 refuse_renaming_the_records(Table.objects.get(pk=self.instance.pk), self.instance)
+            except ValidationError as refused:
+                self._update_errors(refused)
+
+
+class ChipDenominationAdminForm(forms.ModelForm):
+    """The admin's chip form: a chip's value never changes (`services.refuse_revaluing`), refused at
+    the field as on the setup page and in the API (the admin's save would otherwise raise past it)."""
+
+    def _post_clean(self):
+        super()._post_clean()
+        if self.instance.pk:
+            try:
+                refuse_revaluing(ChipDenomination.objects.get(pk=self.instance.pk), self.instance)
             except ValidationError as refused:
                 self._update_errors(refused)
 

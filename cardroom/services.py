@@ -41,6 +41,8 @@ def _save(instance, *, acting_user, organization_id: int, values: dict, noun: st
             refuse_moving_the_books(current, instance)
         if isinstance(current, Table):
             refuse_renaming_the_records(current, instance)
+        if isinstance(current, ChipDenomination):
+            refuse_revaluing(current, instance)
         instance.full_clean()
         instance._history_user = acting_user  # who, for the master-data history
         instance.save()
@@ -292,9 +294,14 @@ def create_chip_denomination(
     )
 
 
-def update_chip_denomination(*, acting_user, chip: ChipDenomination, **values) -> ChipDenomination:
-    if "value_cents" in values and values["value_cents"] != chip.value_cents:
+def refuse_revaluing(current: ChipDenomination, chip: ChipDenomination) -> None:
+    """A chip's value never changes (the tray counts, slips and inventories of its past are counted
+    at it); a new value is a new denomination. The API, the setup page and the admin alike."""
+    if chip.value_cents != current.value_cents:
         raise ValidationError({"value_cents": "A chip's value cannot change; add the new value instead."})
+
+
+def update_chip_denomination(*, acting_user, chip: ChipDenomination, **values) -> ChipDenomination:
     values.pop("organization", None)
     return _save(
         chip, acting_user=acting_user, organization_id=chip.organization_id, values=values, noun="a chip denomination"

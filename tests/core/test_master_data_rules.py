@@ -247,3 +247,22 @@ def test_washington_house_banked_limits_are_wac_230_15_140s_single_wager_limit(c
     )
     assert bad.status_code == 400
     assert "whole dollars from $1: House control" in bad.json()["max_wager_cents"][0]
+
+
+def test_a_chips_value_never_changes_through_the_api_the_setup_page_or_the_admin(client, client_for, manager, chips):
+    """Its past tray counts, slips and inventories are counted at it: a new value is a new chip. The
+    admin's form changed it (the service's check was the API's alone)."""
+    chip = ChipDenomination.objects.get(organization=manager.organization, value_cents=500)
+    events = AuditEvent.objects.count()
+    response = client_for(manager).patch(f"/api/v1/chip-denominations/{chip.pk}/", {"value_cents": 600}, format="json")
+    assert response.status_code == 400 and "cannot change" in response.json()["value_cents"][0]
+    client.force_login(manager.user)
+    url = f"/admin/cardroom/chipdenomination/{chip.pk}/change/"
+    shown = client.get(url).context["adminform"].form
+    data = {n: ("" if b.value() is None else b.value()) for n, b in shown._bound_items() if b.value() is not False}
+    refused = client.post(url, {**data, "value_cents": "600", "active": "on"})
+    assert refused.status_code == 200
+    assert "A chip&#x27;s value cannot change; add the new value instead." in refused.content.decode()
+    assert ChipDenomination.objects.get(pk=chip.pk).value_cents == 500 and AuditEvent.objects.count() == events
+    assert client.post(url, {**data, "marking": "Elks", "active": "on"}).status_code == 302  # the rest still changes
+    assert ChipDenomination.objects.get(pk=chip.pk).marking == "Elks"
