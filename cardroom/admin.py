@@ -252,6 +252,7 @@ class TableAdmin(OrgScopedAdmin):
     list_filter = [GameFilter, "active", "location", "site__jurisdiction", "banker"]
     search_fields = ["site__name", "number"]
     autocomplete_fields = ["site"]
+    fixed_on_change = ("site",)  # a table never moves to another site (`services.refuse_renaming_the_records`)
     form = TableAdminForm
 
     @admin.display(description="Game", ordering="game")

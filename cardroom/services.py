@@ -170,7 +170,10 @@ def refuse_renaming_the_records(current: Table, table: Table) -> None:
     past drop, fills and credits, filed quarters included, to the other game's line, its hold
     threshold and its tax), and the paper forms name the table by its number: a number changed
     would make every past report disagree with the slips. A table with only its set-up may still
-    change them; otherwise a new table is added for the other game or number."""
+    change them; otherwise a new table is added for the other game or number. No table moves to
+    another site, records or not (the admin's form moved one, its figures with it)."""
+    if table.site_id != current.site_id:  # its records, figures and filed quarters would go with it
+        raise ValidationError({"site": "A table cannot move to another site; add a new table there."})
     changed = [name for name in TABLE_RECORD_FIELDS if getattr(current, name) != getattr(table, name)]
     kind = _a_record_of(current) if changed else None
     if kind is None:
@@ -241,10 +244,7 @@ def create_table(*, acting_user, site: Site, **values) -> Table:
 
 
 def update_table(*, acting_user, table: Table, **values) -> Table:
-    if "site" in values and values["site"].pk != table.site_id:
-        raise ValidationError({"site": "A table cannot move to another site; add a new table there."})
-    values.pop("site", None)
-    _refuse_other_packs_options(table.site, values)
+    _refuse_other_packs_options(table.site, {name: value for name, value in values.items() if name != "site"})
     return _save(
         table,
         acting_user=acting_user,

@@ -68,3 +68,26 @@ def test_the_other_fields_still_change_and_a_table_only_set_up_changes_its_game(
     counts.register_drop_box(acting_user=manager.user, table=spare, number=2)  # set-up, not a record
     services.update_table(acting_user=manager.user, table=spare, number=3)
     assert as_it_was(spare) == (Game.TWENTY_ONE, 3)
+
+
+def test_no_table_moves_to_another_site_through_the_api_or_the_admin(open_table, org, cast, client, client_for):
+    """Its records, its figures and the filed quarters they are in would go with it. The API's
+    service refused; the admin's form moved it (a superuser's included, the field now fixed for
+    the rest)."""
+    from django.contrib.auth import get_user_model
+
+    from tests.factories import SiteFactory
+
+    manager, there = cast[Role.GAMING_MANAGER], SiteFactory(organization=org, name="Other Hall")
+    answer = client_for(manager).patch(f"/api/v1/tables/{open_table.pk}/", {"site": there.pk}, format="json")
+    assert answer.status_code == 400 and "cannot move to another site" in " ".join(answer.json()["site"])
+    client.force_login(manager.user)
+    url = f"/admin/cardroom/table/{open_table.pk}/change/"
+    assert 'name="site"' not in client.get(url).content.decode()  # shown, not offered
+    root = get_user_model().objects.create_superuser("root", password="x")
+    client.force_login(root)
+    form = client.get(url).context["adminform"].form
+    data = as_posted({n: b.value() for n, b in form._bound_items()})
+    refused = client.post(url, {**data, "site": there.pk})
+    assert refused.status_code == 200 and "cannot move to another site" in refused.content.decode()
+    assert Table.objects.get(pk=open_table.pk).site_id == open_table.site_id
