@@ -294,6 +294,8 @@ def _check_adjustment(books_close, table, field, amount_cents, reason, recorded_
         raise ValidationError({"table": f"{citation}: give the table of {site} whose {field} is corrected."})
     if isinstance(amount_cents, bool) or not isinstance(amount_cents, int) or amount_cents == 0:
         raise ValidationError({"amount_cents": f"{citation}: give the correction in whole cents, not zero."})
+    if abs(amount_cents) > limits.MAX_AMOUNT_CENTS:  # the page's form had no bound: a 500 past SQLite's integer
+        raise ValidationError({"amount_cents": limits.amount_message("The correction")})
     if not (reason or "").strip():
         raise ValidationError({"reason": f"{citation}: say why the closed figures are corrected."})
     today = site_today(site)

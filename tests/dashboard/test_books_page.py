@@ -87,6 +87,31 @@ def test_a_bad_adjustment_changes_nothing_and_says_why(client, cast, site, compl
     assert not Adjustment.objects.exists()
 
 
+@pytest.mark.parametrize("amount", ["99999999999999999999", "1e9", "-10000000.01"])
+def test_an_adjustment_past_the_largest_amount_is_refused_on_the_page_and_in_the_api(
+    client, client_for, cast, site, complete_day, amount
+):
+    """The page's amount had no bound: twenty nines were a 500 (past SQLite's integer), $1e9 was
+    written into the books; the service holds every amount to the house's largest, as other amounts."""
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    post(client, site, "close")
+    response = post(client, site, "adjust", field="drop", table_number="1", amount=amount,
+                    recorded_on="2026-08-20", reason="Recount")  # fmt: skip
+    assert response.status_code == 200
+    assert "The correction must be at most 1,000,000,000 cents ($10,000,000.00; house control)." in (
+        response.content.decode()
+    )
+    closed = BooksClose.objects.get()
+    api = client_for(cast[Role.GAMING_MANAGER]).post(
+        "/api/v1/adjustments/",
+        {"books_close": closed.pk, "table": closed.site.tables.get().pk, "field": "drop",
+         "amount_cents": 1_000_000_001, "reason": "Recount", "recorded_on": "2026-08-20"},
+        format="json",
+    )  # fmt: skip
+    assert api.status_code == 400 and "amount_cents" in api.json()
+    assert not Adjustment.objects.exists()
+
+
 def test_the_daily_total_is_the_sum_of_its_rows_with_each_adjustment_a_row(client, cast, site, complete_day):
     import re
 
