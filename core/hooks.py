@@ -174,6 +174,12 @@ BOOKS_CLOSED = declare(
     answered_by="accounting (accounting.apps)",
     answer="reason(site_id, gaming_date) -> why the day's books are closed, or None while they are open",
 )
+DAY_FILED = declare(
+    "day_filed",
+    asked_by="core.closing (tournaments: a void of a fee or prize on a filed return)",
+    answered_by="accounting (accounting.apps)",
+    answer="filed(site_id, day) -> the quarter containing the day when its summary is filed, else None",
+)
 CLOSED_DATES = declare(
     "closed_dates",
     asked_by="core.closing (pages listing records of several dates: the fees page)",

@@ -13,7 +13,7 @@ from django.db.models import Sum
 
 from cardroom.access import require_role
 from cardroom.models import Site
-from core import acts, moments
+from core import acts, closing, moments
 from core.audit import record_site_event
 from core.hooks import TOURNAMENT_FEE_FLAG
 from core.limits import MAX_TEXT_LENGTH, check_date
@@ -348,6 +348,22 @@ def flag_fee_before_announcement(tournament: Tournament, fee: TournamentFee) -> 
     return True
 
 
+def _refuse_voiding_a_filed_return(site, day: date, what: str) -> None:
+    """A void counts on the day it is made, so a fee or prize on a filed return, voided later, would
+    change that return's tournament figures in another quarter with no amendment of it (the
+    quarter page, the registry and the filing's SHA-256 would not know). Only an adjustment and the
+    other games' AGP amend a filed return (`accounting.amendments`): the fee or prize stands as filed."""
+    quarter = closing.quarter_filed(site.pk, day)
+    if quarter is not None:
+        record = rules.FEE_RECORD if what == "fee" else rules.PRIZE_RECORD
+        raise ValidationError(
+            {
+                what: f"{record.at(site)}: this {what} of {day} is on the quarterly summary of {quarter}, which is "
+                f"filed; a void would change the filed return without an amendment, so the {what} stands as filed."
+            }
+        )
+
+
 def void_fee(*, acting_user, fee: TournamentFee, reason: str, at: datetime | None = None) -> TournamentFee:
     """Void a fee recorded by mistake: a new row pointing back with the opposite amount and
     chips, dated when it was voided (now, or the time on its paper), the entry time beside it;
@@ -370,6 +386,7 @@ def void_fee(*, acting_user, fee: TournamentFee, reason: str, at: datetime | Non
     )
     gaming_date = _gaming_date(site, at)
     acts.refuse_closed_books(site, gaming_date, "a tournament fee")
+    _refuse_voiding_a_filed_return(site, fee.gaming_date, "fee")
     with transaction.atomic():
         if TournamentFee.objects.filter(voids=fee).exists():
             raise ValidationError({"fee": "This fee is voided already."})
@@ -474,6 +491,7 @@ def void_prize(*, acting_user, prize: TournamentPrize, reason: str, at: datetime
     )
     gaming_date = _gaming_date(site, at)
     acts.refuse_closed_books(site, gaming_date, "a tournament prize")
+    _refuse_voiding_a_filed_return(site, prize.gaming_date, "prize")
     with transaction.atomic():
         if TournamentPrize.objects.filter(voids=prize).exists():
             raise ValidationError({"prize": "This prize is voided already."})

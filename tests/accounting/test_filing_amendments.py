@@ -473,3 +473,49 @@ def test_a_north_dakota_quarters_amendments_still_name_the_agp_and_the_tax(
     q3, q4 = _quarter_text(client, site, "2026Q3"), _quarter_text(client, site, "2026Q4")
     assert "drop table 1 $20.00, AGP $20.00" in q3 and "drop table 1 $20.00, AGP $20.00" in q4
     assert "so the gaming tax now is this quarter's on its filed AGP" in q3
+
+
+def test_a_fee_or_prize_on_a_filed_return_is_not_voided_later_through_the_service_or_the_api(
+    site, people, cast, table, manager, client_for
+):
+    """A void counts on the day it is made: voided in 2026Q4, a fee on the filed 2026Q3 return
+    took $100 off the return's tournament figures in another quarter, with no amendment, alert or
+    registry package, and the filing check still read "equal" (found by the amendments' audit). Only
+    an adjustment and the other games' AGP amend a filed return; the fee and prize stand as filed."""
+    from datetime import date
+    from zoneinfo import ZoneInfo
+
+    from cardroom.models import Role
+    from tests.tournaments.conftest import announce
+    from tournaments import services as tournaments
+    from tournaments.models import FeeKind, TournamentFee, TournamentPrize
+
+    def at(hour):
+        return datetime(DAY.year, DAY.month, DAY.day, hour, tzinfo=ZoneInfo("America/Chicago"))
+
+    boss, cashier = cast[Role.SHIFT_MANAGER], cast[Role.CASHIER]
+    played = announce(boss, site, gaming_date=DAY, at=at(18))
+    fee = tournaments.collect_fee(
+        acting_user=cashier.user, tournament=played, kind=FeeKind.ENTRY, at=at(19), player_name="Ann Lee"
+    )
+    prize = tournaments.award_prize(acting_user=boss.user, tournament=played, player=fee.player,
+                                    round_name="Final", kind="cash", amount_cents=5000, at=at(22))  # fmt: skip
+    play(Scenario(site, people), table, DAY)
+    services.close_books(acting_user=manager.user, site=site, gaming_date=DAY)
+    filing = file(manager, site)
+    assert filing.figures["summary"]["tournaments"]["gross_proceeds_cents"] == fee.fee_cents
+    with pytest.raises(Exception) as refused:
+        tournaments.void_fee(acting_user=boss.user, fee=fee, reason="rung up by mistake")
+    assert "is on the quarterly summary of 2026Q3, which is filed" in str(refused.value)
+    api = client_for(boss)
+    for url, what in (
+        (f"/api/v1/tournaments/{played.pk}/entries/{fee.pk}/void/", "fee"),
+        (f"/api/v1/tournaments/{played.pk}/prizes/{prize.pk}/void/", "prize"),
+    ):
+        answer = api.post(url, {"reason": "api void"}, format="json")
+        assert answer.status_code == 400, answer.content
+        message = " ".join(answer.json()[what])
+        assert message.startswith("ND 99-01.3-08-16(1)(") and f"so the {what} stands as filed" in message
+    assert TournamentFee.objects.count() == 1 and TournamentPrize.objects.count() == 1
+    assert not FilingAmendment.objects.exists() and date.today() > Q3.end
+    assert_filed_figures_unchanged(filing)
