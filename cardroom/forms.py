@@ -209,9 +209,28 @@ def law_over_bounds(form) -> None:
             form._errors[name] = form.error_class(cited)
 
 
-class TableAdminForm(forms.ModelForm):
+class KeptFieldsAdminForm(forms.ModelForm):
+    """An admin form whose row keeps some fields once written: `keep(current, changed)` (a service's
+    check, raising ValidationError) refuses the change at the field, as on the setup page and in the
+    API, where the admin's save would otherwise raise past its form."""
+
+    keep = None
+
+    def _post_clean(self):
+        super()._post_clean()
+        if self.instance.pk:
+            try:
+                type(self).keep(type(self.instance).objects.get(pk=self.instance.pk), self.instance)
+            except ValidationError as refused:
+                self._update_errors(refused)
+
+
+class TableAdminForm(KeptFieldsAdminForm):
     """The admin's table form: its fields are the site's pack's (`TableAdmin.get_fields`); a value
-    posted for another pack's option is refused, as on the setup page and in the API."""
+    posted for another pack's option is refused, as on the setup page and in the API; a table keeps
+    its site, and once it has records its game and number (`services.refuse_renaming_the_records`)."""
+
+    keep = staticmethod(refuse_renaming_the_records)
 
     def clean(self):
         cleaned = super().clean()
@@ -221,40 +240,18 @@ class TableAdminForm(forms.ModelForm):
                 self.add_error(None, message)
         return cleaned
 
-    def _post_clean(self):
-        super()._post_clean()
-        if self.instance.pk:  # a table with records keeps its game and number, refused at the field
-            try:
-                refuse_renaming_the_records(Table.objects.get(pk=self.instance.pk), self.instance)
-            except ValidationError as refused:
-                self._update_errors(refused)
+
+class ChipDenominationAdminForm(KeptFieldsAdminForm):
+    """The admin's chip form: a chip's value never changes (`services.refuse_revaluing`)."""
+
+    keep = staticmethod(refuse_revaluing)
 
 
-class ChipDenominationAdminForm(forms.ModelForm):
-    """The admin's chip form: a chip's value never changes (`services.refuse_revaluing`), refused at
-    the field as on the setup page and in the API (the admin's save would otherwise raise past it)."""
-
-    def _post_clean(self):
-        super()._post_clean()
-        if self.instance.pk:
-            try:
-                refuse_revaluing(ChipDenomination.objects.get(pk=self.instance.pk), self.instance)
-            except ValidationError as refused:
-                self._update_errors(refused)
-
-
-class SiteAdminForm(forms.ModelForm):
+class SiteAdminForm(KeptFieldsAdminForm):
     """The admin's site form: a site with records keeps its jurisdiction, time zone and business day
-    start hour (`services.refuse_moving_the_books`), refused at the field as on the setup page and in
-    the API (the admin's save would otherwise raise past its form)."""
+    start hour (`services.refuse_moving_the_books`)."""
 
-    def _post_clean(self):
-        super()._post_clean()
-        if self.instance.pk:
-            try:
-                refuse_moving_the_books(Site.objects.get(pk=self.instance.pk), self.instance)
-            except ValidationError as refused:
-                self._update_errors(refused)
+    keep = staticmethod(refuse_moving_the_books)
 
 
 class ChipDenominationForm(BootstrapMixin, forms.ModelForm):
