@@ -109,6 +109,9 @@ def test_an_adjustment_past_the_largest_amount_is_refused_on_the_page_and_in_the
         format="json",
     )  # fmt: skip
     assert api.status_code == 400 and "amount_cents" in api.json()
+    long = post(client, site, "adjust", field="drop", table_number="1", amount="-20.00",
+                recorded_on="2026-08-20", reason="x" * 2001)  # fmt: skip
+    assert "The reason is at most 2,000 characters (house control)." in long.content.decode()
     assert not Adjustment.objects.exists()
 
 

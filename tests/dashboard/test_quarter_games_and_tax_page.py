@@ -53,6 +53,8 @@ def test_a_gaming_manager_records_and_corrects_the_other_games_agp_on_the_page(c
     assert [o.agp_cents for o in OtherGamesAgp.objects.order_by("id")] == [4_900_000, 5_900_000]
     refused = client.post(post, {"quarter": "2026Q3", "amount": "1.00", "note": ""}, follow=True)
     assert "N.D.C.C. 53-06.1-12" in refused.content.decode()
+    long = client.post(post, {"quarter": "2026Q3", "amount": "1.00", "note": "x" * 2001, "correct": "1"}, follow=True)
+    assert "The note is at most 2,000 characters (house control)." in long.content.decode()  # it stored 5,000
     client.force_login(cast[Role.AUDITOR].user)
     assert client.post(post, {"quarter": "2026Q3", "amount": "1.00", "note": "x"}).status_code == 403
     assert OtherGamesAgp.objects.count() == 2
