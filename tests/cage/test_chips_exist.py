@@ -153,3 +153,23 @@ def test_the_api_and_the_tips_page_refuse_a_declaration_of_more_chips_than_exist
 def test_a_tip_declaration_of_an_organization_keeping_no_log_is_refused_nothing(site, chips, dealer):
     declared = services.declare_tips(acting_user=dealer.user, site=site, gaming_date=DAY, chips={10000: 500})
     assert declared.total_cents == 500 * 10000
+
+
+@pytest.mark.parametrize("gaming_date", ["2026-02-30", "9999-12-31", ""])
+def test_the_tips_and_redemptions_pages_say_what_is_wrong_with_the_gaming_date_at_the_field(
+    site, chips, dealer, cashier, gaming_date
+):
+    """Both forms drew the date's input and never its errors: a bad date was a 400 saying nothing
+    (found by the pages' fuzz as dealer and cashier)."""
+    import re
+
+    from cage.models import ChipRedemption
+
+    for employee, url, form in ((dealer, "/cage/tips/", "declare"), (cashier, "/cage/redemptions/", "redeem")):
+        response = browser(employee).post(url, {"form": form, "gaming_date": gaming_date, "chip_500": "1"})
+        assert response.status_code == 400, url
+        shown = re.search(
+            r'<div class="invalid-feedback d-block" id="id_gaming_date_error">([^<]+)</div>', page(response)
+        )
+        assert shown and shown.group(1).strip(), url
+    assert not TipDeclaration.objects.exists() and not ChipRedemption.objects.exists()
