@@ -115,6 +115,16 @@ def expected_deposit():
 SUMMARIES_RECONCILE = "core.summaries_reconcile"
 
 
+def closed_books_control(site) -> str:
+    """What a refusal to change closed or filed figures cites: the house control, with the rule the
+    closed figures serve where the site's pack states it ("House control (closed books, ND
+    99-01.3-08-16(1)(g))"). `site`: the Site, or a site id."""
+    from .citations import jurisdiction_of, stated
+
+    protects = stated(SUMMARIES_RECONCILE, jurisdiction_of(site))
+    return f"House control (closed books, {protects})" if protects else "House control (closed books)"
+
+
 def closed_books_refusal(site, gaming_date: date, what: str) -> str | None:
     """The message refusing a write that would change `what` of a closed day, or None while the
     day's books are open (no citation is looked up then). `what` is a noun, singular or plural
@@ -124,11 +134,8 @@ def closed_books_refusal(site, gaming_date: date, what: str) -> str | None:
     filed. Where the site's pack states
     the rule the closed figures serve (North Dakota's 08-16(1)(g)), the refusal names it. `site`:
     the Site (its pack is read from it), or a site id (`core.citations.jurisdiction_of`)."""
-    from .citations import jurisdiction_of, stated
-
     why = closed_reason(getattr(site, "pk", site), gaming_date)
     if why is None:
         return None
-    protects = stated(SUMMARIES_RECONCILE, jurisdiction_of(site))
-    control = f"House control (closed books, {protects})" if protects else "House control (closed books)"
+    control = closed_books_control(site)
     return f"{control}: {why}, so {what} of {gaming_date} cannot be changed. {INSTEAD}"

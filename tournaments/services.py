@@ -355,10 +355,10 @@ def _refuse_voiding_a_filed_return(site, day: date, what: str) -> None:
     other games' AGP amend a filed return (`accounting.amendments`): the fee or prize stands as filed."""
     quarter = closing.quarter_filed(site.pk, day)
     if quarter is not None:
-        record = rules.FEE_RECORD if what == "fee" else rules.PRIZE_RECORD
         raise ValidationError(
             {
-                what: f"{record.at(site)}: this {what} of {day} is on the quarterly summary of {quarter}, which is "
+                what: f"{closing.closed_books_control(site)}: this {what} of {day} is on the quarterly summary of "
+                f"{quarter}, which is "
                 f"filed; a void would change the filed return without an amendment, so the {what} stands as filed."
             }
         )

@@ -515,7 +515,8 @@ def test_a_fee_or_prize_on_a_filed_return_is_not_voided_later_through_the_servic
         answer = api.post(url, {"reason": "api void"}, format="json")
         assert answer.status_code == 400, answer.content
         message = " ".join(answer.json()[what])
-        assert message.startswith("ND 99-01.3-08-16(1)(") and f"so the {what} stands as filed" in message
+        assert message.startswith("House control (closed books, ND 99-01.3-08-16(1)(g)): this ")
+        assert f"so the {what} stands as filed" in message
     assert TournamentFee.objects.count() == 1 and TournamentPrize.objects.count() == 1
     assert not FilingAmendment.objects.exists() and date.today() > Q3.end
     assert_filed_figures_unchanged(filing)
