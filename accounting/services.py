@@ -281,10 +281,6 @@ def _no_table_figure(site: Site) -> str:
     )
 
 
-def _too_long(what: str) -> str:
-    return f"{what} is at most {limits.MAX_TEXT_LENGTH:,} characters ({limits.HOUSE_CONTROL})."
-
-
 def _check_adjustment(books_close, table, field, amount_cents, reason, recorded_on) -> None:
     site, citation = books_close.site, rules.CLOSED_BOOKS
     if field not in Adjustment.Field.values:
@@ -303,7 +299,7 @@ def _check_adjustment(books_close, table, field, amount_cents, reason, recorded_
     if not (reason or "").strip():
         raise ValidationError({"reason": f"{citation}: say why the closed figures are corrected."})
     if len(reason) > limits.MAX_TEXT_LENGTH:  # the page's form had no bound (the API's serializer has)
-        raise ValidationError({"reason": _too_long("The reason")})
+        raise ValidationError({"reason": limits.text_message("The reason")})
     today = site_today(site)
     if not isinstance(recorded_on, date) or isinstance(recorded_on, datetime):
         raise ValidationError({"recorded_on": f"{citation}: give the gaming date the adjustment is entered on."})
@@ -475,7 +471,7 @@ def record_other_games_agp(
             {"note": f"{citation}: say where the other games' AGP comes from (the return, a ledger)."}
         )
     if len(note) > limits.MAX_TEXT_LENGTH:
-        raise ValidationError({"note": _too_long("The note")})
+        raise ValidationError({"note": limits.text_message("The note")})
     with transaction.atomic():
         Organization.objects.select_for_update().get(pk=organization.pk)
         standing = queries.other_games_agp(organization.pk, quarter)

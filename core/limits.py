@@ -69,6 +69,10 @@ def quantity_message(label: str = "A quantity") -> str:
     return f"{label} must be at most {MAX_QUANTITY:,} ({HOUSE_CONTROL})."
 
 
+def text_message(label: str = "The text") -> str:
+    return f"{label} is at most {MAX_TEXT_LENGTH:,} characters ({HOUSE_CONTROL})."
+
+
 def date_message(label: str = "The date") -> str:
     return f"{label} must be {DATE_RANGE_TEXT} ({HOUSE_CONTROL})."
 
