@@ -2,7 +2,8 @@
 
 A filed quarter's figures and their SHA-256 never change (QuarterFiling). A later entry that
 changes what the return says (an adjustment correcting a day of the filed quarter, another
-record of the organization's other games' AGP for the quarter) is written beside it as a
+record of the organization's other games' AGP for the quarter, another site's filing of the
+quarter that changes the AGP recorded at the organization's sites) is written beside it as a
 FilingAmendment, in the entry's own transaction, and the gaming manager is flagged.
 
 Flagging opens an alert, and alerts are compliance's, an app above the books: so the books ask
@@ -70,3 +71,37 @@ def amend_with_other_games(filings, row: OtherGamesAgp, delta_cents: int) -> lis
         for filing in filings
         if "tax" in filing.figures
     ]
+
+
+def sites_agp_as_it_stands(filing: QuarterFiling) -> int:
+    """The AGP recorded at the organization's sites on `filing`'s return as it stands: as it froze
+    it, with the other sites' filings that amended it since."""
+    since = filing.amendments.filter(figure=FilingAmendment.Figure.SITES_AGP).values_list("delta_cents", flat=True)
+    return filing.figures["tax"]["agp_cents"] + sum(since)
+
+
+def amend_with_site_filing(filings, filing: QuarterFiling) -> list[FilingAmendment]:
+    """`filing`, a site's filing of a quarter some other sites of the organization have filed:
+    each of those returns carries the organization's whole tax on the AGP recorded at its sites
+    as it stood then (a sister site's unfiled figures as they read, or none: a site set up after
+    it), so where `filing` freezes another AGP it amends each of them by the difference."""
+    if "tax" not in filing.figures:
+        return []
+    now = filing.figures["tax"]["agp_cents"]
+    found = []
+    for earlier in filings:
+        if earlier.pk == filing.pk or "tax" not in earlier.figures:
+            continue
+        delta = now - sites_agp_as_it_stands(earlier)
+        if delta:
+            found.append(
+                _record(
+                    earlier,
+                    filing.filed_by,
+                    source=FilingAmendment.Source.SITE_FILING,
+                    site_filing=filing,
+                    figure=FilingAmendment.Figure.SITES_AGP,
+                    delta_cents=delta,
+                )
+            )
+    return found

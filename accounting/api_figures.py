@@ -838,6 +838,9 @@ class FilingAmendmentOut(serializers.Serializer):
     source = serializers.ChoiceField(choices=FilingAmendment.Source.values)
     adjustment = serializers.IntegerField(allow_null=True)
     other_games_agp = serializers.IntegerField(allow_null=True)
+    site_filing = serializers.IntegerField(
+        allow_null=True, help_text="Another site's filing of the quarter that changed the AGP recorded at the sites."
+    )
     figure = serializers.ChoiceField(choices=FilingAmendment.Figure.values)
     delta_cents = serializers.IntegerField()
     recorded_at = serializers.DateTimeField()

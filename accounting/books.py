@@ -428,6 +428,7 @@ def filing_amendment_json(a) -> dict:
         "source": a.source,
         "adjustment": a.adjustment_id,
         "other_games_agp": a.other_games_agp_id,
+        "site_filing": a.site_filing_id,
         "figure": a.figure,
         "delta_cents": a.delta_cents,
         "recorded_at": a.recorded_at.isoformat(),

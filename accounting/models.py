@@ -146,8 +146,11 @@ class OtherGamesAgp(AppendOnlyModel):
 class FilingAmendment(AppendOnlyModel):
     """A figure entered after a quarter was filed that changes what the filing's return says:
     an adjustment correcting a day of the filed quarter (counted in the quarter it is entered
-    on) or a later record of the organization's other games' AGP for the quarter (the tax's
-    brackets apply to it). One row per filing it amends, pointing back at the filing and at the
+    on), a later record of the organization's other games' AGP for the quarter (the tax's
+    brackets apply to it), or another site's filing of the quarter that changes the AGP recorded
+    at the organization's sites (each site's return carries the organization's whole tax: a site
+    filed before a sister site's figures were final, or before the sister site existed, froze the
+    tax on the figures of that moment). One row per filing it amends, pointing back at the filing and at the
     entry that changed it, with the change (`delta_cents`) to the figure named. Append-only,
     like the filing: the filed figures and their SHA-256 never change; the page, the PDF and the
     API show them beside these amendments and the figures now (ND 99-01.3-08-16(1)(g) where the
@@ -156,11 +159,13 @@ class FilingAmendment(AppendOnlyModel):
     class Source(models.TextChoices):
         ADJUSTMENT = "adjustment", "Adjustment to closed books"
         OTHER_GAMES_AGP = "other_games_agp", "Other games' AGP"
+        SITE_FILING = "site_filing", "Another site's filing"
 
     class Figure(models.TextChoices):
         AGP = "agp_cents", "AGP"
         CASH_PROFIT = "cash_profit_cents", "Cash profit"
         OTHER_GAMES_AGP = "other_games_agp_cents", "Other games' AGP"
+        SITES_AGP = "sites_agp_cents", "AGP recorded here"
 
     filing = models.ForeignKey(QuarterFiling, on_delete=models.PROTECT, related_name="amendments")
     source = models.CharField(max_length=20, choices=Source.choices)
@@ -169,6 +174,9 @@ class FilingAmendment(AppendOnlyModel):
     )
     other_games_agp = models.ForeignKey(
         OtherGamesAgp, null=True, blank=True, on_delete=models.PROTECT, related_name="filing_amendments"
+    )
+    site_filing = models.ForeignKey(  # another site's filing of the quarter that changed the tax's AGP
+        QuarterFiling, null=True, blank=True, on_delete=models.PROTECT, related_name="amended_filings"
     )
     figure = models.CharField(max_length=30, choices=Figure.choices)
     delta_cents = models.BigIntegerField()
@@ -179,8 +187,14 @@ class FilingAmendment(AppendOnlyModel):
         ordering = ["filing_id", "recorded_at", "id"]
         constraints = [
             models.CheckConstraint(
-                condition=(Q(source="adjustment", adjustment__isnull=False, other_games_agp__isnull=True))
-                | (Q(source="other_games_agp", adjustment__isnull=True, other_games_agp__isnull=False)),
+                condition=(
+                    Q(source="adjustment", adjustment__isnull=False, other_games_agp__isnull=True, site_filing__isnull=True)
+                )
+                | (
+                    Q(source="other_games_agp", adjustment__isnull=True, other_games_agp__isnull=False)
+                    & Q(site_filing__isnull=True)
+                )
+                | (Q(source="site_filing", adjustment__isnull=True, other_games_agp__isnull=True, site_filing__isnull=False)),
                 name="filing_amendment_one_source",
                 violation_error_message="An amendment points at the one entry that changed the filed return.",
             ),

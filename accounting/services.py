@@ -330,8 +330,10 @@ def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = 
     closed books, its figures (the site's quarter day by day, each day with the digest of its
     closed books, and the organization's tax as it stands) are frozen with their SHA-256.
     Filing closes every date of the quarter (core.closing): a later correction is an
-    adjustment entered in a later quarter, shown beside the filed figures as an amendment."""
-    from . import books
+    adjustment entered in a later quarter, shown beside the filed figures as an amendment. Where
+    the quarter's tax is on other sites' filed returns, and this filing changes the AGP recorded
+    at the organization's sites, it amends each of them (`amendments.amend_with_site_filing`)."""
+    from . import amendments, books
     from .summaries import organization_quarter
 
     employee = acts.acting_employee(
@@ -375,6 +377,8 @@ def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = 
         _audit(acting_user, "quarter.filed", filing, site=site)
         for filed in hooks.QUARTER_FILED.answers():  # statefiling queues the package for the state's registry
             filed(filing)
+        earlier = [f for (_, q), f in others.items() if q == str(quarter)]
+        amendments.amend_with_site_filing(sorted(earlier, key=lambda f: (f.filed_at, f.pk)), filing)
     return filing
 
 

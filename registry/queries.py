@@ -370,6 +370,7 @@ def figure_words(words, figure: str) -> str:
         "agp_cents": words.net_label,
         "cash_profit_cents": "Cash profit",
         "other_games_agp_cents": f"Other games' {words.net_short}",
+        "sites_agp_cents": f"{words.net_short} of the licensee's sites",  # another site's filing changed it
         "tax_cents": "Gaming tax",
     }
     return named.get(figure) or capfirst(figure.removesuffix("_cents").replace("_", " "))

@@ -159,7 +159,7 @@ def _queue_with_amendments(filing: QuarterFiling, link: RegistryLink) -> Submiss
     head = chain_head(filing.site.organization_id)
     submission = _queue(filing, link, build_package(filing, head))
     recorded = filing.amendments.filter(submission__isnull=True).select_related(
-        "recorded_by", "adjustment__books_close", "adjustment__table", "other_games_agp"
+        "recorded_by", "adjustment__books_close", "adjustment__table", "other_games_agp", "site_filing__site"
     )
     for amendment in recorded.order_by("recorded_at", "pk"):
         _queue(filing, link, build_amendment_package(amendment, head, None), amendment)
@@ -201,6 +201,15 @@ def _amending_entry(amendment: FilingAmendment) -> dict:
             "field": a.field,
             "amount_cents": a.amount_cents,
             "reason": a.reason,
+        }
+    if amendment.site_filing_id:  # another site's filing of the quarter: the AGP recorded at the sites it froze
+        filed = amendment.site_filing
+        return {
+            "site_filing": filed.pk,
+            "site": filed.site.name,
+            "quarter": filed.quarter,
+            "figures_sha256": filed.figures_sha256,
+            "agp_cents": filed.figures["tax"]["agp_cents"],
         }
     row = amendment.other_games_agp
     return {"other_games_agp": row.pk, "quarter": row.quarter, "agp_cents": row.agp_cents, "note": row.note}

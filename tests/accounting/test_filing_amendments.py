@@ -15,12 +15,13 @@ import time_machine
 
 from accounting import books, figures, services, summaries
 from accounting.models import BooksClose, FilingAmendment, QuarterFiling
+from cardroom.models import Role, Site
 from compliance.models import Alert
 from core.money import format_money
 from packs.nd.accounting import TAX_BRACKETS as ND_TAX_BRACKETS
 from tests.accounting.scenario import Scenario
 from tests.accounting.test_quarter_filing import DAY, ENTERED, LATER, Q3, file, play, post_drop_adjustment, text
-from tests.factories import TableFactory
+from tests.factories import TableFactory, make_person
 from tests.reports.test_kind_daily import download, pdf_tables, run_report
 
 
@@ -520,3 +521,111 @@ def test_a_fee_or_prize_on_a_filed_return_is_not_voided_later_through_the_servic
     assert TournamentFee.objects.count() == 1 and TournamentPrize.objects.count() == 1
     assert not FilingAmendment.objects.exists() and date.today() > Q3.end
     assert_filed_figures_unchanged(filing)
+
+
+# --- Another site's filing of the quarter ----------------------------------------------------------
+
+
+def a_site_set_up_after_the_filing_takes_fees_in_the_quarter(api, org, manager, client_for) -> dict:
+    """Through the API: a new North Dakota site of the organization (the gaming manager's), a
+    tournament of 2026Q3 there with two $100 entries (its AGP: $200) collected by its shift
+    manager, the day's books closed."""
+    from tests.tournaments.test_api import BODY
+
+    created = api.post("/api/v1/sites/", {"name": "Moose Lodge", "jurisdiction": "ND", "time_zone": "America/Chicago"})
+    assert created.status_code == 201, created.json()
+    new = created.json()
+    there = Site.objects.get(pk=new["id"])
+    shift, cashier = make_person(org, Role.SHIFT_MANAGER, there), make_person(org, Role.CASHIER, there)
+    floor = client_for(shift)  # one client: logged in as each in turn
+    tournament = floor.post("/api/v1/tournaments/", {**BODY, "site": new["id"], "gaming_date": str(DAY)}, format="json")
+    assert tournament.status_code == 201, tournament.json()
+    for name in ("Ann Lee", "Bo Diaz"):
+        fee = floor.post(
+            f"/api/v1/tournaments/{tournament.json()['id']}/entries/",
+            {"kind": "entry", "player_name": name, "collected_at": f"{DAY}T20:00"},
+            format="json",
+        )
+        assert fee.status_code == 201, fee.json()
+    cage = client_for(cashier)
+    for kind, twenties in (("start", 50), ("end", 60)):  # the fees came to the cage
+        count = {
+            "site": new["id"],
+            "gaming_date": str(DAY),
+            "kind": kind,
+            "cash": [{"value_cents": 2000, "quantity": twenties}],
+            "chips": [],
+        }
+        counted = cage.post("/api/v1/cage/bank-counts/", count, format="json")
+        assert counted.status_code == 201, counted.json()
+    closed = client_for(shift).post(f"/api/v1/sites/{new['id']}/close-books/", {"date": str(DAY)}, format="json")
+    assert closed.status_code == 201, closed.json()
+    client_for(manager)
+    return new
+
+
+def test_a_site_filing_after_the_return_changes_the_organizations_agp_amends_it(
+    filed, site, org, manager, client_for, client
+):
+    """Each site's return carries the organization's whole tax: a site set up after `site` filed,
+    with figures dated in the quarter, changes the AGP recorded at the sites; its filing amends
+    `site`'s return by the difference (never a silent change of the tax `site` filed)."""
+    api = client_for(manager)
+    tax_filed = filed.figures["tax"]
+    new = a_site_set_up_after_the_filing_takes_fees_in_the_quarter(api, org, manager, client_for)
+
+    # While the new site has not filed, the organization's return is not filed (its figures now).
+    tax = api.get(f"/api/v1/organizations/{org.pk}/tax/?quarter=2026Q3").json()
+    assert tax["agp_cents"] == tax_filed["agp_cents"] + 20_000
+    assert not FilingAmendment.objects.exists()
+
+    response = api.post(f"/api/v1/sites/{new['id']}/quarter-filing/", {"quarter": "2026Q3"}, format="json")
+    assert response.status_code == 201, response.json()
+    theirs = QuarterFiling.objects.get(site_id=new["id"])
+    assert theirs.figures["tax"]["agp_cents"] == tax_filed["agp_cents"] + 20_000
+
+    assert_filed_figures_unchanged(filed)
+    amendment = FilingAmendment.objects.get()  # the new site's own filing froze the tax as it stands: not amended
+    assert (amendment.filing, amendment.source, amendment.figure, amendment.delta_cents, amendment.site_filing) == (
+        filed,
+        "site_filing",
+        "sites_agp_cents",
+        20_000,
+        theirs,
+    )
+
+    brackets = figures.brackets_in_force(ND_TAX_BRACKETS, Q3.end)
+    tax_now = figures.gaming_tax_on_recorded(tax_filed["agp_cents"] + 20_000, None, brackets)
+    assert tax_now != tax_filed["tax_cents"]
+    body = filing_api(api, site)
+    assert body["check"]["statement"].endswith(
+        "Amended since: 1 entry after the filing changed the return (Filed / Amendments since / Figures now)."
+    )
+    assert rows_by_figure(body)["Gaming tax"] == (tax_filed["tax_cents"], tax_now - tax_filed["tax_cents"], tax_now)
+    assert [(a["source"], a["site_filing"]) for a in body["filing_amendments"]] == [("site_filing", theirs.pk)]
+    alert = the_alert(filed)
+    assert alert.figures["delta_cents"] == 20_000 and "Moose Lodge's filing of 2026Q3" in alert.action_required
+
+
+def test_a_site_filing_the_figures_the_earlier_return_froze_amends_nothing(filed, other_site, manager):
+    """`site` filed with `other_site`'s figures as they read; filed unchanged, they amend nothing."""
+    theirs = file(manager, other_site)
+    assert theirs.figures["tax"]["agp_cents"] == filed.figures["tax"]["agp_cents"]
+    assert not FilingAmendment.objects.exists() and not Alert.objects.filter(rule="filed_return_amended").exists()
+
+
+def test_each_earlier_return_is_amended_from_where_it_stands(filed, other_site, org, manager, client_for):
+    """Two sites filed; a third files later with figures of the quarter: both returns are amended
+    by its AGP, once each."""
+    other = file(manager, other_site)
+    api = client_for(manager)
+    new = a_site_set_up_after_the_filing_takes_fees_in_the_quarter(api, org, manager, client_for)
+    assert (
+        api.post(f"/api/v1/sites/{new['id']}/quarter-filing/", {"quarter": "2026Q3"}, format="json").status_code == 201
+    )
+    found = FilingAmendment.objects.order_by("filing_id")
+    assert [(a.filing_id, a.delta_cents) for a in found] == [(filed.pk, 20_000), (other.pk, 20_000)]
+    from accounting.amendments import sites_agp_as_it_stands
+
+    theirs = QuarterFiling.objects.get(site_id=new["id"])
+    assert {sites_agp_as_it_stands(f) for f in (filed, other, theirs)} == {theirs.figures["tax"]["agp_cents"]}

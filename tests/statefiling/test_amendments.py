@@ -300,3 +300,41 @@ def test_the_registry_shows_each_returns_cash_profit_and_an_amendment_restates_i
     header, *cells = list(sheet.values)
     book = {r["receipt_number"]: r for r in (dict(zip(header, c, strict=True)) for c in cells)}
     assert (book[filed_number]["cash_profit_cents"], book[amended_number]["cash_profit_cents"]) == (filed, now)
+
+
+def test_another_sites_later_filing_amends_the_return_sent_and_the_registry_reads_which_figure(
+    linked, client_for, manager, site, org, client
+):
+    """A site set up after `site`'s return was sent files the quarter with figures in it: the
+    organization's AGP on `site`'s return moved, so an amendment of that return goes to the
+    registry, naming the filing that changed it, and the registry's list says which figure."""
+    from tests.accounting.test_filing_amendments import a_site_set_up_after_the_filing_takes_fees_in_the_quarter
+
+    api = client_for(manager)
+    original = file_q3(api, site)
+    assert delivery.deliver(original.pk) == "delivered"
+    new = a_site_set_up_after_the_filing_takes_fees_in_the_quarter(api, org, manager, client_for)
+    theirs = file_q3(api, type(site).objects.get(pk=new["id"]))
+    queued = Submission.objects.get(amendment__filing=original.filing)
+    change = queued.package["figures"]["amendment"]
+    assert (change["source"], change["figure"], change["delta_cents"]) == ("site_filing", "sites_agp_cents", 20_000)
+    assert change["entry"] == {
+        "site_filing": theirs.filing_id,
+        "site": "Moose Lodge",
+        "quarter": "2026Q3",
+        "figures_sha256": theirs.filing.figures_sha256,
+        "agp_cents": original.filing.figures["tax"]["agp_cents"] + 20_000,
+    }
+    gaming_tax = filing_package.return_now_figures(queued.package["figures"])["tax_cents"]
+    assert gaming_tax["now_cents"] == queued.package["tax"]["now_cents"] != gaming_tax["filed_cents"]
+    assert delivery.deliver(theirs.pk) == "delivered" and delivery.deliver(queued.pk) == "delivered"
+    held = ReceivedFiling.objects.get(amends__isnull=False)
+    assert held.amends.receipt_number == FilingReceipt.objects.get(filing=original.filing).receipt_number
+    assert verify_filings(held.agency).ok
+    from core.periods import Quarter
+    from registry.queries import quarter_rows
+
+    rows = [r for r in quarter_rows(held.agency, Quarter.parse(held.quarter)) if r["amends"]]
+    assert [(r["site"], r["amended_figure"], r["amended_delta_cents"]) for r in rows] == [
+        (site.name, "AGP of the licensee's sites", 20_000)
+    ]
