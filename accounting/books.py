@@ -69,6 +69,13 @@ LABELS = {
     "gaming_day_closed": "gaming day closed",
     "complete": "complete",
     "counted": "counted",
+    # Version 2's pack block (accounting.frozen): a fees or session site's revenue.
+    "fees_collected_cents": "fees collected",
+    "fees_counted_cents": "fees counted",
+    "over_short_cents": "fee cash over (short)",
+    "days_not_counted": "days not counted",
+    "receipts_cents": "receipts",
+    "net_cents": "net",
 }
 SKIPPED_PARTS = {"cash", "summary"}
 
@@ -117,6 +124,8 @@ def _label(path: tuple, names: GameNames, words: RevenueWords) -> str:
         "prizes_cents": words.paid,
         "agp_cents": words.net_short,
     }
+    if path[:1] == ("pack",):  # version 2's pack block: {"fees": {...}} or {"sessions": {...}}, named by its figures
+        path = path[2:]
     parts = [labels.get(str(part), str(part).replace("_", " ")) for part in path if part not in SKIPPED_PARTS]
     return " ".join(parts) or "figures"
 
@@ -235,7 +244,7 @@ def day_check(summary: DailySummary, close: Closed | None) -> BooksCheck:
     )
     found = differences(
         comparable_daily(close.figures),
-        comparable_daily(frozen.daily(summary)),
+        comparable_daily(frozen.daily(summary, frozen.version_of(close.figures))),
         "closed",
         site_id=summary.site_id,
     )
@@ -253,10 +262,12 @@ def day_checks(days: list[DailySummary] | tuple[DailySummary, ...]) -> dict[tupl
 # --- Quarters -------------------------------------------------------------------------------------
 
 
-def quarter_figures(summary: QuarterSummary, closes: dict[tuple[int, date], Closed]) -> dict:
+def quarter_figures(
+    summary: QuarterSummary, closes: dict[tuple[int, date], Closed], version: int = frozen.FORMAT_VERSION
+) -> dict:
     """The figures a filing freezes (`accounting.frozen.quarter`): the site's quarter (SFN 50901),
-    a row per gaming day with the digest of the books closed on it."""
-    return frozen.quarter(summary, {key: close.figures_sha256 for key, close in closes.items()})
+    a row per gaming day with the digest of the books closed on it, in format `version`."""
+    return frozen.quarter(summary, {key: close.figures_sha256 for key, close in closes.items()}, version)
 
 
 def quarter_closed_digests(summary: QuarterSummary) -> dict[tuple[int, date], str]:
@@ -449,7 +460,8 @@ def quarter_books(summary: QuarterSummary, filing: QuarterFiling | None, time_zo
     quarter = summary.quarter
     closes = quarter_closes(summary)
     days = tuple((d.gaming_date, day_check(d, closes.get((d.site_id, d.gaming_date)))) for d in summary.days)
-    now = quarter_figures(summary, closes)
+    version = frozen.version_of(filing.figures["summary"]) if filing is not None else frozen.FORMAT_VERSION
+    now = quarter_figures(summary, closes, version)  # in the filed document's format
     check = BooksCheck(None, open_note="Not filed.")
     filed, record = None, None
     if filing is not None:

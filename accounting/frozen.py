@@ -14,6 +14,14 @@ version: its documents carry `"format_version": N`, `version_of` reads it, and t
 version's functions stay here so that old snapshots are still compared in their own format.
 Changing a version-1 function below changes the digest of every new snapshot and the
 comparison of every old one: tests/accounting/test_frozen_format.py pins a digest.
+
+Version 2 (from 2026-12-04) is version 1 with `"format_version": 2` and, where the site's pack
+takes its revenue as table fees (WA-BJ) or games-of-chance sessions (NY), that revenue: a day's
+and a quarter's `"pack": {"fees": {...}}` or `{"sessions": {...}}` (`pack`). Version 1 froze none
+of it, so "Figures equal the quarterly summary filed" compared nothing of a fees or session
+site's revenue. A day's and a quarter's document are compared with the figures now in the
+version they were written in (`daily`, `quarter`: `version`); the version key sits in the compared
+document itself (a filing's `summary`, a closed day's figures).
 """
 
 import hashlib
@@ -22,7 +30,7 @@ from datetime import date
 
 from .figures import Custody, ratio_string
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 VERSION_KEY = "format_version"  # absent in version 1
 
 TAX_LABEL = (
@@ -102,8 +110,21 @@ def tournaments(t) -> dict:
     }
 
 
-def daily(s) -> dict:
-    """A day's figures (an `accounting.summaries.DailySummary`) as the books closed on it keep them."""
+def daily(s, version: int = FORMAT_VERSION) -> dict:
+    """A day's figures (an `accounting.summaries.DailySummary`) as the books closed on it keep them,
+    in format `version` (the one written now unless a stored document's is given)."""
+    return {**_daily_v1(s), **_since_v2(s.pack, version)}
+
+
+def _since_v2(pack_figures: dict, version: int) -> dict:
+    """What version 2 adds to a day's or a quarter's document: its version, and the pack's revenue
+    (fees or sessions) where it has any."""
+    if version < 2:
+        return {}
+    return {VERSION_KEY: 2, **({"pack": pack_figures} if pack_figures else {})}
+
+
+def _daily_v1(s) -> dict:
     cash = s.cash
     return {
         **tournaments(s.tournaments),
@@ -140,10 +161,14 @@ def daily(s) -> dict:
     }
 
 
-def quarter(summary, books_sha256: dict[tuple[int, date], str | None]) -> dict:
+def quarter(summary, books_sha256: dict[tuple[int, date], str | None], version: int = FORMAT_VERSION) -> dict:
     """The site's quarter (SFN 50901) as a filing freezes it (an `accounting.summaries.QuarterSummary`):
     a row per gaming day with the digest of the books closed on it (`books_sha256`, keyed by
-    (site id, gaming date); a day without closed books has none)."""
+    (site id, gaming date); a day without closed books has none), in format `version`."""
+    return {**_quarter_v1(summary, books_sha256), **_since_v2(summary.pack, version)}
+
+
+def _quarter_v1(summary, books_sha256: dict[tuple[int, date], str | None]) -> dict:
     return {
         **tournaments(summary.tournaments),  # only when there was play: earlier filings compare equal
         "site": summary.site_id,

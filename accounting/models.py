@@ -188,13 +188,25 @@ class FilingAmendment(AppendOnlyModel):
         constraints = [
             models.CheckConstraint(
                 condition=(
-                    Q(source="adjustment", adjustment__isnull=False, other_games_agp__isnull=True, site_filing__isnull=True)
+                    Q(
+                        source="adjustment",
+                        adjustment__isnull=False,
+                        other_games_agp__isnull=True,
+                        site_filing__isnull=True,
+                    )
                 )
                 | (
                     Q(source="other_games_agp", adjustment__isnull=True, other_games_agp__isnull=False)
                     & Q(site_filing__isnull=True)
                 )
-                | (Q(source="site_filing", adjustment__isnull=True, other_games_agp__isnull=True, site_filing__isnull=False)),
+                | (
+                    Q(
+                        source="site_filing",
+                        adjustment__isnull=True,
+                        other_games_agp__isnull=True,
+                        site_filing__isnull=False,
+                    )
+                ),
                 name="filing_amendment_one_source",
                 violation_error_message="An amendment points at the one entry that changed the filed return.",
             ),

@@ -5,7 +5,7 @@ Every function here issues a fixed number of queries whatever the number of site
 days and slips (asserted in tests/accounting/test_summaries.py)."""
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
@@ -15,7 +15,7 @@ from cage.calculations import deposit_due_on
 from cardroom.models import Game, Site
 from core.periods import Quarter
 from core.rows import shaped_rows
-from fees.queries import record_dates
+from fees.queries import fee_totals_by_day, record_dates, session_totals_by_day
 from floor.models import GamingDay, GamingDayClose
 from packs import RevenueModel, get_pack
 from tournaments import calculations as tournament_figures
@@ -127,6 +127,9 @@ class DailySummary:
     # Tournament play of the day (ND 99-01.3-08-16(1)(e)-(g)): fees collected (gross proceeds),
     # prizes awarded, and their difference, as lines of their own beside the tables' figures.
     tournaments: TournamentFigures = NO_TOURNAMENTS
+    # Where the site's pack takes its revenue as table fees (WA-BJ) or games-of-chance sessions
+    # (NY): the day's {"fees": {...}} or {"sessions": {...}} (fees.queries); empty otherwise.
+    pack: dict = field(default_factory=dict)
 
     @property
     def twenty_one_agp_with_tournaments_cents(self) -> int:
@@ -240,10 +243,41 @@ def daily_summaries(
     records = set(recorded) | set(tournaments) | _record_days(codes, start, end)
     gaming_days |= _books_of_record_days(records - set(gaming_days), start, end)
     keys = sorted(set(grouped) | set(gaming_days))
+    packs = _pack_days(codes, start, end)
     return [
-        _daily(site_id, names[site_id], day, grouped, gaming_days, banks, recorded, corrections, tournaments, codes)
+        _daily(
+            site_id, names[site_id], day, grouped, gaming_days, banks, recorded, corrections, tournaments, packs, codes
+        )
         for site_id, day in keys
     ]
+
+
+def _pack_days(codes: dict[int, str], start: date, end: date) -> dict[tuple[int, date], dict]:
+    """{(site id, gaming date): {"fees": ...} or {"sessions": ...}} of the sites whose pack's
+    revenue is its table fees or its games-of-chance sessions, each day's as the daily page shows
+    it (fees.queries); three queries at most, none where every site's pack is drop-based."""
+    by_model = defaultdict(list)
+    for pk, code in codes.items():
+        by_model[get_pack(code).revenue_model].append(pk)
+    found = {}
+    if by_model[RevenueModel.FEES]:
+        fees = fee_totals_by_day(by_model[RevenueModel.FEES], start, end)
+        found.update({key: {"fees": block} for key, block in fees.items()})
+    if by_model[RevenueModel.SESSION]:
+        sessions = session_totals_by_day(by_model[RevenueModel.SESSION], start, end)
+        found.update({key: {"sessions": block} for key, block in sessions.items()})
+    return found
+
+
+def _pack_sum(days) -> dict:
+    """The days' pack figures (DailySummary.pack) summed figure by figure: each is a count or cents."""
+    total: dict[str, dict[str, int]] = {}
+    for d in days:
+        for kind, block in d.pack.items():
+            sums = total.setdefault(kind, dict.fromkeys(block, 0))
+            for key, value in block.items():
+                sums[key] += value
+    return total
 
 
 def _record_days(codes: dict[int, str], start: date, end: date) -> set[tuple[int, date]]:
@@ -290,7 +324,7 @@ def _adjustments(site_ids, start, end) -> tuple[dict, dict]:
 
 
 def _daily(
-    site_id, site_name, day, grouped, gaming_days, banks, recorded, corrections, tournaments, codes
+    site_id, site_name, day, grouped, gaming_days, banks, recorded, corrections, tournaments, packs, codes
 ) -> DailySummary:
     key = (site_id, day)
     rows, entered = grouped.get(key, []), tuple(recorded.get(key, ()))
@@ -316,6 +350,7 @@ def _daily(
         entered,
         tuple(corrections.get(key, ())),
         tournaments.get(key, NO_TOURNAMENTS),
+        packs.get(key, {}),
     )
 
 
@@ -382,6 +417,7 @@ class QuarterSummary:
     long_short_without_chip_count_cents: int = 0
     days_without_chip_count: int = 0
     jurisdiction: str = ""  # the site's (Site.jurisdiction): only sites whose pack states the gaming tax are in it
+    pack: dict = field(default_factory=dict)  # the days' fees or sessions summed (DailySummary.pack)
 
     @property
     def hold_ratio(self) -> Decimal | None:
@@ -425,6 +461,7 @@ def quarter_summaries(sites: list[Site], quarter: Quarter, *, snapshots: bool = 
                 sum(d.cash.long_short_cents for d in without_chips),
                 len(without_chips),
                 site.jurisdiction,
+                _pack_sum(days),
             )
         )
     return result

@@ -1,15 +1,17 @@
 """The frozen figures format (accounting.frozen): what a closed day and a filed quarter keep,
 and their SHA-256, is the frozen module's, not the API's. The digests below were taken from
 books closed and a quarter filed through the services; they must not change when the API's
-representation does, and stored snapshots of format version 1 must still verify."""
+representation does, and stored snapshots of format version 1 must still verify and compare
+equal in their own format."""
 
-import json
+from dataclasses import replace
 from datetime import UTC, date, datetime
 
 import pytest
 import time_machine
 
 from accounting import api_figures, books, frozen, services, summaries
+from accounting.models import BooksClose
 from cardroom.models import Role
 from core.periods import Quarter
 from tests.factories import OrganizationFactory, SiteFactory, TableFactory
@@ -21,9 +23,12 @@ Q3 = Quarter(2026, 3)
 ORG_ID, SITE_ID = 7301, 7302
 
 # The digests of the day played below and of its quarter filed, as services.close_books and
-# services.file_quarter wrote them before the format had its own module (format version 1).
-DAY_SHA256 = "3dcad5d4e5e5ecfa0221e0c0948d1069568cb96314b59124faa40e856e728992"
-QUARTER_SHA256 = "e4b19202070caaf85be83b84f2eb7ab9efe220d037ef9693b3595c764be21b0d"
+# services.file_quarter wrote them before the format had its own module (format version 1)...
+DAY_SHA256_V1 = "3dcad5d4e5e5ecfa0221e0c0948d1069568cb96314b59124faa40e856e728992"
+QUARTER_SHA256_V1 = "e4b19202070caaf85be83b84f2eb7ab9efe220d037ef9693b3595c764be21b0d"
+# ... and as they write them in version 2 (a drop site's: version 1 with its version key).
+DAY_SHA256 = "ca918edd6a46750a60f40129cad9935d76319a76a0e3579e191219a15feed9ff"
+QUARTER_SHA256 = "4583f199efd1714422cc4f54d237bc67d4f4203f8b8ce7ae1497cc8cf9244a4a"
 
 
 @pytest.fixture(autouse=True)
@@ -73,8 +78,12 @@ def test_a_closed_days_digest_is_the_frozen_formats(played, cast, site):
     assert closed.figures == frozen.daily(summaries.daily_summary(site, DAY)) | {"books_closed": True}
     assert closed.figures_sha256 == DAY_SHA256
     assert (
-        frozen.verifies(closed.figures, DAY_SHA256) and frozen.version_of(closed.figures) == frozen.FORMAT_VERSION == 1
+        frozen.verifies(closed.figures, DAY_SHA256) and frozen.version_of(closed.figures) == frozen.FORMAT_VERSION == 2
     )
+    # Version 1 is still written as it was, for comparing the snapshots stored in it.
+    v1 = frozen.daily(summaries.daily_summary(site, DAY), 1) | {"books_closed": True}
+    assert frozen.VERSION_KEY not in v1 and frozen.digest(v1) == DAY_SHA256_V1
+    assert {k: v for k, v in closed.figures.items() if k != frozen.VERSION_KEY} == v1  # a drop site: nothing more
 
 
 def test_the_apis_representation_changing_leaves_the_digest(played, cast, site, client_for, api_shows_more):
@@ -96,16 +105,30 @@ def test_a_filed_quarters_digest_is_the_frozen_formats(played, cast, site, api_s
     assert filing.figures["tax"]["tax_label"] == frozen.TAX_LABEL
     assert filing.figures_sha256 == QUARTER_SHA256
     assert frozen.verifies(filing.figures, QUARTER_SHA256)
+    v1 = {
+        **filing.figures,
+        "summary": frozen.quarter(summaries.quarter_summary(site, Q3), {(site.pk, DAY): DAY_SHA256_V1}, 1),
+    }
+    assert frozen.digest(v1) == QUARTER_SHA256_V1
 
 
 def test_an_old_snapshot_still_verifies_and_compares_equal(played, cast, site):
-    """A snapshot stored in format version 1 (no version key) verifies against its stored digest,
-    and the books check compares it with the figures now as equal."""
-    stored = close(cast, site)
-    document = json.loads(json.dumps(stored.figures))  # as read back from the database
+    """A snapshot stored in format version 1 (no version key), as books closed before version 2
+    were, verifies against its stored digest, and the books check compares it with the figures
+    now in its own format: equal."""
+    v1 = frozen.daily(replace(summaries.daily_summary(site, DAY), books_closed=True), 1)
+    BooksClose.objects.create(  # a row as close_books wrote it in version 1: the state to read, not a service
+        site=site,
+        gaming_date=DAY,
+        closed_at=datetime(2026, 8, 15, 12, tzinfo=UTC),
+        closed_by=cast[Role.SHIFT_MANAGER],
+        figures=v1,
+        figures_sha256=frozen.digest(v1),
+    )
+    document = BooksClose.objects.get().figures  # as read back from the database
     assert frozen.VERSION_KEY not in document and frozen.version_of(document) == 1
-    assert frozen.verifies(document, DAY_SHA256)
-    check = books.day_checks([summaries.daily_summary(site, DAY)])[(site.pk, DAY)]  # the stored row, read back
+    assert frozen.verifies(document, DAY_SHA256_V1)
+    check = books.day_checks([summaries.daily_summary(site, DAY)])[(site.pk, DAY)]
     assert check.state == "equal" and not check.differences
 
 

@@ -1,0 +1,98 @@
+"""A fees site's (WA-BJ) and a session site's (NY) revenue is frozen with their closed days and
+filed quarters (accounting.frozen, format version 2): the table fees collected and counted, the
+sessions' receipts, prizes and net. Before version 2 neither document held any of it, so "Figures
+equal the quarterly summary filed" compared nothing of that revenue, and a fee written behind
+closed books left the check "equal". Driven through the services; the row behind the books is
+written as no service would write it, which is what the check is for."""
+
+from datetime import datetime
+
+import pytest
+
+from accounting import books as checks
+from accounting import frozen, summaries
+from accounting import services as books
+from cardroom.models import Role
+from core.periods import Quarter
+from fees.models import FeeCollection
+from tests.fees.conftest import session_two_days_ago
+from tests.fees.test_books import DAY, PACIFIC, _close, _count, fee_day  # noqa: F401
+
+Q3 = Quarter(2026, 3)
+
+
+@pytest.fixture
+def closed_fee_day(cast, site, fee_day):  # noqa: F811
+    from cage import services as cage
+
+    _count(cast, site)
+    for kind, hour, dollars in (("start", 13, 10), ("end", 23, 26)):
+        cage.record_bank_count(
+            acting_user=cast[Role.CASHIER].user, site=site, gaming_date=DAY, kind=kind, cash={100: dollars},
+            chips={}, at=datetime(2026, 8, 14, hour, tzinfo=PACIFIC),
+        )  # fmt: skip
+    return _close(cast, site)
+
+
+def a_fee_behind_the_books(fee: FeeCollection) -> None:
+    """Another $8 fee of the closed day, inserted as no service would (fees.services refuses it)."""
+    fee.pk = None
+    fee._state.adding = True
+    fee.save()
+
+
+def test_a_closed_fee_days_document_holds_its_fees_and_the_check_sees_one_written_behind_it(
+    closed_fee_day,
+    site,
+    fee_day,  # noqa: F811
+):
+    figures = closed_fee_day.figures
+    assert frozen.version_of(figures) == 2
+    assert figures["pack"] == {
+        "fees": {
+            "fees_collected_cents": 1600,
+            "collections": 2,
+            "fees_counted_cents": 1600,
+            "over_short_cents": 0,
+            "days_not_counted": 0,
+        }
+    }
+    assert checks.day_checks([summaries.daily_summary(site, DAY)])[(site.pk, DAY)].state == "equal"
+
+    a_fee_behind_the_books(fee_day[0])
+    check = checks.day_checks([summaries.daily_summary(site, DAY)])[(site.pk, DAY)]
+    assert check.state == "differ"
+    assert "fees collected: $16.00 closed, $24.00 now" in check.differences
+    assert "collections: 2 closed, 3 now" in check.differences
+
+
+def test_a_filed_fee_quarter_holds_its_fees_and_its_check_sees_one_written_behind_it(
+    closed_fee_day,
+    cast,
+    site,
+    fee_day,  # noqa: F811
+):
+    filing = books.file_quarter(acting_user=cast[Role.GAMING_MANAGER].user, site=site, quarter=Q3)
+    assert filing.figures["summary"]["pack"]["fees"]["fees_collected_cents"] == 1600
+    assert frozen.version_of(filing.figures["summary"]) == 2 and frozen.verifies(filing.figures, filing.figures_sha256)
+
+    def state():
+        summary = summaries.quarter_summary(site, Q3)
+        return checks.quarter_books(summary, filing, site.time_zone).check
+
+    assert state().state == "equal"
+    a_fee_behind_the_books(fee_day[0])
+    after = state()
+    assert after.state == "differ" and "fees collected: $16.00 filed, $24.00 now" in after.differences
+
+
+def test_a_closed_session_days_document_holds_its_receipts_prizes_and_net(org):
+    from tests.factories import SiteFactory, make_person
+
+    ny_site = SiteFactory(organization=org, name="Kingston Fire Hall", jurisdiction="NY", time_zone="America/New_York")
+    session, close = session_two_days_ago(org, ny_site, make_person(org, Role.SHIFT_MANAGER, ny_site))
+    closed = close()
+    assert closed.figures["pack"] == {
+        "sessions": {"sessions": 1, "receipts_cents": 100_000, "prizes_cents": 40_000, "net_cents": 60_000}
+    }
+    assert frozen.verifies(closed.figures, closed.figures_sha256)
