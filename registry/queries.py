@@ -13,7 +13,7 @@ from django.utils.text import capfirst
 
 from core.filing_package import DEALER_NUMBERS, IDENTIFIER, return_now_figures
 from core.periods import Quarter
-from packs import get_pack
+from packs import RevenueModel, get_pack
 
 from .models import (
     Agency,
@@ -237,6 +237,14 @@ QUARTER_COLUMNS = (
     "agp_cents",
     "hold_ratio",
     "cash_profit_cents",
+    # A fees pack's revenue (WA-BJ: the table fees) or a session pack's (NY: the games-of-chance
+    # sessions), as an original return of format version 2 files it (`summary.pack`); a pack's
+    # columns are its own revenue's only (`quarter_columns`).
+    "fees_collected_cents",
+    "fees_counted_cents",
+    "session_receipts_cents",
+    "session_prizes_cents",
+    "session_net_cents",
     "organization_agp_cents",
     "tax_cents",
     "tax_filed_cents",
@@ -261,13 +269,43 @@ TAX_COLUMNS = (
 ORGANIZATION_TAX = ("organization_agp_cents", "tax_cents", "tax_filed_cents")  # the organization's, once
 
 
+DROP_COLUMNS = ("drop_cents", "gross_proceeds_cents", "prizes_cents", "agp_cents", "hold_ratio")
+PACK_COLUMNS = {
+    RevenueModel.FEES: ("fees_collected_cents", "fees_counted_cents"),
+    RevenueModel.SESSION: ("session_receipts_cents", "session_prizes_cents", "session_net_cents"),
+}
+
+
 def quarter_columns(pack) -> tuple[str, ...]:
     """The quarter's columns at an agency of `pack`: its gaming tax only where its law levies one,
-    a gross proceeds column beside the drop only where its words keep one."""
+    a gross proceeds column beside the drop only where its words keep one; a drop pack's drop,
+    win and hold, a fees pack's table fees, a session pack's sessions, each only where the pack's
+    revenue is that."""
     dropped = set() if pack.tax_brackets else set(TAX_COLUMNS)
     if not pack.revenue_words.gross_column:
         dropped.add("gross_proceeds_cents")
+    if pack.revenue_model != RevenueModel.DROP:
+        dropped.update(DROP_COLUMNS)
+    for model, columns in PACK_COLUMNS.items():
+        if model != pack.revenue_model:
+            dropped.update(columns)
     return tuple(c for c in QUARTER_COLUMNS if c not in dropped)
+
+
+def _pack_figures(figures: dict) -> dict:
+    """An original return's fees or sessions (`summary.pack`, format version 2) as the quarter's
+    columns name them; None for an amendment, a drop pack's return or an older package."""
+    summary = figures.get("summary") if isinstance(figures, dict) else None
+    pack = summary.get("pack") if isinstance(summary, dict) else None
+    pack = pack if isinstance(pack, dict) else {}
+    fees, sessions = pack.get("fees") or {}, pack.get("sessions") or {}
+    return {
+        "fees_collected_cents": fees.get("fees_collected_cents"),
+        "fees_counted_cents": fees.get("fees_counted_cents"),
+        "session_receipts_cents": sessions.get("receipts_cents"),
+        "session_prizes_cents": sessions.get("prizes_cents"),
+        "session_net_cents": sessions.get("net_cents"),
+    }
 
 
 def quarter_rows(agency: Agency, quarter: Quarter, *, shown: bool = False, limit: int = 5000) -> list[dict]:
@@ -307,6 +345,7 @@ def quarter_rows(agency: Agency, quarter: Quarter, *, shown: bool = False, limit
                 "agp_cents": total.get("agp_cents"),
                 "hold_ratio": total.get("hold_ratio"),
                 "cash_profit_cents": total.get("cash_profit_cents"),
+                **_pack_figures(figures),
                 "organization_agp_cents": tax.get("organization_agp_cents"),
                 "tax_cents": tax.get("organization_tax_cents", tax.get("tax_cents")),
                 "tax_filed_cents": filed_tax,

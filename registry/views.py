@@ -101,6 +101,10 @@ def quarter(request, regulator):
             "not_expected": sorted({r["licensee"] for r in rows if r["timeliness"] == "not expected"}),
             "words": pack.revenue_words,  # the pack's names of the figures
             "taxed": "tax_cents" in columns,  # the tax columns, where the pack's law levies one
+            # The revenue columns of the pack's own model: drop, win and hold; table fees; sessions
+            "drop": "drop_cents" in columns,
+            "fees": "fees_collected_cents" in columns,
+            "sessions": "session_net_cents" in columns,
         },
     )
 

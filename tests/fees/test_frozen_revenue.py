@@ -17,6 +17,7 @@ from core.periods import Quarter
 from fees.models import FeeCollection
 from tests.fees.conftest import session_two_days_ago
 from tests.fees.test_books import DAY, PACIFIC, _close, _count, fee_day  # noqa: F401
+from tests.statefiling.registry_in_process import in_process_registry  # noqa: F401
 
 Q3 = Quarter(2026, 3)
 
@@ -96,3 +97,75 @@ def test_a_closed_session_days_document_holds_its_receipts_prizes_and_net(org):
         "sessions": {"sessions": 1, "receipts_cents": 100_000, "prizes_cents": 40_000, "net_cents": 60_000}
     }
     assert frozen.verifies(closed.figures, closed.figures_sha256)
+
+
+@pytest.mark.usefixtures("in_process_registry")
+def test_the_state_registry_lists_a_fee_sites_return_by_its_table_fees_not_a_drop(
+    closed_fee_day, cast, site, org, client
+):
+    """A Washington blackjack agency's quarter lists each return's table fees collected and
+    counted (the package's `summary.pack`), and no drop, win or hold: the site's law has none."""
+    from django.contrib.auth import get_user_model
+
+    from registry import services as registry
+    from registry.models import Agency, Licensee, Regulator, RegulatorRole
+    from statefiling import delivery
+    from statefiling import services as statefiling
+    from statefiling.models import Submission
+    from tests.statefiling.registry_in_process import URL
+
+    agency = Agency.objects.create(name="Washington State Gambling Commission", jurisdiction=site.jurisdiction)
+    licensee = Licensee.objects.create(
+        agency=agency, name=org.name, licence_number=org.licence_number or "G-1", expected_from=Q3.start
+    )
+    manager = cast[Role.GAMING_MANAGER]
+    statefiling.connect_registry(
+        acting_user=manager.user,
+        organization=org,
+        jurisdiction=site.jurisdiction,
+        url=URL,
+        credential=registry.issue_credential(acting_user=None, licensee=licensee).secret,
+    )
+    filing = books.file_quarter(acting_user=manager.user, site=site, quarter=Q3)
+    assert delivery.deliver(Submission.objects.get(filing=filing).pk) == "delivered"
+
+    state = get_user_model().objects.create_user("wsgc", password="x")
+    Regulator.objects.create(user=state, agency=agency, role=RegulatorRole.STATE_AUDITOR)
+    client.force_login(state)
+    lines = client.get("/registry/quarter/?quarter=2026Q3&format=csv").content.decode().splitlines()
+    header, row = lines[0].split(","), dict(zip(lines[0].split(","), lines[1].split(","), strict=True))
+    assert "fees_collected_cents" in header and "fees_counted_cents" in header
+    assert not {"drop_cents", "agp_cents", "hold_ratio", "session_net_cents", "tax_cents"} & set(header)
+    assert (row["fees_collected_cents"], row["fees_counted_cents"], row["cash_profit_cents"]) == (
+        "1600",
+        "1600",
+        "1600",
+    )
+    page = client.get("/registry/quarter/?quarter=2026Q3").content.decode()
+    assert "Table fees collected" in page and '<td class="text-end fees-collected">$16.00</td>' in page
+    assert '<th class="text-end">Hold</th>' not in page and '<th class="text-end">Drop</th>' not in page
+
+
+@pytest.mark.parametrize(
+    ("code", "own", "foreign"),
+    [
+        ("ND", {"drop_cents", "agp_cents", "hold_ratio", "tax_cents"}, {"fees_collected_cents", "session_net_cents"}),
+        (
+            "WA-HB",
+            {"drop_cents", "agp_cents", "hold_ratio"},
+            {"fees_collected_cents", "session_net_cents", "tax_cents"},
+        ),
+        ("WA-BJ", {"fees_collected_cents", "fees_counted_cents"}, {"drop_cents", "session_net_cents", "tax_cents"}),
+        (
+            "NY",
+            {"session_receipts_cents", "session_prizes_cents", "session_net_cents"},
+            {"drop_cents", "fees_collected_cents"},
+        ),
+    ],
+)
+def test_each_agencys_quarter_has_its_own_packs_revenue_columns(code, own, foreign):
+    from packs import get_pack
+    from registry.queries import quarter_columns
+
+    columns = set(quarter_columns(get_pack(code)))
+    assert own <= columns and not foreign & columns and "cash_profit_cents" in columns
