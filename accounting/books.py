@@ -12,7 +12,9 @@ close by design and are left out of the comparison:
 - the adjustments entered later to correct the day (listed on it, counted where entered);
 - the deposit: recorded and verified after the close (ND 99-01.3-03-10), and the expected
   deposit depends on the next day's starting cash, which may be counted after the close;
-- the `books_closed` flag itself.
+- the `books_closed` flag itself;
+- the initials of the people who signed the adjustments entered on the day: the closed books keep
+  them as signed, and an employee's initials changed later (a new name) change no figure.
 Everything else (each table, the totals, cash profit, long or short) must be equal.
 """
 
@@ -47,6 +49,7 @@ from .summaries import (
 
 NOT_COMPARED = {"books_closed", "adjustments_to_this_day"}
 NOT_COMPARED_CASH = {"deposit_expected_cents", "deposit_recorded_cents", "deposited_on", "deposit_verified"}
+NOT_COMPARED_SIGNERS = {"recorded_by_initials", "approved_by_initials"}  # who signed, kept as signed
 
 LABELS = {
     "drop_cents": "drop",
@@ -88,6 +91,13 @@ def comparable_daily(daily: dict) -> dict:
     kept = {key: value for key, value in daily.items() if key not in NOT_COMPARED}
     if isinstance(kept.get("cash"), dict):
         kept["cash"] = {key: value for key, value in kept["cash"].items() if key not in NOT_COMPARED_CASH}
+    if isinstance(kept.get("adjustments_recorded"), list):
+        kept["adjustments_recorded"] = [
+            {key: value for key, value in line.items() if key not in NOT_COMPARED_SIGNERS}
+            if isinstance(line, dict)
+            else line
+            for line in kept["adjustments_recorded"]
+        ]
     return kept
 
 

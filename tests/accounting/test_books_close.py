@@ -386,3 +386,20 @@ def test_summaries_with_adjustments_take_bounded_queries(
     with django_assert_max_num_queries(16):  # 14 + the tournaments' fees and prizes
         result = summaries.quarter_summaries([site, other_site], Quarter(2026, 3))
     assert len(result[0].days) == 4
+
+
+def test_initials_changed_after_the_close_leave_the_closed_day_equal(closed_books, cast, site, t1, client_for):
+    """A closed day keeps the initials its adjustments were signed with; an employee whose initials
+    change later (a new name) changes no figure of it: the day still reads equal to its books."""
+    from accounting import books
+
+    manager = cast[Role.GAMING_MANAGER]
+    adjust(manager, closed_books, table=t1)
+    entered = close(manager, site, NEXT)
+    signed = entered.figures["adjustments_recorded"][0]
+    assert signed["approved_by_initials"] == manager.initials
+    response = client_for(manager).patch(f"/api/v1/employees/{manager.pk}/", {"initials": "ZQ"}, format="json")
+    assert response.status_code == 200, response.json()
+    check = books.day_checks([summaries.daily_summary(site, NEXT)])[(site.pk, NEXT)]
+    assert check.state == "equal", check.differences
+    assert BooksClose.objects.get(pk=entered.pk).figures["adjustments_recorded"][0]["approved_by_initials"] != "ZQ"
