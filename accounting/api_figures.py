@@ -393,8 +393,9 @@ def tournaments_json(t) -> dict:
 
 def daily_json(s: summaries.DailySummary, *, reconciled: bool = True) -> dict:
     """The day's figures; without a drop-based cash reconciliation (`reconciled` false: a fees or
-    session pack) its long (short) and reconciling lines are null (NOT_RECONCILED_DOC)."""
-    figures = frozen.daily(s)
+    session pack) its long (short) and reconciling lines are null (NOT_RECONCILED_DOC). A fees or
+    session pack's figures are the API's own `pack` block (`pack_figures`), not the frozen one."""
+    figures = {k: v for k, v in frozen.daily(s).items() if k != "pack"}
     if reconciled:
         return figures
     return {**figures, "cash": {**figures["cash"], **dict.fromkeys(RECONCILED_CASH)}}
