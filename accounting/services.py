@@ -348,6 +348,9 @@ def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = 
             {"quarter": f"{rules.FILED_QUARTER}: {quarter} runs to {quarter.end}; it is filed once it has ended."}
         )
     with transaction.atomic():
+        # One filing of the organization at a time, and none beside a record of its other games'
+        # AGP: each reads the others' filings to freeze the tax and amend the returns before it.
+        Organization.objects.select_for_update().get(pk=site.organization_id)
         Site.objects.select_for_update().get(pk=site.pk)
         _check_quarter_can_file(site, quarter)
         every_site = organization_quarter(site.organization, quarter)
