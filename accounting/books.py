@@ -30,7 +30,7 @@ from core.money import format_money
 from core.periods import Quarter
 from core.plurals import plural
 from core.rows import shaped_rows
-from packs import GameNames, RevenueWords, game_names, revenue_words
+from packs import GameNames, RevenueModel, RevenueWords, game_names, get_pack, revenue_words
 
 from . import figures, frozen
 from .figures import Custody
@@ -387,6 +387,16 @@ class QuarterBooks:
 # RETURN_NOW_FIGURES: a registry reads an amendment's lines by them); pages, PDFs, CSVs and the
 # API show them in the words of the site's pack (`in_pack_words`).
 FILED_LINES = (("Gross proceeds", "gross_proceeds_cents"), ("Prizes", "prizes_cents"), ("AGP", "agp_cents"))
+# A fees or session site's revenue on its return (the frozen format's version-2 pack block), in
+# place of the drop's lines, which it has none of: {block: ((line, figure), ...)}.
+PACK_LINES = {
+    "fees": (("Table fees collected", "fees_collected_cents"), ("Table fees counted", "fees_counted_cents")),
+    "sessions": (
+        ("Session receipts", "receipts_cents"),
+        ("Session prizes", "prizes_cents"),
+        ("Session net", "net_cents"),
+    ),
+}
 
 
 def filed_line_label(name: str, where) -> str:
@@ -403,6 +413,15 @@ def in_pack_words(rows: list[tuple[str, int, int, int]], where) -> list[tuple[st
     return [(filed_line_label(label, where), *figures) for label, *figures in rows]
 
 
+def _pack_block(summary: QuarterSummary, filed: dict) -> str:
+    """ "fees" or "sessions" where the site's pack takes its revenue so and the filing froze it
+    (format version 2); "" for a drop pack or a version-1 filing, whose return is the drop's lines."""
+    if not summary.jurisdiction or frozen.version_of(filed) < 2:
+        return ""
+    model = get_pack(summary.jurisdiction).revenue_model
+    return {RevenueModel.FEES: "fees", RevenueModel.SESSION: "sessions"}.get(model, "")
+
+
 def filed_beside_now(
     summary: QuarterSummary, state: QuarterBooks, filed_tax: dict | None = None, tax: "TaxReturn | None" = None
 ) -> list[tuple[str, int, int, int]]:
@@ -413,10 +432,15 @@ def filed_beside_now(
     if state.filed_figures is None:
         return []
     filed, amendment = state.filed_figures, state.amendment_custody
-    rows = [
-        (label, filed["total"][key], getattr(amendment, key), getattr(summary.total + amendment, key))
-        for label, key in FILED_LINES
-    ]
+    block = _pack_block(summary, filed)
+    if block:  # a fees or session site's revenue (no amendment reaches it: its books refuse every change)
+        then, now = filed.get("pack", {}).get(block, {}), summary.pack.get(block, {})
+        rows = [(label, then.get(key, 0), 0, now.get(key, 0)) for label, key in PACK_LINES[block]]
+    else:
+        rows = [
+            (label, filed["total"][key], getattr(amendment, key), getattr(summary.total + amendment, key))
+            for label, key in FILED_LINES
+        ]
     cash = state.amendment_cash_cents
     now = None if summary.cash_profit_cents is None else summary.cash_profit_cents + cash
     rows.append(("Cash profit", filed["cash_profit_cents"], cash, now))

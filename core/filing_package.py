@@ -62,6 +62,12 @@ RETURN_NOW_FIGURES = {
     "Cash profit": "cash_profit_cents",
     "Other games' AGP": "other_games_agp_cents",
     "Gaming tax": "tax_cents",
+    # A fees or session site's return (a filing's `summary.pack`, format version 2 of the figures)
+    "Table fees collected": "fees_collected_cents",
+    "Table fees counted": "fees_counted_cents",
+    "Session receipts": "session_receipts_cents",
+    "Session prizes": "session_prizes_cents",
+    "Session net": "session_net_cents",
 }
 
 

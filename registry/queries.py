@@ -292,20 +292,22 @@ def quarter_columns(pack) -> tuple[str, ...]:
     return tuple(c for c in QUARTER_COLUMNS if c not in dropped)
 
 
-def _pack_figures(figures: dict) -> dict:
+def _pack_figures(figures: dict, total: dict) -> dict:
     """An original return's fees or sessions (`summary.pack`, format version 2) as the quarter's
-    columns name them; None for an amendment, a drop pack's return or an older package."""
+    columns name them, or an amendment's as its return now restates them (`total`, from
+    `_amended_figures`); None for a drop pack's return or an older package."""
     summary = figures.get("summary") if isinstance(figures, dict) else None
     pack = summary.get("pack") if isinstance(summary, dict) else None
     pack = pack if isinstance(pack, dict) else {}
     fees, sessions = pack.get("fees") or {}, pack.get("sessions") or {}
-    return {
+    found = {
         "fees_collected_cents": fees.get("fees_collected_cents"),
         "fees_counted_cents": fees.get("fees_counted_cents"),
         "session_receipts_cents": sessions.get("receipts_cents"),
         "session_prizes_cents": sessions.get("prizes_cents"),
         "session_net_cents": sessions.get("net_cents"),
     }
+    return {key: total.get(key) if value is None else value for key, value in found.items()}
 
 
 def quarter_rows(agency: Agency, quarter: Quarter, *, shown: bool = False, limit: int = 5000) -> list[dict]:
@@ -345,7 +347,7 @@ def quarter_rows(agency: Agency, quarter: Quarter, *, shown: bool = False, limit
                 "agp_cents": total.get("agp_cents"),
                 "hold_ratio": total.get("hold_ratio"),
                 "cash_profit_cents": total.get("cash_profit_cents"),
-                **_pack_figures(figures),
+                **_pack_figures(figures, total),
                 "organization_agp_cents": tax.get("organization_agp_cents"),
                 "tax_cents": tax.get("organization_tax_cents", tax.get("tax_cents")),
                 "tax_filed_cents": filed_tax,

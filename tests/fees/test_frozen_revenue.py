@@ -5,7 +5,9 @@ equal the quarterly summary filed" compared nothing of that revenue, and a fee w
 closed books left the check "equal". Driven through the services; the row behind the books is
 written as no service would write it, which is what the check is for."""
 
-from datetime import datetime
+import csv
+import io
+from datetime import date, datetime
 
 import pytest
 
@@ -143,6 +145,23 @@ def test_the_state_registry_lists_a_fee_sites_return_by_its_table_fees_not_a_dro
     )
     page = client.get("/registry/quarter/?quarter=2026Q3").content.decode()
     assert "Table fees collected" in page and '<td class="text-end fees-collected">$16.00</td>' in page
+
+    # A cash correction of a filed day: its amendment's row restates the return, fees included.
+    adjustment = books.record_adjustment(
+        acting_user=manager.user, books_close=closed_fee_day, field="cash", amount_cents=-500, table=None,
+        reason="A $5 bill counted twice in the bank", recorded_on=date(2026, 10, 2),
+    )  # fmt: skip
+    queued = Submission.objects.get(amendment__adjustment=adjustment)
+    assert delivery.deliver(queued.pk) == "delivered"
+    rows = list(
+        csv.DictReader(io.StringIO(client.get("/registry/quarter/?quarter=2026Q3&format=csv").content.decode()))
+    )
+    amended = next(r for r in rows if r["amends"])
+    assert (amended["fees_collected_cents"], amended["cash_profit_cents"], amended["amended_delta_cents"]) == (
+        "1600",
+        "1100",
+        "-500",
+    )
     assert '<th class="text-end">Hold</th>' not in page and '<th class="text-end">Drop</th>' not in page
 
 
@@ -169,3 +188,24 @@ def test_each_agencys_quarter_has_its_own_packs_revenue_columns(code, own, forei
 
     columns = set(quarter_columns(get_pack(code)))
     assert own <= columns and not foreign & columns and "cash_profit_cents" in columns
+
+
+def test_a_filed_fee_quarter_shows_its_fees_filed_beside_now_not_a_drop(closed_fee_day, cast, site, client_for, client):
+    """The quarter page, the API and the quarterly PDF give a fees site's filed return as its table
+    fees filed / amendments since / now, not drop, paid out and win lines of $0.00."""
+    from tests.accounting.test_filing_amendments import page_row, pdf_grid, rows_by_figure
+
+    manager = cast[Role.GAMING_MANAGER]
+    books.file_quarter(acting_user=manager.user, site=site, quarter=Q3)
+    api = client_for(manager)
+    body = api.get(f"/api/v1/sites/{site.pk}/quarter-filing/?quarter=2026Q3").json()
+    rows = rows_by_figure(body)
+    assert rows["Table fees collected"] == rows["Table fees counted"] == (1600, 0, 1600)
+    assert rows["Cash profit"] == (1600, 0, 1600)
+    assert not {"Drop", "Win", "Paid out", "Gross proceeds", "AGP"} & set(rows)
+    grid, _ = pdf_grid(api, site)
+    assert grid["Table fees collected"] == ["$16.00", "$0.00", "$16.00"] and "Win" not in grid
+    client.force_login(manager.user)
+    page = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
+    assert page_row(page, "Table fees collected") == ["$16.00", "$0.00", "$16.00"]
+    assert 'data-figure="Win"' not in page and 'data-figure="Drop"' not in page
