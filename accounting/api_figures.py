@@ -203,6 +203,10 @@ class PackFiguresOut(serializers.Serializer):
 
 
 class DailySummaryOut(serializers.Serializer):
+    format_version = serializers.IntegerField(
+        help_text="The version of the frozen figures format these figures follow (accounting.frozen): the books "
+        "closed on the day keep them in it, and their SHA-256 is over them."
+    )
     site = serializers.IntegerField()
     gaming_date = serializers.DateField()
     gaming_day_closed = serializers.BooleanField()

@@ -34,7 +34,7 @@ from packs import GameNames, RevenueModel, RevenueWords, game_names, get_pack, r
 
 from . import figures, frozen
 from .figures import Custody
-from .models import Adjustment, BooksClose, QuarterFiling
+from .models import Adjustment, BooksClose, FilingAmendment, QuarterFiling
 from .rules import GAMING_TAX
 from .summaries import (
     AdjustmentLine,
@@ -445,17 +445,31 @@ def filed_beside_now(
     now = None if summary.cash_profit_cents is None else summary.cash_profit_cents + cash
     rows.append(("Cash profit", filed["cash_profit_cents"], cash, now))
     if filed_tax is not None and tax is not None:
+        sites_filed, sites_since = filed_tax["agp_cents"], _sites_agp_since(state)
+        rows.append((SITES_AGP_LINE, sites_filed, sites_since, sites_filed + sites_since))
         other_filed, other_now = filed_tax.get("other_games_agp_cents") or 0, tax.other_games_now_cents or 0
         rows.append(("Other games' AGP", other_filed, other_now - other_filed, other_now))
-        rows.append(
-            (
-                "Gaming tax",
-                filed_tax["tax_cents"],
-                tax.amended_tax_cents - filed_tax["tax_cents"],
-                tax.amended_tax_cents,
-            )
-        )
+        now = filing_tax_now(state, filed_tax, tax)
+        rows.append(("Gaming tax", filed_tax["tax_cents"], now - filed_tax["tax_cents"], now))
     return rows
+
+
+SITES_AGP_LINE = "AGP of the organization's sites"  # FilingAmendment.Figure.SITES_AGP's line
+
+
+def _sites_agp_since(state: QuarterBooks) -> int:
+    """What the other sites' later filings changed of the AGP of the organization's sites on this
+    return (its `site_filing` amendments)."""
+    return sum(a["delta_cents"] for a in state.filing_amendments if a["figure"] == FilingAmendment.Figure.SITES_AGP)
+
+
+def filing_tax_now(state: QuarterBooks, filed_tax: dict, tax: "TaxReturn") -> int:
+    """The gaming tax of a filed return as it now stands: on the AGP of the organization's sites it
+    froze with the other sites' later filings that amended it (a sister site's figures move it when
+    that site files, an amendment, never before), and the other games' AGP recorded now. The
+    corrections of its days entered later are counted and taxed where entered (`TaxReturn`)."""
+    agp = filed_tax["agp_cents"] + _sites_agp_since(state)
+    return figures.gaming_tax_on_recorded(agp, tax.other_games_now_cents, list(tax.figures.brackets))
 
 
 def filed_beside_now_json(rows) -> list[dict]:

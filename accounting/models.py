@@ -165,7 +165,7 @@ class FilingAmendment(AppendOnlyModel):
         AGP = "agp_cents", "AGP"
         CASH_PROFIT = "cash_profit_cents", "Cash profit"
         OTHER_GAMES_AGP = "other_games_agp_cents", "Other games' AGP"
-        SITES_AGP = "sites_agp_cents", "AGP recorded here"
+        SITES_AGP = "sites_agp_cents", "AGP of the organization's sites"
 
     filing = models.ForeignKey(QuarterFiling, on_delete=models.PROTECT, related_name="amendments")
     source = models.CharField(max_length=20, choices=Source.choices)

@@ -193,10 +193,8 @@ def flag_filed_return_amended(amendment) -> None:
         a = amendment.adjustment
         entry = f"adjustment {a.pk} of {a.books_close.gaming_date}'s {a.field}, entered on {a.recorded_on}"
     elif amendment.site_filing_id is not None:
-        entry = (
-            f"{amendment.site_filing.site}'s filing of {filing.quarter}, "
-            f"filed {local_date(site, amendment.site_filing.filed_at)}"
-        )
+        later = amendment.site_filing  # each site's return carries the organization's whole tax
+        entry = f"the filing of {filing.quarter} at {later.site} on {local_date(site, later.filed_at)}"
     else:
         entry = (
             f"other games' AGP entry {amendment.other_games_agp_id}, recorded {local_date(site, amendment.recorded_at)}"

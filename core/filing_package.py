@@ -61,6 +61,7 @@ RETURN_NOW_FIGURES = {
     "AGP": "agp_cents",
     "Cash profit": "cash_profit_cents",
     "Other games' AGP": "other_games_agp_cents",
+    "AGP of the organization's sites": "sites_agp_cents",
     "Gaming tax": "tax_cents",
     # A fees or session site's return (a filing's `summary.pack`, format version 2 of the figures)
     "Table fees collected": "fees_collected_cents",

@@ -82,5 +82,7 @@ def return_now(filing: QuarterFiling) -> ReturnNow:
         {"figure": label, "filed_cents": filed, "amendments_since_cents": since, "now_cents": now}
         for label, filed, since, now in published.filed_beside_now(summary, state, filed_tax, tax)
     ]
-    tax_json = None if tax is None else {"filed_cents": filed_tax["tax_cents"], "now_cents": tax.amended_tax_cents}
+    tax_json = None
+    if tax is not None:
+        tax_json = {"filed_cents": filed_tax["tax_cents"], "now_cents": published.filing_tax_now(state, filed_tax, tax)}
     return ReturnNow(lines, tax_json)

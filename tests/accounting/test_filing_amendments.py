@@ -578,6 +578,10 @@ def test_a_site_filing_after_the_return_changes_the_organizations_agp_amends_it(
     tax = api.get(f"/api/v1/organizations/{org.pk}/tax/?quarter=2026Q3").json()
     assert tax["agp_cents"] == tax_filed["agp_cents"] + 20_000
     assert not FilingAmendment.objects.exists()
+    # ... and `site`'s filed return stands as filed: nothing since, until the new site files.
+    before = rows_by_figure(filing_api(api, site))
+    assert before["Gaming tax"] == (tax_filed["tax_cents"], 0, tax_filed["tax_cents"])
+    assert before["AGP of the organization's sites"] == (tax_filed["agp_cents"], 0, tax_filed["agp_cents"])
 
     response = api.post(f"/api/v1/sites/{new['id']}/quarter-filing/", {"quarter": "2026Q3"}, format="json")
     assert response.status_code == 201, response.json()
@@ -601,10 +605,24 @@ def test_a_site_filing_after_the_return_changes_the_organizations_agp_amends_it(
     assert body["check"]["statement"].endswith(
         "Amended since: 1 entry after the filing changed the return (Filed / Amendments since / Figures now)."
     )
-    assert rows_by_figure(body)["Gaming tax"] == (tax_filed["tax_cents"], tax_now - tax_filed["tax_cents"], tax_now)
+    rows = rows_by_figure(body)
+    assert rows["Gaming tax"] == (tax_filed["tax_cents"], tax_now - tax_filed["tax_cents"], tax_now)
+    sites = tax_filed["agp_cents"]
+    assert rows["AGP of the organization's sites"] == (sites, 20_000, sites + 20_000)
+    client.force_login(manager.user)
+    page = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
+    assert page_row(page, "AGP of the organization&#x27;s sites") == [
+        format_money(c) for c in (sites, 20_000, sites + 20_000)
+    ]
+    grid, _ = pdf_grid(api, site)
+    assert grid["Gaming tax"] == [
+        format_money(c) for c in (tax_filed["tax_cents"], tax_now - tax_filed["tax_cents"], tax_now)
+    ]
     assert [(a["source"], a["site_filing"]) for a in body["filing_amendments"]] == [("site_filing", theirs.pk)]
     alert = the_alert(filed)
-    assert alert.figures["delta_cents"] == 20_000 and "Moose Lodge's filing of 2026Q3" in alert.action_required
+    assert alert.figures["delta_cents"] == 20_000
+    assert "the filing of 2026Q3 at Moose Lodge on " in alert.action_required
+    assert "changes its AGP of the organization's sites by +$200.00" in alert.action_required
 
 
 def test_a_site_filing_the_figures_the_earlier_return_froze_amends_nothing(filed, other_site, manager):
