@@ -31,7 +31,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='filingamendment',
             name='figure',
-            field=models.CharField(choices=[('agp_cents', 'AGP'), ('cash_profit_cents', 'Cash profit'), ('other_games_agp_cents', "Other games' AGP"), ('sites_agp_cents', 'AGP recorded here')], max_length=30),
+            field=models.CharField(choices=[('agp_cents', 'AGP'), ('cash_profit_cents', 'Cash profit'), ('other_games_agp_cents', "Other games' AGP"), ('sites_agp_cents', "AGP of the organization's sites")], max_length=30),
         ),
         migrations.AlterField(
             model_name='filingamendment',
