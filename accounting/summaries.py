@@ -15,7 +15,7 @@ from cage.calculations import deposit_due_on
 from cardroom.models import Game, Site
 from core.periods import Quarter
 from core.rows import shaped_rows
-from fees.queries import fee_totals_by_day, record_dates, session_totals_by_day
+from fees.queries import fee_totals_by_day, no_fees, no_sessions, record_dates, session_totals_by_day
 from floor.models import GamingDay, GamingDayClose
 from packs import RevenueModel, get_pack
 from tournaments import calculations as tournament_figures
@@ -128,7 +128,8 @@ class DailySummary:
     # prizes awarded, and their difference, as lines of their own beside the tables' figures.
     tournaments: TournamentFigures = NO_TOURNAMENTS
     # Where the site's pack takes its revenue as table fees (WA-BJ) or games-of-chance sessions
-    # (NY): the day's {"fees": {...}} or {"sessions": {...}} (fees.queries); empty otherwise.
+    # (NY): the day's {"fees": {...}} or {"sessions": {...}} (fees.queries; zeros on a day without
+    # any); empty at a drop pack's site.
     pack: dict = field(default_factory=dict)
 
     @property
@@ -269,9 +270,21 @@ def _pack_days(codes: dict[int, str], start: date, end: date) -> dict[tuple[int,
     return found
 
 
-def _pack_sum(days) -> dict:
-    """The days' pack figures (DailySummary.pack) summed figure by figure: each is a count or cents."""
-    total: dict[str, dict[str, int]] = {}
+def _no_pack_figures(code: str) -> dict:
+    """A day's or a quarter's pack figures with nothing recorded: zeros for a fees or session pack
+    (its return says $0.00, never "not known"), nothing for a drop pack."""
+    model = get_pack(code).revenue_model
+    if model == RevenueModel.FEES:
+        return {"fees": no_fees()}
+    if model == RevenueModel.SESSION:
+        return {"sessions": no_sessions()}
+    return {}
+
+
+def _pack_sum(days, code: str) -> dict:
+    """The days' pack figures (DailySummary.pack) summed figure by figure (each a count or cents),
+    from zeros for the pack of `code`."""
+    total: dict[str, dict[str, int]] = {kind: dict(block) for kind, block in _no_pack_figures(code).items()}
     for d in days:
         for kind, block in d.pack.items():
             sums = total.setdefault(kind, dict.fromkeys(block, 0))
@@ -350,7 +363,7 @@ def _daily(
         entered,
         tuple(corrections.get(key, ())),
         tournaments.get(key, NO_TOURNAMENTS),
-        packs.get(key, {}),
+        packs.get(key) or _no_pack_figures(codes[site_id]),
     )
 
 
@@ -461,7 +474,7 @@ def quarter_summaries(sites: list[Site], quarter: Quarter, *, snapshots: bool = 
                 sum(d.cash.long_short_cents for d in without_chips),
                 len(without_chips),
                 site.jurisdiction,
-                _pack_sum(days),
+                _pack_sum(days, site.jurisdiction),
             )
         )
     return result

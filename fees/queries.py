@@ -54,6 +54,11 @@ def fee_totals_by_day(site_ids, start: date, end: date) -> dict[tuple[int, date]
     return {(row.site_id, row.gaming_date): _fee_block([row]) for row in fee_days(site_ids, start, end)}
 
 
+def no_fees() -> dict:
+    """A fees site's figures where no fee was collected or counted: every figure 0."""
+    return _fee_block([])
+
+
 def _fee_block(rows: list[FeeDay]) -> dict:
     counted = [r for r in rows if r.counted_cents is not None]
     return {
@@ -146,6 +151,11 @@ def session_totals_by_day(site_ids, start: date, end: date) -> dict[tuple[int, d
     one-day period (the daily page's), for the days of [start, end] with sessions, in one query."""
     days = current_sessions(site_ids, start, end).order_by().values("site_id", "gaming_date").annotate(**SESSION_SUMS)
     return {(row["site_id"], row["gaming_date"]): _session_block(row) for row in days}
+
+
+def no_sessions() -> dict:
+    """A session site's figures where no session was held: every figure 0."""
+    return _session_block({"n": 0, "receipts": 0, "prizes": 0})
 
 
 def _session_block(totals: dict) -> dict:

@@ -339,7 +339,7 @@ def quarter_rows(agency: Agency, quarter: Quarter, *, shown: bool = False, limit
                 "received_at": timezone.localtime(f.received_at).isoformat(timespec="seconds"),
                 **_timeliness(f, quarter, due),
                 "amends": f.amends.receipt_number if f.amends_id else "",
-                "amended_figure": figure_words(words, change["figure"]) if change.get("figure") else "",
+                "amended_figure": _amended_figure(words, change),
                 "amended_delta_cents": change.get("delta_cents"),
                 "drop_cents": total.get("drop_cents"),
                 "gross_proceeds_cents": total.get("gross_proceeds_cents"),
@@ -399,6 +399,20 @@ def hold_ratio(agp_cents: int | None, gross_cents: int | None) -> str | None:
     if not isinstance(agp_cents, int) or not isinstance(gross_cents, int) or gross_cents == 0:
         return None
     return str((Decimal(agp_cents) / Decimal(gross_cents)).quantize(Decimal("0.000001"), ROUND_HALF_UP))
+
+
+def _amended_figure(words, change: dict) -> str:
+    """The figure an amendment changed, in the pack's words, and, where an adjusting entry changed
+    it through another figure (a drop recount moves the drop and the win or AGP), which: "Win, by
+    a correction of the drop". Empty for an original return."""
+    if not change.get("figure"):
+        return ""
+    named = figure_words(words, change["figure"])
+    entry = change.get("entry") if isinstance(change.get("entry"), dict) else {}
+    field = entry.get("field")
+    if change["figure"] == "agp_cents" and isinstance(field, str) and field:
+        return f"{named}, by a correction of the {field}"
+    return named
 
 
 def figure_words(words, figure: str) -> str:

@@ -54,6 +54,8 @@ def licensees(request, regulator):
             "views": views,
             "offset": offset,
             "next_offset": offset + PAGE if len(views) == PAGE else None,
+            # a pack whose law sets no day a return is due: no return is late or missing
+            "dated": get_pack(regulator.agency.jurisdiction).return_due_months is not None,
         },
     )
 

@@ -322,12 +322,24 @@ def alerts_to_share(link: RegistryLink) -> list[dict]:
             # identifier it issued, in the filing's dealers' hold)
             "table": labels.table_of(a),
             "period": labels.period_of(a),
-            "subject": "" if (a.figures or {}).get("dealer_name") else labels.subject_of(a),
+            "subject": _shared_subject(a),
             "opened_at": a.opened_at.astimezone(UTC).isoformat(),
             "resolved_at": a.resolved_at.astimezone(UTC).isoformat() if a.resolved_at else None,
         }
         for a in rows
     ]
+
+
+def _shared_subject(alert) -> str:
+    """What tells a shared alert apart from others of its rule (compliance.labels.subject_of), but a
+    dealer's name, which stays at home: a dealer's shift is named by its number and its day (two
+    shifts of one table in the rule's window read alike otherwise)."""
+    figures = alert.figures or {}
+    if not figures.get("dealer_name"):
+        return labels.subject_of(alert)
+    if figures.get("shift_id") is None:
+        return ""
+    return f"Dealer shift {figures['shift_id']}" + (f" on {alert.due_date}" if alert.due_date else "")
 
 
 def anchor_json(head) -> dict:

@@ -163,6 +163,10 @@ def test_the_state_registry_lists_a_fee_sites_return_by_its_table_fees_not_a_dro
         "-500",
     )
     assert '<th class="text-end">Hold</th>' not in page and '<th class="text-end">Drop</th>' not in page
+    # Washington's blackjack rules set no day a return is due: none is said to be due, late or missing.
+    assert "(the WA-BJ pack sets no day a return is due)" in page and "due —" not in page
+    listed = client.get("/registry/").content.decode()
+    assert "the WA-BJ pack sets no day a return is due" in listed and "<th>Late</th>" not in listed
 
 
 @pytest.mark.parametrize(
@@ -209,3 +213,13 @@ def test_a_filed_fee_quarter_shows_its_fees_filed_beside_now_not_a_drop(closed_f
     page = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
     assert page_row(page, "Table fees collected") == ["$16.00", "$0.00", "$16.00"]
     assert 'data-figure="Win"' not in page and 'data-figure="Drop"' not in page
+
+
+def test_a_fee_quarter_with_no_fee_files_its_fees_as_zero_not_unknown(cast, site, client_for):
+    """A fees site whose quarter had no fee filed it: its table fees are $0.00, frozen as such, so
+    the registry and the return read $0.00, never "not known"."""
+    filing = books.file_quarter(acting_user=cast[Role.GAMING_MANAGER].user, site=site, quarter=Q3)
+    zeros = {"fees_collected_cents": 0, "collections": 0, "fees_counted_cents": 0, "over_short_cents": 0}
+    assert filing.figures["summary"]["pack"] == {"fees": {**zeros, "days_not_counted": 0}}
+    body = client_for(cast[Role.GAMING_MANAGER]).get(f"/api/v1/sites/{site.pk}/quarter-filing/?quarter=2026Q3").json()
+    assert {r["figure"]: r["now_cents"] for r in body["filed_beside_now"]}["Table fees collected"] == 0

@@ -117,7 +117,11 @@ def test_the_state_sees_each_alerts_table_period_and_slip_but_no_dealers_name(co
     sent = {a["rule"]: a for a in services.alerts_to_share(consenting)}
     slip, dealer = sent["slip_missing"], sent["dealer_hold_missing"]
     assert (slip["table"], slip["period"], slip["subject"]) == ("", "2026-10-06", "Fill slip 12")
-    assert (dealer["table"], dealer["period"], dealer["subject"]) == ("Table 4", "2026-10-05 to 2026-12-27", "")
+    assert (dealer["table"], dealer["period"], dealer["subject"]) == (
+        "Table 4",
+        "2026-10-05 to 2026-12-27",
+        "Dealer shift 7 on 2026-10-07",  # two shifts of a table in the window read alike without it
+    )
     assert "Dana" not in str(sent)
 
     assert tasks.push_alerts(consenting.pk, list(sent.values()))["stored"] == 2
@@ -130,7 +134,7 @@ def test_the_state_sees_each_alerts_table_period_and_slip_but_no_dealers_name(co
     client.force_login(get_user_model().objects.get(username="state"))
     page = client.get("/registry/alerts/").content.decode()
     assert '<span class="alert-told-apart">Fill slip 12</span>' in page
-    assert '<span class="alert-told-apart">Table 4</span>' in page
+    assert '<span class="alert-told-apart">Table 4, Dealer shift 7 on 2026-10-07</span>' in page
     assert "2026-10-05 to 2026-12-27" in page and "Dana" not in page
     download = client.get("/registry/alerts/?format=csv").content.decode()
     assert "table,period,subject" in download.splitlines()[0] and "Fill slip 12" in download

@@ -223,8 +223,11 @@ def test_the_registry_shows_an_amended_returns_figures_now_in_the_packs_words_ea
     body = html[html.index("<tbody>") : html.index("</tbody>")]
     row = body[body.index(amended_number) :].split("</tr>")[0]
     assert "not known" not in row and "_cents" not in html
-    assert "<td>Adjusted gross proceeds (AGP)</td>" in row and money(5_000) in row
+    assert "<td>Adjusted gross proceeds (AGP), by a correction of the drop</td>" in row and money(5_000) in row
     assert row.count(money(gp)) == 2 and money(agp) in row and f">{hold}</td>" in row  # the drop is the GP
+    assert (
+        f'<td class="text-end paid">{money(lines["Prizes"]["now_cents"])}</td>' in row
+    )  # GP - prizes = AGP, on the page
     filed_tax = lines["Gaming tax"]["filed_cents"]
     # a correction of a day is taxed in the quarter it was entered, so the return as it now stands
     # keeps the tax filed, and the page says so in the licensee's own words (it said "Tax now (amended)")
@@ -241,7 +244,10 @@ def test_the_registry_shows_an_amended_returns_figures_now_in_the_packs_words_ea
         for r in csv.DictReader(io.StringIO(state.get("/registry/quarter/?quarter=2026Q3&format=csv").text))
     }
     amended = downloaded[amended_number]
-    assert amended["amended_figure"] == "Adjusted gross proceeds (AGP)" and amended["amended_delta_cents"] == "5000"
+    assert (
+        amended["amended_figure"] == "Adjusted gross proceeds (AGP), by a correction of the drop"
+        and amended["amended_delta_cents"] == "5000"
+    )
     assert (amended["drop_cents"], amended["gross_proceeds_cents"], amended["agp_cents"]) == (
         str(gp),
         str(gp),
@@ -255,7 +261,7 @@ def test_the_registry_shows_an_amended_returns_figures_now_in_the_packs_words_ea
     sheet = load_workbook(io.BytesIO(state.get("/registry/quarter/?quarter=2026Q3&format=xlsx").content)).active
     header, *cells = list(sheet.values)
     book = {r["receipt_number"]: r for r in (dict(zip(header, c, strict=True)) for c in cells)}
-    assert book[amended_number]["amended_figure"] == "Adjusted gross proceeds (AGP)"
+    assert book[amended_number]["amended_figure"] == "Adjusted gross proceeds (AGP), by a correction of the drop"
     assert (book[amended_number]["agp_cents"], book[amended_number]["tax_filed_cents"]) == (agp, None)
     expected = (Decimal(agp) / Decimal(gp)).quantize(Decimal("0.000001"))
     assert round(book[amended_number]["hold_ratio"] * 1_000_000) == int(expected * 1_000_000)  # a number
