@@ -245,6 +245,9 @@ QUARTER_COLUMNS = (
     "session_receipts_cents",
     "session_prizes_cents",
     "session_net_cents",
+    # Where the pack's dealers hold a state-issued identifier (WA-HB): how many dealt at the site in
+    # the quarter with none recorded, left out of the return's dealers' hold (`dealers_without_identifier`).
+    "dealers_without_identifier",
     "organization_agp_cents",
     "tax_cents",
     "tax_filed_cents",
@@ -286,6 +289,8 @@ def quarter_columns(pack) -> tuple[str, ...]:
         dropped.add("gross_proceeds_cents")
     if pack.revenue_model != RevenueModel.DROP:
         dropped.update(DROP_COLUMNS)
+    if pack.dealer_view_absent():
+        dropped.add("dealers_without_identifier")
     for model, columns in PACK_COLUMNS.items():
         if model != pack.revenue_model:
             dropped.update(columns)
@@ -348,6 +353,7 @@ def quarter_rows(agency: Agency, quarter: Quarter, *, shown: bool = False, limit
                 "hold_ratio": total.get("hold_ratio"),
                 "cash_profit_cents": total.get("cash_profit_cents"),
                 **_pack_figures(figures, total),
+                "dealers_without_identifier": f.package.get("dealers_without_identifier"),
                 "organization_agp_cents": tax.get("organization_agp_cents"),
                 "tax_cents": tax.get("organization_tax_cents", tax.get("tax_cents")),
                 "tax_filed_cents": filed_tax,

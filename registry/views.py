@@ -107,6 +107,7 @@ def quarter(request, regulator):
             "drop": "drop_cents" in columns,
             "fees": "fees_collected_cents" in columns,
             "sessions": "session_net_cents" in columns,
+            "identified": "dealers_without_identifier" in columns,  # the pack's dealers hold a state identifier
         },
     )
 

@@ -172,7 +172,11 @@ def test_the_state_registry_lists_a_fee_sites_return_by_its_table_fees_not_a_dro
 @pytest.mark.parametrize(
     ("code", "own", "foreign"),
     [
-        ("ND", {"drop_cents", "agp_cents", "hold_ratio", "tax_cents"}, {"fees_collected_cents", "session_net_cents"}),
+        (
+            "ND",
+            {"drop_cents", "agp_cents", "hold_ratio", "tax_cents"},
+            {"fees_collected_cents", "session_net_cents", "dealers_without_identifier"},
+        ),
         (
             "WA-HB",
             {"drop_cents", "agp_cents", "hold_ratio"},

@@ -389,3 +389,19 @@ def test_the_quarter_writes_the_receipt_time_as_the_filings_page_and_each_organi
     ratios = [r["hold_ratio"] for r in book]
     assert all(isinstance(x, int | float) and not isinstance(x, bool) for x in ratios)  # a number, not text
     assert [round(x * 1_000_000) for x in ratios] == [56_673] * 4
+
+
+def test_a_washington_quarter_says_how_many_dealers_dealt_with_no_identifier(washington):
+    """A return's dealers' hold leaves out the dealers with no state-issued identifier recorded; the
+    quarter says how many, where the pack's dealers hold one (WA-HB), so the state can ask."""
+    agency, river, _coast = washington
+    package = {**wa_package(1, [dealer()], quarter="2026Q4"), "dealers_without_identifier": 2}
+    assert post_filing(river, package, "r-2").status_code == 201
+    _api, page = staff(agency, "wsgc")
+    html = page.get("/registry/quarter/?quarter=2026Q4").content.decode()
+    assert ">Dealers without identifier</th>" in html and '<td class="text-end unidentified">2</td>' in html
+    head = html[html.index('id="quarter-rows"') :]
+    head, body = head[: head.index("</thead>")], head[head.index("</thead>") : head.index("</table>")]
+    assert head.count("</th>") == body.split("</tr>")[0].count("</td>")
+    rows = list(csv.DictReader(io.StringIO(page.get("/registry/quarter/?quarter=2026Q4&format=csv").content.decode())))
+    assert [r["dealers_without_identifier"] for r in rows] == ["2"]
