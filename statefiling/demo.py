@@ -2,7 +2,12 @@
 may be an organization's back office and a regulator's registry at once), with its state
 auditor `state`, the demo organization as its licensee, the organization's filed quarters
 received with their receipts kept on both sides, and the organization's chain head anchored
-there with its compliance alerts (the demo organization consents to share them).
+there with its compliance alerts (the demo organization consents to share them). Beside it, a
+registry of each other pack the demo's sites are under (`PACK_AGENCIES`: Washington's house-banked
+rooms, its blackjack table-fee rooms, New York's games of chance; an agency holds one pack's
+returns), each with its own state auditor and the Washington and New York organizations as its
+licensees, their chain heads and alerts received (their demo nights are in the current quarter,
+so no return of theirs is filed yet).
 
 The demo delivers in this process, with the registry's and the organization's services,
 so `load_demo` needs no server. The link it makes points at this deployment
@@ -19,6 +24,7 @@ from django.utils import timezone
 
 from accounting.models import QuarterFiling
 from cardroom.demo import DEMO_PASSWORD
+from cardroom.models import Site
 from core.audit import chain_head
 from core.periods import Quarter
 from registry import queries as registry_queries
@@ -30,6 +36,12 @@ from .models import Submission
 
 AGENCY = "North Dakota Attorney General - Gaming Division"
 CONTACT = "Office of Attorney General, Gaming Division, 600 E Boulevard Ave Dept 125, Bismarck ND 58505"
+# The other packs' registries: {pack: (agency, its state auditor's login, first and last name)}
+PACK_AGENCIES = {
+    "WA-HB": ("Washington State Gambling Commission - house-banked card rooms", "wastate", "Wes", "Harlow"),
+    "WA-BJ": ("Washington State Gambling Commission - blackjack table fees", "wabjstate", "Bea", "Jansen"),
+    "NY": ("New York State Gaming Commission - games of chance", "nystate", "Nia", "Stone"),
+}
 
 
 def extend_demo(demo: dict) -> None:
@@ -56,18 +68,56 @@ def extend_demo(demo: dict) -> None:
         )
         credential = issued.credential
     _deliver_filings(organization, link, credential)
+    _anchor(organization, link, credential)
+    for house in demo.get("pack_houses", ()):  # every site of the house, its fee rooms too
+        sites = Site.objects.filter(organization=house["organization"]).values_list("jurisdiction", flat=True)
+        for jurisdiction in sorted(set(sites)):
+            _pack_registry(house, jurisdiction)
+
+
+def _anchor(organization, link, credential) -> None:
+    """The organization's chain head and its shared alerts, as the nightly task sends them."""
     head = chain_head(organization.pk)
     if head is not None:
         registry.receive_anchors(credential=credential, anchors=[services.anchor_json(head)])
     registry.receive_alerts(credential=credential, alerts=services.alerts_to_share(link))
 
 
-def _state_auditor(agency: Agency) -> None:
-    user = get_user_model().objects.filter(username="state").first()
-    if user is None:
-        user = get_user_model().objects.create_user(
-            "state", password=DEMO_PASSWORD, first_name="Dana", last_name="Olson"
+def _pack_registry(house: dict, jurisdiction: str) -> None:
+    """The registry of `jurisdiction`'s pack with its state auditor, the house's organization its
+    licensee, linked (alerts shared) and anchored; its filed quarters, if any, delivered."""
+    if jurisdiction not in PACK_AGENCIES:
+        return
+    name, login, first, last = PACK_AGENCIES[jurisdiction]
+    organization, gm = house["organization"], house["people"]["gm"].user
+    agency, _ = Agency.objects.get_or_create(name=name, defaults={"jurisdiction": jurisdiction})
+    _state_auditor(agency, login, first, last)
+    licensee, _ = Licensee.objects.get_or_create(
+        agency=agency,
+        licence_number=organization.licence_number,
+        defaults={"name": organization.name, "expected_from": _first_quarter(agency, organization)},
+    )
+    link = services.live_link(organization.pk, jurisdiction)
+    credential = registry.credential_for(link.credential) if link else None
+    if credential is None:
+        issued = registry.issue_credential(acting_user=None, licensee=licensee)
+        link = services.connect_registry(
+            acting_user=gm,
+            organization=organization,
+            jurisdiction=jurisdiction,
+            url=f"http://127.0.0.1:{os.environ.get('PORT', '8000')}",
+            credential=issued.secret,
+            share_alerts=True,
         )
+        credential = issued.credential
+    _deliver_filings(organization, link, credential)
+    _anchor(organization, link, credential)
+
+
+def _state_auditor(agency: Agency, login: str = "state", first: str = "Dana", last: str = "Olson") -> None:
+    user = get_user_model().objects.filter(username=login).first()
+    if user is None:
+        user = get_user_model().objects.create_user(login, password=DEMO_PASSWORD, first_name=first, last_name=last)
     Regulator.objects.get_or_create(user=user, defaults={"agency": agency, "role": RegulatorRole.STATE_AUDITOR})
 
 

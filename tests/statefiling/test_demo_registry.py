@@ -125,3 +125,30 @@ def test_loaded_before_the_quarters_return_falls_due_the_demos_registry_expects_
         view = queries.licensees(licensee.agency)[0]
     assert licensee.expected_from == date(2026, 7, 1)
     assert [(q.quarter, q.state) for q in view.quarters] == [("2026Q3", "on time")] * 2
+
+
+def test_the_demo_gives_each_other_pack_its_registry_with_its_auditor_and_the_houses_as_licensees(org, manager, client):
+    """A regulator of each pack the demo's sites are under reads its own registry: Washington's
+    house-banked rooms, its blackjack table-fee rooms and New York's games of chance, each with
+    its auditor and the house under that law as its licensee, linked with its alerts shared."""
+    from cardroom import pack_demo
+    from registry.models import Agency
+    from statefiling.models import RegistryLink
+
+    world = pack_demo.extend_demo({"organization": org, "people": {"gm": manager}})
+    demo.extend_demo(world)
+    demo.extend_demo(world)  # again: each agency, auditor, licensee and link made once
+    assert sorted(Agency.objects.values_list("jurisdiction", flat=True)) == ["ND", "NY", "WA-BJ", "WA-HB"]
+    houses = {"WA-HB": "Evergreen Gaming Club", "WA-BJ": "Evergreen Gaming Club", "NY": "Hudson Valley"}
+    for code, (name, login, _first, _last) in demo.PACK_AGENCIES.items():
+        agency = Agency.objects.get(name=name)
+        assert agency.jurisdiction == code
+        [licensee] = agency.licensees.all()
+        assert licensee.name.startswith(houses[code])
+        link = RegistryLink.objects.get(organization__name=licensee.name, jurisdiction=code)
+        assert link.share_alerts
+        regulator = Regulator.objects.get(user__username=login)
+        assert regulator.agency == agency
+        client.force_login(regulator.user)
+        page = client.get("/registry/").content.decode()
+        assert licensee.name in page and "North Dakota" not in page and "Prairie" not in page
