@@ -495,6 +495,21 @@ DEALER_COLUMNS = (
 MAX_DEALER_ROWS = 2000
 
 
+def dealer_columns(pack) -> tuple[str, ...]:
+    """The dealer view's columns at an agency of `pack`: a gross proceeds column beside the drop
+    only where its words keep one (at Washington's, the drop is the one figure)."""
+    return tuple(c for c in DEALER_COLUMNS if c != "gross_proceeds_cents" or pack.revenue_words.gross_column)
+
+
+def column_headers(words, columns) -> list[str]:
+    """A download's header: each column under its key, but the figures the pack's texts name
+    otherwise, under the pack's names: North Dakota's gross_proceeds_cents, prizes_cents and
+    agp_cents, Washington's paid_out_cents and win_cents (never ND's words at a WA agency). The
+    rows keep the package's keys; only the header speaks the pack's words."""
+    named = {"gross_proceeds_cents": words.gross, "prizes_cents": words.paid, "agp_cents": words.net_short}
+    return [f"{named[c].lower().replace(' ', '_')}_cents" if c in named else c for c in columns]
+
+
 def dealer_rows(agency: Agency, identifier: str) -> list[dict]:
     """The dealer with the state-issued `identifier` at every licensee of the agency, site and
     quarter they dealt at, as the latest filing of that licensee's site and quarter states it (an

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from core.limits import record_id
 from core.periods import Quarter
-from packs import get_pack
+from packs import game_names, get_pack
 
 from . import queries
 from .services import HOUSE
@@ -88,7 +88,8 @@ def quarter(request, regulator):
     columns = queries.quarter_columns(pack)
     # A download's times in ISO 8601 with their offset; the page's as the filings page writes them.
     rows = queries.quarter_rows(regulator.agency, chosen, shown=request.GET.get("format") not in ("csv", "xlsx"))
-    download = _download(request, rows, columns, f"{regulator.agency.jurisdiction}-{chosen}-filings")
+    headers = queries.column_headers(pack.revenue_words, columns)
+    download = _download(request, rows, columns, f"{regulator.agency.jurisdiction}-{chosen}-filings", headers)
     if download is not None:
         return download
     return render(
@@ -112,22 +113,25 @@ def quarter(request, regulator):
     )
 
 
-def _download(request, rows: list[dict], columns, name: str) -> HttpResponse | None:
-    """`?format=csv` or `?format=xlsx`: the rows as a file named `name`; None otherwise."""
+def _download(request, rows: list[dict], columns, name: str, headers=None) -> HttpResponse | None:
+    """`?format=csv` or `?format=xlsx`: the rows as a file named `name`, under `headers` (the
+    columns' names in the pack's words, `queries.column_headers`; the columns themselves if none);
+    None otherwise."""
     chosen = request.GET.get("format")
+    headers = list(headers or columns)
     if chosen == "csv":
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
-        writer = csv.DictWriter(response, fieldnames=columns, extrasaction="ignore")  # the pack's columns
-        writer.writeheader()
-        writer.writerows(rows)
+        writer = csv.writer(response)
+        writer.writerow(headers)
+        writer.writerows([row.get(c, "") if row.get(c) is not None else "" for c in columns] for row in rows)
         return response
     if chosen == "xlsx":
-        return _xlsx(name, columns, rows)
+        return _xlsx(name, columns, rows, headers)
     return None
 
 
-def _xlsx(name: str, columns, rows) -> HttpResponse:
+def _xlsx(name: str, columns, rows, headers) -> HttpResponse:
     """The rows as a workbook: one sheet, typed cells (amounts in cents as integers)."""
     from io import BytesIO
 
@@ -136,7 +140,7 @@ def _xlsx(name: str, columns, rows) -> HttpResponse:
     book = Workbook()
     sheet = book.active
     sheet.title = name[:31]
-    sheet.append(list(columns))
+    sheet.append(headers)
     for row in rows:
         sheet.append([_cell(c, row[c]) for c in columns])
     out = BytesIO()
@@ -179,11 +183,16 @@ def dealers(request, regulator):
             request, "registry/dealers.html", {**context, "identifier": identifier, "error": problem}, status=400
         )
     rows = queries.dealer_rows(agency, identifier)
-    download = _download(request, rows, queries.DEALER_COLUMNS, f"{agency.jurisdiction}-dealer-{identifier}")
+    pack = get_pack(agency.jurisdiction)
+    words = pack.revenue_words  # the pack's names of the figures
+    columns = queries.dealer_columns(pack)
+    headers = queries.column_headers(words, columns)
+    download = _download(request, rows, columns, f"{agency.jurisdiction}-dealer-{identifier}", headers)
     if download is not None:
         return download
-    words = get_pack(agency.jurisdiction).revenue_words  # the pack's names of the figures
-    context.update(identifier=identifier, rows=rows, total=queries.dealer_total(rows), words=words)
+    names = game_names(agency.jurisdiction)  # the game as the pack's texts name it: Blackjack, not "21"
+    shown = [{**r, "game_label": names.label(r["game"])} for r in rows]
+    context.update(identifier=identifier, rows=shown, total=queries.dealer_total(rows), words=words)
     return render(request, "registry/dealers.html", context)
 
 

@@ -92,6 +92,7 @@ def test_a_dealer_is_found_at_every_licensee_by_their_licence_number(washington,
     html = page.get(DEALERS_PAGE, {"identifier": "B-12345"}).content.decode()
     assert "WSGC card room employee licence number (Class B) (WAC 230-03-265(3))" in html
     assert "Coast Casino (WSGC-2)" in html and "River Card Room (WSGC-1)" in html and "B-999" not in html
+    assert html.count('<td class="game">Blackjack</td>') == 2 and "<td>21</td>" not in html  # the pack's name
     # A Washington agency reads the figures in its pack's words (packs.RevenueWords): drop and win,
     # not North Dakota's gross proceeds and AGP.
     head = html[html.index('id="dealer-rows"') :]
@@ -104,11 +105,13 @@ def test_the_dealer_view_downloads_as_csv_and_xlsx(washington):
     _api, page = staff(agency, "wsgc")
     text = page.get(DEALERS_PAGE, {"identifier": "B-12345", "format": "csv"}).content.decode()
     rows = list(csv.DictReader(io.StringIO(text)))
-    assert sorted((r["licence_number"], r["agp_cents"]) for r in rows) == [("WSGC-1", "65000"), ("WSGC-2", "10000")]
+    # Washington's words: the win and the paid out, the drop once (no gross proceeds beside it)
+    assert sorted((r["licence_number"], r["win_cents"]) for r in rows) == [("WSGC-1", "65000"), ("WSGC-2", "10000")]
+    assert not {"agp_cents", "prizes_cents", "gross_proceeds_cents"} & set(rows[0]) and "paid_out_cents" in rows[0]
     response = page.get(DEALERS_PAGE, {"identifier": "B-12345", "format": "xlsx"})
     sheet = load_workbook(io.BytesIO(response.content)).active
     header = [c.value for c in sheet[1]]
-    agp = [row[header.index("agp_cents")] for row in sheet.iter_rows(min_row=2, values_only=True)]
+    agp = [row[header.index("win_cents")] for row in sheet.iter_rows(min_row=2, values_only=True)]
     assert sorted(agp) == [10_000, 65_000]  # typed cells: integers, not text
 
 
@@ -273,6 +276,8 @@ def test_an_agency_whose_law_levies_no_tax_reads_its_quarter_without_tax_columns
     assert "organization's tax" not in html
     header = next(csv.reader(io.StringIO(page.get("/registry/quarter/?quarter=2026Q3&format=csv").content.decode())))
     assert "drop_cents" in header and not [c for c in header if "tax" in c or "gross" in c]
+    # the download speaks Washington's words, as the page does: never North Dakota's prizes and AGP
+    assert {"paid_out_cents", "win_cents"} <= set(header) and not {"prizes_cents", "agp_cents"} & set(header)
     sheet = load_workbook(io.BytesIO(page.get("/registry/quarter/?quarter=2026Q3&format=xlsx").content)).active
     assert [c.value for c in sheet[1]] == header
 
