@@ -20,6 +20,7 @@ Everything else (each table, the totals, cash profit, long or short) must be equ
 
 from dataclasses import dataclass
 from datetime import date, datetime
+from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from django.utils import timezone
@@ -30,7 +31,7 @@ from core.money import format_money
 from core.periods import Quarter
 from core.plurals import plural
 from core.rows import shaped_rows
-from packs import GameNames, RevenueModel, RevenueWords, game_names, get_pack, revenue_words
+from packs import GameNames, RevenueModel, RevenueWords, TaxBracket, game_names, get_pack, revenue_words
 
 from . import figures, frozen
 from .figures import Custody
@@ -466,10 +467,26 @@ def _sites_agp_since(state: QuarterBooks) -> int:
 def filing_tax_now(state: QuarterBooks, filed_tax: dict, tax: "TaxReturn") -> int:
     """The gaming tax of a filed return as it now stands: on the AGP of the organization's sites it
     froze with the other sites' later filings that amended it (a sister site's figures move it when
-    that site files, an amendment, never before), and the other games' AGP recorded now. The
-    corrections of its days entered later are counted and taxed where entered (`TaxReturn`)."""
+    that site files, an amendment, never before), and the other games' AGP recorded now, under the
+    brackets the return froze (a release adding brackets in force inside a filed quarter changes no
+    filed return). The corrections of its days entered later are counted and taxed where entered
+    (`TaxReturn`)."""
     agp = filed_tax["agp_cents"] + _sites_agp_since(state)
-    return figures.gaming_tax_on_recorded(agp, tax.other_games_now_cents, list(tax.figures.brackets))
+    return figures.gaming_tax_on_recorded(agp, tax.other_games_now_cents, _frozen_brackets(filed_tax))
+
+
+def _frozen_brackets(filed_tax: dict) -> list[TaxBracket]:
+    """The tax brackets a filing froze (`accounting.frozen.tax`), as the tax computes with them."""
+    return [
+        TaxBracket(
+            effective_from=date.fromisoformat(b["effective_from"]),
+            lower_cents=b["from_cents"],
+            rate=Decimal(b["rate"]),
+            base_cents=b["base_cents"],
+            citation=b["citation"],
+        )
+        for b in filed_tax["brackets"]
+    ]
 
 
 def filed_beside_now_json(rows) -> list[dict]:
@@ -635,7 +652,9 @@ def tax_return(
     jurisdictions = [s.jurisdiction for s in summaries]
     other_now = other_games_agp_cents(organization, quarter)
     other_filed = other_now if filing_now else _other_games_as_filed(quarter, found, other_now)
-    tax = tax_figures(organization, quarter, rows, jurisdictions, other_filed)
+    latest = None if filing_now else _latest_taxed(quarter, found)  # its brackets stand for the quarter
+    brackets = _frozen_brackets(latest.figures["tax"]) if latest is not None else None
+    tax = tax_figures(organization, quarter, rows, jurisdictions, other_filed, brackets)
     nd = {s.site_name for s in summaries if GAMING_TAX.applies(s.jurisdiction)}
     return TaxReturn(
         tax,
@@ -646,11 +665,14 @@ def tax_return(
     )
 
 
+def _latest_taxed(quarter: Quarter, found: dict[tuple[int, str], QuarterFiling]) -> QuarterFiling | None:
+    """The quarter's latest filing that carries the tax; None when none does."""
+    taxed = [f for (_, q), f in found.items() if q == str(quarter) and "tax" in f.figures]
+    return max(taxed, key=lambda f: (f.filed_at, f.pk)) if taxed else None
+
+
 def _other_games_as_filed(quarter: Quarter, found: dict[tuple[int, str], QuarterFiling], now: int | None) -> int | None:
     """The other games' AGP the quarter's latest filing with the tax froze, or `now` when no
     filing carries the tax."""
-    taxed = [f for (_, q), f in found.items() if q == str(quarter) and "tax" in f.figures]
-    if not taxed:
-        return now
-    latest = max(taxed, key=lambda f: (f.filed_at, f.pk))
-    return latest.figures["tax"].get("other_games_agp_cents")
+    latest = _latest_taxed(quarter, found)
+    return now if latest is None else latest.figures["tax"].get("other_games_agp_cents")

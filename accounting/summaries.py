@@ -616,11 +616,17 @@ def taxing_pack(organization, jurisdictions=None):
 
 
 def tax_figures(
-    organization, quarter: Quarter, rows, jurisdictions: list[str], other_games_agp_cents: int | None = None
+    organization,
+    quarter: Quarter,
+    rows,
+    jurisdictions: list[str],
+    other_games_agp_cents: int | None = None,
+    brackets: list | None = None,
 ) -> TaxFigures:
     """TaxFigures from per-site rows (name, GP, prizes, AGP, cash profit), keeping the sites whose
     pack states the gaming tax (`jurisdictions`: each row's Site.jurisdiction); the others are
-    named, not taxed here."""
+    named, not taxed here. `brackets`: those a filing of the quarter froze (else those of the
+    taxing pack in force at the quarter's end)."""
     from .rules import GAMING_TAX
 
     pairs = list(zip(rows, jurisdictions, strict=True))
@@ -628,7 +634,8 @@ def tax_figures(
     others = tuple(row[0] for row, j in pairs if not GAMING_TAX.applies(j))
     agp = sum(row[3] for row in nd)
     pack = taxing_pack(organization, jurisdictions)  # its brackets are the pack's effective-dated data
-    brackets = figures.brackets_in_force(pack.tax_brackets, quarter.end) if pack is not None else []
+    if brackets is None:
+        brackets = figures.brackets_in_force(pack.tax_brackets, quarter.end) if pack is not None else []
     tax = figures.gaming_tax_on_recorded(agp, other_games_agp_cents, brackets)
     return TaxFigures(
         organization.pk,

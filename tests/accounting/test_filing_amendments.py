@@ -647,3 +647,28 @@ def test_each_earlier_return_is_amended_from_where_it_stands(filed, other_site, 
 
     theirs = QuarterFiling.objects.get(site_id=new["id"])
     assert {sites_agp_as_it_stands(f) for f in (filed, other, theirs)} == {theirs.figures["tax"]["agp_cents"]}
+
+
+def test_a_schedule_released_later_in_force_inside_the_filed_quarter_leaves_the_filed_returns_tax(
+    filed, site, manager, client_for, monkeypatch
+):
+    """A filed return's tax as it now stands is under the brackets it froze: a release that adds a
+    schedule in force inside the filed quarter changes no filed return (the tax of an unfiled
+    quarter follows it, tests/accounting/test_games_and_tax.py)."""
+    from dataclasses import replace
+    from datetime import date
+    from decimal import Decimal
+
+    from packs import TaxBracket, get_pack, registry
+
+    nd = get_pack("ND")
+    later = TaxBracket(date(2026, 7, 1), 0, Decimal("0.05"), 0, "N.D.C.C. 53-06.1-12 (a later schedule)")
+    monkeypatch.setitem(registry.PACKS, "ND", replace(nd, tax_brackets=(*nd.tax_brackets, later)))
+    tax_filed = filed.figures["tax"]["tax_cents"]
+    api = client_for(manager)
+    rows = rows_by_figure(filing_api(api, site))
+    assert rows["Gaming tax"] == (tax_filed, 0, tax_filed)
+    assert not FilingAmendment.objects.exists()
+    # ... and the organization's tax of the quarter, on the filed figures, under the same brackets
+    tax = api.get(f"/api/v1/organizations/{site.organization_id}/tax/?quarter=2026Q3").json()
+    assert tax["tax_cents"] == tax_filed and later.citation not in {b["citation"] for b in tax["brackets"]}
