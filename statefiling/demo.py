@@ -45,73 +45,46 @@ PACK_AGENCIES = {
 
 
 def extend_demo(demo: dict) -> None:
-    organization, gm = demo["organization"], demo["people"]["gm"].user
+    organization, gm = demo["organization"], demo["people"]["gm"]
     agency, _ = Agency.objects.get_or_create(name=AGENCY, defaults={"jurisdiction": "ND", "contact": CONTACT})
     _state_auditor(agency)
+    _licensed(agency, organization, gm)
+    for house in demo.get("pack_houses", ()):  # every site of the house, its fee rooms too
+        sites = Site.objects.filter(organization=house["organization"]).values_list("jurisdiction", flat=True)
+        for jurisdiction in sorted(set(sites) & set(PACK_AGENCIES)):
+            name, login, first, last = PACK_AGENCIES[jurisdiction]
+            agency, _ = Agency.objects.get_or_create(name=name, defaults={"jurisdiction": jurisdiction})
+            _state_auditor(agency, login, first, last)
+            _licensed(agency, house["organization"], house["people"]["gm"])
+
+
+def _licensed(agency: Agency, organization, gm) -> None:
+    """The organization the agency's licensee, linked to it (alerts shared), its filed quarters
+    never sent delivered, its chain head and alerts received. Made once: run again, it sends
+    nothing twice."""
     licensee, _ = Licensee.objects.get_or_create(
         agency=agency,
         licence_number=organization.licence_number,
         defaults={"name": organization.name, "expected_from": _first_quarter(agency, organization)},
     )
-    link = services.live_link(organization.pk, "ND")
+    link = services.live_link(organization.pk, agency.jurisdiction)
     credential = registry.credential_for(link.credential) if link else None
     if credential is None:  # first run, or the registry no longer knows the link's credential
         issued = registry.issue_credential(acting_user=None, licensee=licensee)
-        port = os.environ.get("PORT", "8000")
         link = services.connect_registry(
-            acting_user=gm,
+            acting_user=gm.user,
             organization=organization,
-            jurisdiction="ND",
-            url=f"http://127.0.0.1:{port}",
-            credential=issued.secret,
-            share_alerts=True,
-        )
-        credential = issued.credential
-    _deliver_filings(organization, link, credential)
-    _anchor(organization, link, credential)
-    for house in demo.get("pack_houses", ()):  # every site of the house, its fee rooms too
-        sites = Site.objects.filter(organization=house["organization"]).values_list("jurisdiction", flat=True)
-        for jurisdiction in sorted(set(sites)):
-            _pack_registry(house, jurisdiction)
-
-
-def _anchor(organization, link, credential) -> None:
-    """The organization's chain head and its shared alerts, as the nightly task sends them."""
-    head = chain_head(organization.pk)
-    if head is not None:
-        registry.receive_anchors(credential=credential, anchors=[services.anchor_json(head)])
-    registry.receive_alerts(credential=credential, alerts=services.alerts_to_share(link))
-
-
-def _pack_registry(house: dict, jurisdiction: str) -> None:
-    """The registry of `jurisdiction`'s pack with its state auditor, the house's organization its
-    licensee, linked (alerts shared) and anchored; its filed quarters, if any, delivered."""
-    if jurisdiction not in PACK_AGENCIES:
-        return
-    name, login, first, last = PACK_AGENCIES[jurisdiction]
-    organization, gm = house["organization"], house["people"]["gm"].user
-    agency, _ = Agency.objects.get_or_create(name=name, defaults={"jurisdiction": jurisdiction})
-    _state_auditor(agency, login, first, last)
-    licensee, _ = Licensee.objects.get_or_create(
-        agency=agency,
-        licence_number=organization.licence_number,
-        defaults={"name": organization.name, "expected_from": _first_quarter(agency, organization)},
-    )
-    link = services.live_link(organization.pk, jurisdiction)
-    credential = registry.credential_for(link.credential) if link else None
-    if credential is None:
-        issued = registry.issue_credential(acting_user=None, licensee=licensee)
-        link = services.connect_registry(
-            acting_user=gm,
-            organization=organization,
-            jurisdiction=jurisdiction,
+            jurisdiction=agency.jurisdiction,
             url=f"http://127.0.0.1:{os.environ.get('PORT', '8000')}",
             credential=issued.secret,
             share_alerts=True,
         )
         credential = issued.credential
     _deliver_filings(organization, link, credential)
-    _anchor(organization, link, credential)
+    head = chain_head(organization.pk)
+    if head is not None:
+        registry.receive_anchors(credential=credential, anchors=[services.anchor_json(head)])
+    registry.receive_alerts(credential=credential, alerts=services.alerts_to_share(link))
 
 
 def _state_auditor(agency: Agency, login: str = "state", first: str = "Dana", last: str = "Olson") -> None:
