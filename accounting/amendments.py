@@ -17,6 +17,7 @@ from collections.abc import Callable
 from django.utils import timezone
 
 from core.hooks import AMENDMENT_RECORDED, FILING_AMENDED
+from core.moments import local_date
 
 from .models import Adjustment, FilingAmendment, OtherGamesAgp, QuarterFiling
 
@@ -71,6 +72,18 @@ def amend_with_other_games(filings, row: OtherGamesAgp, delta_cents: int) -> lis
         for filing in filings
         if "tax" in filing.figures
     ]
+
+
+def entry_text(amendment: FilingAmendment, site) -> str:
+    """The entry that changed the filed return, in words, dated in `site`'s time (the alert, the
+    quarter page, the PDF): an adjustment, another site's filing, an other games' AGP record."""
+    if amendment.adjustment_id is not None:
+        a = amendment.adjustment
+        return f"adjustment {a.pk} of {a.books_close.gaming_date}'s {a.field}, entered on {a.recorded_on}"
+    if amendment.site_filing_id is not None:
+        later = amendment.site_filing  # each site's return carries the organization's whole tax
+        return f"the filing of {later.quarter} at {later.site} on {local_date(site, later.filed_at)}"
+    return f"other games' AGP entry {amendment.other_games_agp_id}, recorded {local_date(site, amendment.recorded_at)}"
 
 
 def sites_agp_as_it_stands(filing: QuarterFiling) -> int:

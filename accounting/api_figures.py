@@ -848,6 +848,9 @@ class FilingAmendmentOut(serializers.Serializer):
     )
     figure = serializers.ChoiceField(choices=FilingAmendment.Figure.values)
     delta_cents = serializers.IntegerField()
+    statement = serializers.CharField(
+        help_text="The amendment in words: the figure in the site's pack's words, the change, the entry that made it."
+    )
     recorded_at = serializers.DateTimeField()
     recorded_by_initials = serializers.CharField()
 

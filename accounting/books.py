@@ -496,9 +496,17 @@ def filed_beside_now_json(rows) -> list[dict]:
     ]
 
 
-def filing_amendment_json(a) -> dict:
-    """A FilingAmendment row: which filing, what entry changed it, by how much."""
+def filing_amendment_json(a, site) -> dict:
+    """A FilingAmendment row: which filing, what entry changed it, by how much, and `statement`,
+    all that in words, the figure in the words of `site`'s pack (the quarter page, the PDF)."""
+    from .amendments import entry_text
+
+    label = filed_line_label(a.get_figure_display(), site)
     return {
+        "statement": (
+            f"Amendment {a.pk}: {label} {format_money(a.delta_cents, signed=True)}, by {entry_text(a, site)} "
+            f"(recorded by {a.recorded_by.initials})."
+        ),
         "id": a.pk,
         "filing": a.filing_id,
         "source": a.source,
@@ -553,8 +561,9 @@ def quarter_books(summary: QuarterSummary, filing: QuarterFiling | None, time_zo
         )
         for line in earlier
     )
-    found = filing.amendments.select_related("recorded_by") if filing is not None else ()
-    since = tuple(filing_amendment_json(a) for a in found)
+    related = ("recorded_by", "adjustment__books_close", "site_filing__site")
+    found = filing.amendments.select_related(*related) if filing is not None else ()
+    since = tuple(filing_amendment_json(a, filing.site) for a in found)
     return QuarterBooks(record, check, days, filed, now, amendments, amending_earlier, since)
 
 

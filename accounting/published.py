@@ -13,7 +13,8 @@ What is here, by question:
   `below_word`, `bank_allocation`; a compliance app supplies the thresholds with
   `register_hold_thresholds` (rows of `HoldThreshold`);
 - closed and filed books beside the figures now: `day_checks`, `filings`, `quarter_books`,
-  `filed_beside_now`, `tax_return`, `closed_books_of`;
+  `filed_beside_now`, `filing_tax_now`, `tax_return`, `closed_books_of`; the entry that amended
+  a filed return, in words: `amendment_entry`;
 - dealers' percent-of-hold: `dealer_summaries`, `summarize_dealers`, `live_shift_figures`,
   `dealer_totals` (the sums without the shifts, `DealerTotals`: the line the report prints,
   `DealerLine`, with its site and game);
@@ -29,6 +30,7 @@ from cardroom.models import Site
 from packs import get_pack
 
 from . import rules
+from .amendments import entry_text as amendment_entry
 from .amendments import register_amendment_flag
 from .books import (
     Amendment,
@@ -104,6 +106,7 @@ __all__ = [
     "tax_label",
     "ADJUSTMENT_FIELDS",
     "register_amendment_flag",
+    "amendment_entry",
     "Amendment",
     "BooksCheck",
     "Custody",

@@ -182,23 +182,14 @@ def flag_filed_return_amended(amendment) -> None:
     quarter was filed changed its return; open the alert for the gaming manager, once per
     amendment, citing the filing rule of the site's pack (ND 99-01.3-08-16(1)(g); a house
     control where the pack states none)."""
-    from accounting.published import filed_line_label
+    from accounting.published import amendment_entry, filed_line_label
     from accounting.rules import QUARTERLY_SUMMARY
 
     from .rules import FiledReturnAmended, filed_return_amended
 
     filing = amendment.filing
     site = filing.site
-    if amendment.adjustment_id is not None:
-        a = amendment.adjustment
-        entry = f"adjustment {a.pk} of {a.books_close.gaming_date}'s {a.field}, entered on {a.recorded_on}"
-    elif amendment.site_filing_id is not None:
-        later = amendment.site_filing  # each site's return carries the organization's whole tax
-        entry = f"the filing of {filing.quarter} at {later.site} on {local_date(site, later.filed_at)}"
-    else:
-        entry = (
-            f"other games' AGP entry {amendment.other_games_agp_id}, recorded {local_date(site, amendment.recorded_at)}"
-        )
+    entry = amendment_entry(amendment, site)
     found = FiledReturnAmended(
         site_id=site.pk,
         site=str(site),

@@ -449,6 +449,7 @@ def _tax_basis(tax: TaxFigures) -> str:
 
 def _books(data: QuarterlyReport) -> list:
     story = [para("Books", "heading"), para(data.books.statement)]
+    story.extend(para(a["statement"]) for a in data.books.filing_amendments)  # each entry that amended it
     if data.receipt:
         story.append(para(data.receipt))
     story.extend(para(line) for line in data.amendment_receipts)
@@ -642,6 +643,8 @@ def _books_csv_rows(data: QuarterlyReport) -> list[list]:
             for corrects, entered_on, quarter, figure, amount, agp_effect, reason in amendment_rows(amendments)
         ]  # fmt: skip
     rows.append(_row("books", label=data.books.state, note=data.books.statement))
+    rows += [_row("filing_amendment", label=a["figure"], amount=a["delta_cents"], note=a["statement"])
+             for a in data.books.filing_amendments]  # fmt: skip
     rows += [_row("receipt", note=text) for text in (data.receipt, *data.amendment_receipts) if text]
     if data.books.filed_figures is not None:
         beside = in_pack_words(filed_beside_now(data.summary, data.books, data.filed_tax, data.tax_return), data.where)

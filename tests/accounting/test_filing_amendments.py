@@ -614,10 +614,14 @@ def test_a_site_filing_after_the_return_changes_the_organizations_agp_amends_it(
     assert page_row(page, "AGP of the organization&#x27;s sites") == [
         format_money(c) for c in (sites, 20_000, sites + 20_000)
     ]
-    grid, _ = pdf_grid(api, site)
+    said = f"Amendment {amendment.pk}: AGP of the organization's sites +$200.00, by the filing of 2026Q3 at Moose Lodge on "
+    assert said.replace("'", "&#x27;") in page[page.index('id="filing-amendments"') :]
+    grid, report = pdf_grid(api, site)
     assert grid["Gaming tax"] == [
         format_money(c) for c in (tax_filed["tax_cents"], tax_now - tax_filed["tax_cents"], tax_now)
     ]
+    assert said in report
+    assert body["filing_amendments"][0]["statement"].startswith(said)
     assert [(a["source"], a["site_filing"]) for a in body["filing_amendments"]] == [("site_filing", theirs.pk)]
     alert = the_alert(filed)
     assert alert.figures["delta_cents"] == 20_000
