@@ -31,13 +31,15 @@ from core.money import format_money
 from core.periods import Quarter
 from core.plurals import plural
 from core.rows import shaped_rows
-from packs import GameNames, RevenueModel, RevenueWords, TaxBracket, game_names, get_pack, revenue_words
+from packs import GameNames, RevenueWords, TaxBracket, game_names, get_pack, revenue_words
 
 from . import figures, frozen
+from .amendments import entry_text
 from .figures import Custody
 from .models import Adjustment, BooksClose, FilingAmendment, QuarterFiling
 from .rules import GAMING_TAX
 from .summaries import (
+    PACK_BLOCK,
     AdjustmentLine,
     DailySummary,
     QuarterSummary,
@@ -419,8 +421,7 @@ def _pack_block(summary: QuarterSummary, filed: dict) -> str:
     (format version 2); "" for a drop pack or a version-1 filing, whose return is the drop's lines."""
     if not summary.jurisdiction or frozen.version_of(filed) < 2:
         return ""
-    model = get_pack(summary.jurisdiction).revenue_model
-    return {RevenueModel.FEES: "fees", RevenueModel.SESSION: "sessions"}.get(model, "")
+    return PACK_BLOCK.get(get_pack(summary.jurisdiction).revenue_model, "")
 
 
 def filed_beside_now(
@@ -499,8 +500,6 @@ def filed_beside_now_json(rows) -> list[dict]:
 def filing_amendment_json(a, site) -> dict:
     """A FilingAmendment row: which filing, what entry changed it, by how much, and `statement`,
     all that in words, the figure in the words of `site`'s pack (the quarter page, the PDF)."""
-    from .amendments import entry_text
-
     label = filed_line_label(a.get_figure_display(), site)
     return {
         "statement": (

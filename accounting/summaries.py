@@ -253,6 +253,10 @@ def daily_summaries(
     ]
 
 
+# The block a fees or session pack's revenue takes in a summary (and in the frozen documents)
+PACK_BLOCK = {RevenueModel.FEES: "fees", RevenueModel.SESSION: "sessions"}
+
+
 def _pack_days(codes: dict[int, str], start: date, end: date) -> dict[tuple[int, date], dict]:
     """{(site id, gaming date): {"fees": ...} or {"sessions": ...}} of the sites whose pack's
     revenue is its table fees or its games-of-chance sessions, each day's as the daily page shows
@@ -263,10 +267,10 @@ def _pack_days(codes: dict[int, str], start: date, end: date) -> dict[tuple[int,
     found = {}
     if by_model[RevenueModel.FEES]:
         fees = fee_totals_by_day(by_model[RevenueModel.FEES], start, end)
-        found.update({key: {"fees": block} for key, block in fees.items()})
+        found.update({key: {PACK_BLOCK[RevenueModel.FEES]: block} for key, block in fees.items()})
     if by_model[RevenueModel.SESSION]:
         sessions = session_totals_by_day(by_model[RevenueModel.SESSION], start, end)
-        found.update({key: {"sessions": block} for key, block in sessions.items()})
+        found.update({key: {PACK_BLOCK[RevenueModel.SESSION]: block} for key, block in sessions.items()})
     return found
 
 
@@ -274,11 +278,8 @@ def _no_pack_figures(code: str) -> dict:
     """A day's or a quarter's pack figures with nothing recorded: zeros for a fees or session pack
     (its return says $0.00, never "not known"), nothing for a drop pack."""
     model = get_pack(code).revenue_model
-    if model == RevenueModel.FEES:
-        return {"fees": no_fees()}
-    if model == RevenueModel.SESSION:
-        return {"sessions": no_sessions()}
-    return {}
+    zeros = {RevenueModel.FEES: no_fees, RevenueModel.SESSION: no_sessions}
+    return {PACK_BLOCK[model]: zeros[model]()} if model in PACK_BLOCK else {}
 
 
 def _pack_sum(days, code: str) -> dict:

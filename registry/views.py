@@ -124,7 +124,7 @@ def _download(request, rows: list[dict], columns, name: str, headers=None) -> Ht
         response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
         writer = csv.writer(response)
         writer.writerow(headers)
-        writer.writerows([row.get(c, "") if row.get(c) is not None else "" for c in columns] for row in rows)
+        writer.writerows([("" if row.get(c) is None else row[c]) for c in columns] for row in rows)
         return response
     if chosen == "xlsx":
         return _xlsx(name, columns, rows, headers)
