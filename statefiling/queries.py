@@ -2,9 +2,7 @@
 
 from dataclasses import dataclass
 
-from accounting.published import filed_line_label
-from core.moments import local_date, shown
-from core.money import format_money
+from core.moments import shown
 from core.plurals import plural
 
 from .models import AmendmentReceipt, FilingReceipt, Submission
@@ -37,7 +35,7 @@ def _on_its_way(submission: Submission) -> str:
 @dataclass(frozen=True)
 class AmendmentAtRegistry:
     amendment_id: int
-    label: str  # "Amendment 4: AGP +$50.00, recorded 2026-11-20" (the figure in the pack's words: Win)
+    label: str  # "Amendment 4": its figure and change are listed in words with the filing (accounting.books)
     statement: str  # its receipt, or where it is on its way
 
 
@@ -55,11 +53,7 @@ def amendment_statements(filed, site) -> list[AmendmentAtRegistry]:
     out = []
     for s in submissions:
         a, receipt = s.amendment, receipts.get(s.amendment_id)
-        label = (
-            f"Amendment {a.pk}: {filed_line_label(a.get_figure_display(), site)} "
-            f"{format_money(a.delta_cents, signed=True)}, "
-            f"recorded {local_date(site, a.recorded_at)}"
-        )
+        label = f"Amendment {a.pk}"  # its figure and change are in words beside it (accounting.books.filing_amendment_json)
         statement = (
             f"Received by {receipt.agency or 'the state registry'} on {shown(site, receipt.received_at)}, "
             f"receipt {receipt.receipt_number} amending {receipt.amends_receipt_number} "
