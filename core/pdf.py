@@ -708,11 +708,13 @@ class WithTail(Flowable):
         return []
 
     def draw(self):
-        y = 0.0
-        for part, height in reversed(list(zip(self.tail, self._tail_heights, strict=True))):
-            part.drawOn(self.canv, 0, y)
-            y += height
+        # Drawn top down, the body first: a PDF's text is read back in the order it was drawn, and
+        # the sign-off drawn first read back above the figures it signs (a reader's copy, PDFium).
+        y = sum(self._tail_heights)
         self.body.drawOn(self.canv, 0, y)
+        for part, height in zip(self.tail, self._tail_heights, strict=True):
+            y -= height
+            part.drawOn(self.canv, 0, y)
 
 
 # The few lines of notes a report may print under its last table travel with the table's end and

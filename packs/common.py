@@ -22,6 +22,13 @@ def wager_errors(table) -> dict[str, str]:
     return {}
 
 
+def choose(table, field: str, value: str) -> str:
+    """How a refusal names the setting to choose: the option as the form lists it, and the value
+    the API takes (`choose "Identical cards and any two ten-valued cards" (any_pair)`)."""
+    label = dict(type(table)._meta.get_field(field).flatchoices)[value]
+    return f'choose "{label}" ({value})'
+
+
 def money(cents: int) -> str:
     from core.money import format_money
 

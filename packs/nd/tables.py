@@ -23,7 +23,7 @@ The dealer may hit soft 17 when the site posts it (08-02(1), 08-11(10)(g)).
 from django.db.models import Q
 
 from ..base import GameNames, WagerLimits
-from ..common import is_twenty_one, money, wager_errors
+from ..common import choose, is_twenty_one, money, wager_errors
 
 CHAPTER = "ND 99-01.3-08"
 # The chapter's name for game 21: "Twenty-one" (99-01.3-08); its paddlewheels, "paddlewheel".
@@ -177,7 +177,7 @@ def _play_errors(table) -> dict[str, str]:
     if table.split_pairs != "any_pair":
         errors["split_pairs"] = (
             f"{SPLITS_CITATION}: splitting is permitted on any pair or any two 10-count value cards "
-            '(choose "any_pair").'
+            f"({choose(table, 'split_pairs', 'any_pair')})."
         )
     if not table.resplit_allowed:
         errors["resplit_allowed"] = (
@@ -189,7 +189,7 @@ def _play_errors(table) -> dict[str, str]:
     if table.double_on != "any_two":
         errors["double_on"] = (
             f"{DOUBLES_CITATION}: doubling-down is permitted on the first two cards dealt to a betting space "
-            '(choose "any_two").'
+            f"({choose(table, 'double_on', 'any_two')})."
         )
     if not table.double_after_split:
         errors["double_after_split"] = (

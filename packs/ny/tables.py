@@ -9,7 +9,7 @@ winning natural 3 to 2, options two and three pay it 2 to 1 (h)(2).
 from cardroom.table_rules import Required
 
 from ..base import GameNames, WagerLimits
-from ..common import is_twenty_one, wager_errors
+from ..common import choose, is_twenty_one, wager_errors
 
 RULE = "9 NYCRR 4620.5"
 # 4620.5's name for game 21, its heading's and its text's ("a Black Jack table", (a)(1)).
@@ -108,7 +108,7 @@ def table_rules(table) -> dict[str, str]:
     if table.double_on != "ten_eleven":
         errors["double_on"] = (
             f"{_c('double_on')}: a player may double down on a first two cards totalling 10 or 11, "
-            'and only then (choose "ten_eleven").'
+            f"and only then ({choose(table, 'double_on', 'ten_eleven')})."
         )
     if table.double_after_split:
         errors["double_after_split"] = (
@@ -117,7 +117,7 @@ def table_rules(table) -> dict[str, str]:
     if table.split_pairs != "any_pair":
         errors["split_pairs"] = (
             f"{_c('split_pairs')}: any two identical cards and any two ten-valued cards may be split as a pair "
-            '(choose "any_pair").'
+            f"({choose(table, 'split_pairs', 'any_pair')})."
         )
     if not table.resplit_allowed:
         errors["resplit_allowed"] = f"{_c('resplit_allowed')}: the player may continue to split any further pairs."

@@ -11,7 +11,7 @@ house rule not over $500; (4) a maximum wager not over $25 (`WAGER_LIMITS`);
 """
 
 from ..base import WagerLimits
-from ..common import is_twenty_one, money, wager_errors
+from ..common import choose, is_twenty_one, money, wager_errors
 
 WA_BLACKJACK_RULE = "WAC 230-40-125 (1999 proposed amendment)"
 # (4): "in no event shall the maximum wager exceed twenty-five dollars"; the limits are otherwise
@@ -69,7 +69,7 @@ def table_rules(table) -> dict[str, str]:
     if table.banker != "player":
         errors["banker"] = (
             f"{cite(2)}: the game is played with a player who is both the dealer and banker (dealer/banker); "
-            'choose banker "player".'
+            f"{choose(table, 'banker', 'player')}."
         )
     if table.min_bank_cents is not None and table.min_bank_cents > MIN_BANK_MAX_CENTS:
         errors["min_bank_cents"] = (

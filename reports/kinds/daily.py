@@ -425,7 +425,9 @@ def render(data: DailyReport) -> list:
     story = []
     for day, books, pack_day in zip(data.days, data.books, _of_each_day(data), strict=True):
         story += ([PageBreak()] if story else []) + _day(day, books, data, pack_day)  # one form per gaming day
-    return story + pack_section(data.pack)
+    # The period's fees or sessions after its days, unless its one day has said them already.
+    said = len(data.days) == 1 and any(_of_each_day(data))
+    return story + ([] if said else pack_section(data.pack))
 
 
 COLUMNS = [

@@ -196,3 +196,13 @@ def test_a_money_column_too_narrow_for_its_figures_borrows_from_the_text_columns
     with pdfplumber.open(io.BytesIO(pdf)) as document:
         words = {w["text"] for w in document.pages[0].extract_words()}
     assert {"$1,234,567.89", "-$5.00", "$1,234,562.89", "Tabled"} <= words
+
+
+def test_the_sign_off_reads_back_after_the_figures_it_signs():
+    """The sign-off travels with the story's end (WithTail): read back, the text comes in the
+    order it reads on the page, the last figures first, then the block (a reader's copy, or an
+    auditor's search, found the block above them)."""
+    provenance = Provenance(datetime(2026, 11, 14, 8, 5, tzinfo=UTC), "Pat Manager", "0" * 64)
+    story = [para("First figures"), para("The last line of the figures")]
+    text = text_of(ReportDocument(TITLE, provenance).build(story))[-1]
+    assert text.index("First figures") < text.index("The last line of the figures") < text.index("Prepared and reviewed")

@@ -229,3 +229,24 @@ def test_a_minimum_above_the_maximum_is_refused_naming_the_house_control(client_
     assert answer.status_code == 400
     assert answer.json()["min_wager_cents"] == ["House control: the minimum wager cannot be above the maximum wager."]
     assert not Table.objects.filter(site=site, number=7).exists()
+
+
+# A setting the pack's law fixes, posted otherwise: the refusal names the option to choose as the
+# form lists it (its label), with the value the API takes, not the value alone.
+FIXED = [
+    ("NY", "double_on", "any_two", 'choose "First two cards totalling 10 or 11" (ten_eleven)'),
+    ("NY", "split_pairs", "identical", 'choose "Identical cards and any two ten-valued cards" (any_pair)'),
+    ("ND", "double_on", "ten_eleven", 'choose "Any first two cards" (any_two)'),
+    ("WA-BJ", "banker", "house", 'choose "A player-dealer banks" (player)'),
+]
+
+
+@pytest.mark.parametrize(("code", "field", "value", "named"), FIXED)
+def test_a_refused_setting_names_the_option_as_the_form_lists_it(
+    client_for, manager, pack_site, code, field, value, named
+):
+    site = pack_site(code)
+    refused = client_for(manager).post("/api/v1/tables/", body(site, code, **{field: value}), format="json")
+    assert refused.status_code == 400
+    assert named in refused.json()[field][0]
+    assert not Table.objects.filter(site=site).exists()

@@ -97,6 +97,8 @@ def test_a_fee_day_not_counted_says_so_in_its_section(client_for, cast, site, bj
     text = _flat(pdf_text(download(api, run_report(api, kind="daily", site=site.pk, start=str(DAY), end=str(DAY)))))
     assert f"Gaming date {DAY} (fee day, 1 collection; books NOT CLOSED)" in text
     assert "The day's fee cash is not counted: its over/short waits for the two-person count." in text
+    # One day: its section says its fees once (the period's section would repeat them, a page more).
+    assert text.count("Fees collected (1 collection) $8.00") == 1 and "Table fees (" not in text
 
 
 @pytest.fixture
