@@ -205,7 +205,7 @@ class PackFiguresOut(serializers.Serializer):
 class DailySummaryOut(serializers.Serializer):
     format_version = serializers.IntegerField(
         help_text="The version of the frozen figures format these figures follow (accounting.frozen): the books "
-        "closed on the day keep them in it, and their SHA-256 is over them. From version 3 a fees or session "
+        "closed on the day keep them in it, and their SHA-256 is over them. From version 3 a fees (WA-BJ) "
         "pack's day keeps no drop figures (tables, total, twenty_one, paddlewheel, the cash long (short) and its "
         "reconciliation); this representation still shows them as the summary computes them."
     )

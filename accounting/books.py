@@ -16,7 +16,7 @@ close by design and are left out of the comparison:
 - the initials of the people who signed the adjustments entered on the day: the closed books keep
   them as signed, and an employee's initials changed later (a new name) change no figure.
 Everything else (each table, the totals, cash profit, long or short) must be equal, in the
-stored document's own format version (`accounting.frozen`): from version 3 a fees or session
+stored document's own format version (`accounting.frozen`): from version 3 a fees (WA-BJ)
 site's day has no tables, totals or long (short), and its pack block (fees or sessions) is compared.
 """
 
@@ -441,7 +441,7 @@ def filed_beside_now(
     if block:  # a fees or session site's revenue (no amendment reaches it: its books refuse every change)
         then, now = filed.get("pack", {}).get(block, {}), summary.pack.get(block, {})
         rows = [(label, then.get(key, 0), 0, now.get(key, 0)) for label, key in PACK_LINES[block]]
-    else:  # a drop pack's return (a fees or session site's of version 3 has no drop total: its lines are $0.00)
+    else:  # a drop pack's return (a fees site's of version 3 has no drop total: its lines are $0.00)
         total = filed.get("total") or frozen.custody(figures.ZERO)
         rows = [
             (label, total[key], getattr(amendment, key), getattr(summary.total + amendment, key))
@@ -639,7 +639,7 @@ def tax_return(
     for s in summaries:
         filing = found.get((s.site_id, str(quarter)))
         if filing is not None:
-            # A fees or session site's return (frozen format version 3) keeps no drop: none of it is taxed here.
+            # A fees site's return (frozen format version 3) keeps no drop: none of it is taxed here.
             total = filing.figures["summary"].get("total") or frozen.custody(figures.ZERO)
             played = filing.figures["summary"].get("tournaments", {})  # 08-16(1)(g): all twenty-one activity
             rows.append(

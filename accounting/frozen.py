@@ -23,21 +23,23 @@ site's revenue. A day's and a quarter's document are compared with the figures n
 version they were written in (`daily`, `quarter`: `version`); the version key sits in the compared
 document itself (a filing's `summary`, a closed day's figures).
 
-Version 3 (from 2026-12-04, after version 2 the same day) is version 2 with `"format_version": 3` and, where the site's pack
-takes its revenue as table fees or sessions (its `pack` block is present), none of the drop's
-figures: each pack's law speaks only of its own revenue (WAC 230-40-125(1): a WA-BJ house's revenue
-is its time fees; 9 NYCRR 4620.5 and our session record: a NY site's day is its sessions), yet
-version 2 froze North Dakota's drop blocks beside the pack's, all at zero or beside the point, and
-they travelled into the filed return's package and the registry. Left out there (`DROP_DAY_KEYS`,
-`DROP_CASH_KEYS`, `DROP_QUARTER_KEYS`, `DROP_QUARTER_DAY_KEYS`): a day's `tables` (each table's
-drop-format custody), `total`, `twenty_one` and `paddlewheel`, and its cash long (short) and that
-line's reconciliation (`long_short_cents`, `chips_outside_change_cents`, `unexplained_cents`:
-cash profit - AGP, a drop-based AGP); a quarter's `total`, `twenty_one`, `paddlewheel` and
-`long_short_cents`, and in each of its day rows the gross proceeds, prizes, AGP, hold and long
-(short). Kept: the pack block, the cash profit and the deposit, the adjustments, the tournaments
-(where there was play), the books' states and each day's closed-books digest. A drop pack's (ND,
-WA-HB) version 3 is its version 2 with `"format_version": 3`. Stored documents of versions 1 and 2
-are still compared in their own version (a WA-BJ site's version-2 day keeps its zero drop blocks).
+Version 3 (from 2026-12-04, after version 2 the same day) is version 2 with `"format_version": 3`
+and, where the site's pack takes its revenue as table fees (WA-BJ: its `pack` block holds `fees`),
+none of the drop's figures: WAC 230-40-125(1) makes a WA-BJ house's revenue its time fees, its
+tables take none of the house's chips (floor.rules.house_chips), so they have no custody, yet
+version 2 froze North Dakota's drop blocks beside the fees, all at zero, and they travelled into the
+filed return's package and the registry. Left out there (`DROP_DAY_KEYS`, `DROP_CASH_KEYS`,
+`DROP_QUARTER_KEYS`, `DROP_QUARTER_DAY_KEYS`): a day's `tables`, `total`, `twenty_one` and
+`paddlewheel`, and its cash long (short) and that line's reconciliation (`long_short_cents`,
+`chips_outside_change_cents`, `unexplained_cents`: cash profit - AGP, a drop-based AGP); a quarter's
+`total`, `twenty_one`, `paddlewheel` and `long_short_cents`, and in each of its day rows the gross
+proceeds, prizes, AGP, hold and long (short). Kept: the pack block, the cash profit and the deposit,
+the adjustments, the tournaments (where there was play), the books' states and each day's
+closed-books digest. A session site (NY) keeps its tables' custody beside its sessions: its tables
+take fills and credits, its drop boxes are counted, and those records are what its session figures
+answer to, so they stay frozen. Every other site's version 3 is its version 2 with
+`"format_version": 3`. Stored documents of versions 1 and 2 are still compared in their own version
+(a WA-BJ site's version-2 day keeps its zero drop blocks).
 """
 
 import hashlib
@@ -130,7 +132,7 @@ def daily(s, version: int = FORMAT_VERSION) -> dict:
     """A day's figures (an `accounting.summaries.DailySummary`) as the books closed on it keep them,
     in format `version` (the one written now unless a stored document's is given)."""
     document = {**_daily_v1(s), **_since_v2(s.pack, version)}
-    if version < 3 or not s.pack:
+    if version < 3 or "fees" not in (s.pack or {}):
         return document
     return _own_pack_day(document)
 
@@ -143,7 +145,7 @@ def _since_v2(pack_figures: dict, version: int) -> dict:
     return {VERSION_KEY: version, **({"pack": pack_figures} if pack_figures else {})}
 
 
-# Version 3: the drop's figures a fees or session pack's document leaves out (the module docstring).
+# Version 3: the drop's figures a fees pack's document leaves out (the module docstring).
 DROP_DAY_KEYS = frozenset({"tables", "total", "twenty_one", "paddlewheel"})
 DROP_CASH_KEYS = frozenset({"long_short_cents", "chips_outside_change_cents", "unexplained_cents"})
 DROP_QUARTER_KEYS = frozenset({"total", "twenty_one", "paddlewheel", "long_short_cents"})
@@ -157,12 +159,12 @@ def _without(document: dict, keys: frozenset) -> dict:
 
 
 def _own_pack_day(document: dict) -> dict:
-    """A fees or session site's day in version 3: its own pack's figures, no drop's."""
+    """A fees site's day in version 3: its own pack's figures, no drop's."""
     return {**_without(document, DROP_DAY_KEYS), "cash": _without(document["cash"], DROP_CASH_KEYS)}
 
 
 def _own_pack_quarter(document: dict) -> dict:
-    """A fees or session site's quarter in version 3: its own pack's figures, no drop's."""
+    """A fees site's quarter in version 3: its own pack's figures, no drop's."""
     days = [_without(row, DROP_QUARTER_DAY_KEYS) for row in document["days"]]
     return {**_without(document, DROP_QUARTER_KEYS), "days": days}
 
@@ -218,7 +220,7 @@ def quarter(summary, books_sha256: dict[tuple[int, date], str | None], version: 
     a row per gaming day with the digest of the books closed on it (`books_sha256`, keyed by
     (site id, gaming date); a day without closed books has none), in format `version`."""
     document = {**_quarter_v1(summary, books_sha256), **_since_v2(summary.pack, version)}
-    if version < 3 or not summary.pack:
+    if version < 3 or "fees" not in (summary.pack or {}):
         return document
     return _own_pack_quarter(document)
 

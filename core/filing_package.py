@@ -31,8 +31,8 @@ gaming tax among its lines where the pack levies one)}; its `tax` is the tax now
 
 Each `return_now` line's `figure` is one of `RETURN_NOW_FIGURES`' names (the words the
 organization's quarter page gives its filed return's lines); a registry reads a line by it
-(`return_now_figures`) as the figure a filed return's `summary.total` keys otherwise (a fees or
-session site's return, figures format version 3, has no `summary.total`: its revenue is
+(`return_now_figures`) as the figure a filed return's `summary.total` keys otherwise (a fees
+site's return, figures format version 3, has no `summary.total`: its revenue is
 `summary.pack`, its cash profit `summary.cash_profit_cents`).
 
 Version 1 (read, no longer written) had neither `dealers` nor `return_now`, and an

@@ -382,7 +382,7 @@ def _timeliness(filing: ReceivedFiling, quarter: Quarter, due: date | None) -> d
 def _filed_figures(summary) -> dict:
     """An original return's totals (`summary.total`) with the site's cash profit for the quarter
     (`summary.cash_profit_cents`: None where no bank count was, or an older package has none).
-    A fees or session site's return (figures format version 3) has no drop total: its cash profit
+    A fees site's return (figures format version 3) has no drop total: its cash profit
     alone, its revenue read from `summary.pack` (`_pack_figures`). Empty for an amendment's package,
     which files no summary."""
     if not isinstance(summary, dict) or not (summary.get("total") or isinstance(summary.get("pack"), dict)):

@@ -1,11 +1,11 @@
-"""A fees site (WA-BJ) and a session site (NY) freeze their own pack's figures alone (frozen format
-version 3): their closed days and filed quarters keep the `pack` block (table fees, or sessions),
-the cash profit and the deposit, and none of North Dakota's drop blocks (`total`, `twenty_one`,
-`paddlewheel`, the tables' custody, the long (short) against a drop-based AGP). In version 2 those
-blocks were frozen beside the pack's at zero, and travelled in the filed return's package to the
-state's registry: a Washington blackjack or New York regulator read "drop_cents: 0, agp_cents: 0,
-hold_ratio" that mean nothing under their law. Driven through the services, the figures API and the
-registry's API."""
+"""A fees site (WA-BJ) freezes its own pack's figures alone (frozen format version 3): its closed
+days and filed quarters keep the `pack` block (table fees), the cash profit and the deposit, and
+none of North Dakota's drop blocks (`total`, `twenty_one`, `paddlewheel`, the tables' custody, the
+long (short) against a drop-based AGP). In version 2 those blocks were frozen beside the fees at
+zero, and travelled in the filed return's package to the state's registry: a Washington blackjack
+regulator read "drop_cents: 0, agp_cents: 0, hold_ratio" that mean nothing under its law. A session
+site (NY) keeps its tables' custody beside its sessions (its tables take fills and credits, its drop
+boxes are counted). Driven through the services, the figures API and the registry's API."""
 
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
@@ -115,15 +115,14 @@ def test_a_fee_written_behind_a_version_3_day_and_quarter_still_differs(
     assert state.check.state == "differ" and "fees collected: $16.00 filed, $24.00 now" in state.check.differences
 
 
-def test_a_session_sites_closed_day_and_filed_quarter_keep_their_sessions_and_no_drop_block(ny_played):
+def test_a_session_sites_closed_day_and_filed_quarter_keep_their_sessions_and_their_tables_custody(ny_played):
     ny_site, people, closed = ny_played
     day = closed.figures
     assert frozen.version_of(day) == 3 and day["pack"] == SESSIONS
-    assert not DROP_DAY_ONLY & set(day) and not DROP_CASH & set(day["cash"])
+    assert DROP_DAY_ONLY <= set(day) and DROP_CASH <= set(day["cash"])  # its tables' custody: fills, credits, drop
     with time_machine.travel(datetime(2026, 11, 20, 18, tzinfo=UTC), tick=True):
         filing = books.file_quarter(acting_user=people[Role.GAMING_MANAGER].user, site=ny_site, quarter=Q3)
-        assert_own_pack_only(filing.figures, "sessions")
-        assert filing.figures["summary"]["pack"] == SESSIONS
+        assert_sessions_and_custody(filing.figures)
         state = checks.quarter_books(summaries.quarter_summary(ny_site, Q3), filing, ny_site.time_zone)
         assert state.state == "equal" and [c.state for _, c in state.days] == ["equal"]
         lines = {
@@ -131,6 +130,13 @@ def test_a_session_sites_closed_day_and_filed_quarter_keep_their_sessions_and_no
             for label, filed, _, now in checks.filed_beside_now(summaries.quarter_summary(ny_site, Q3), state)
         }
         assert lines["Session net"] == (60_000, 60_000) and "AGP" not in lines
+
+
+def assert_sessions_and_custody(figures: dict) -> None:
+    """A session site's filing: its sessions, and its tables' custody beside them; no tax."""
+    summary = figures["summary"]
+    assert frozen.version_of(summary) == 3 and summary["pack"] == SESSIONS, summary
+    assert DROP_BLOCKS <= set(summary) and "tax" not in figures
 
 
 def _registry_for(org, jurisdiction: str, manager, client):
@@ -193,18 +199,18 @@ def test_the_registry_receives_a_fee_sites_return_without_a_drop_block(
 
 
 @pytest.mark.usefixtures("in_process_registry")
-def test_the_registry_receives_a_session_sites_return_without_a_drop_block(ny_played, org, client):
+def test_the_registry_receives_a_session_sites_return_with_its_sessions(ny_played, org, client):
     ny_site, people, _ = ny_played
     manager = people[Role.GAMING_MANAGER]
     _registry_for(org, "NY", manager, client)
     with time_machine.travel(datetime(2026, 11, 20, 18, tzinfo=UTC), tick=True):
         filing = books.file_quarter(acting_user=manager.user, site=ny_site, quarter=Q3)
         package = _delivered_package(filing, client)
-        assert_own_pack_only(package["figures"], "sessions")
-        assert package["figures"]["summary"]["pack"] == SESSIONS
+        assert_sessions_and_custody(package["figures"])
         listed = client.get("/registry/quarter/?quarter=2026Q3&format=csv").content.decode().splitlines()
     row = dict(zip(listed[0].split(","), listed[1].split(","), strict=True))
     assert (row["session_net_cents"], row["cash_profit_cents"]) == ("60000", "0")
+    assert "agp_cents" not in row and "drop_cents" not in row  # the agency's columns are its sessions
     assert date.fromisoformat(package["figures"]["summary"]["days"][0]["gaming_date"]) == DAY
 
 
