@@ -205,7 +205,9 @@ class PackFiguresOut(serializers.Serializer):
 class DailySummaryOut(serializers.Serializer):
     format_version = serializers.IntegerField(
         help_text="The version of the frozen figures format these figures follow (accounting.frozen): the books "
-        "closed on the day keep them in it, and their SHA-256 is over them."
+        "closed on the day keep them in it, and their SHA-256 is over them. From version 3 a fees (WA-BJ) "
+        "pack's day keeps no drop figures (tables, total, twenty_one, paddlewheel, the cash long (short) and its "
+        "reconciliation); this representation still shows them as the summary computes them."
     )
     site = serializers.IntegerField()
     gaming_date = serializers.DateField()
@@ -398,8 +400,10 @@ def tournaments_json(t) -> dict:
 def daily_json(s: summaries.DailySummary, *, reconciled: bool = True) -> dict:
     """The day's figures; without a drop-based cash reconciliation (`reconciled` false: a fees or
     session pack) its long (short) and reconciling lines are null (NOT_RECONCILED_DOC). A fees or
-    session pack's figures are the API's own `pack` block (`pack_figures`), not the frozen one."""
-    figures = {k: v for k, v in frozen.daily(s).items() if k != "pack"}
+    session pack's figures are the API's own `pack` block (`pack_figures`), not the frozen one. The
+    API keeps one shape at every pack: the tables and the drop blocks a fees or session site's
+    frozen day leaves out (format version 3) are the summary's here, as before."""
+    figures = {**frozen.drop_figures(s), **{k: v for k, v in frozen.daily(s).items() if k != "pack"}}
     if reconciled:
         return figures
     return {**figures, "cash": {**figures["cash"], **dict.fromkeys(RECONCILED_CASH)}}

@@ -15,7 +15,9 @@ close by design and are left out of the comparison:
 - the `books_closed` flag itself;
 - the initials of the people who signed the adjustments entered on the day: the closed books keep
   them as signed, and an employee's initials changed later (a new name) change no figure.
-Everything else (each table, the totals, cash profit, long or short) must be equal.
+Everything else (each table, the totals, cash profit, long or short) must be equal, in the
+stored document's own format version (`accounting.frozen`): from version 3 a fees (WA-BJ)
+site's day has no tables, totals or long (short), and its pack block (fees or sessions) is compared.
 """
 
 from dataclasses import dataclass
@@ -418,7 +420,8 @@ def in_pack_words(rows: list[tuple[str, int, int, int]], where) -> list[tuple[st
 
 def _pack_block(summary: QuarterSummary, filed: dict) -> str:
     """ "fees" or "sessions" where the site's pack takes its revenue so and the filing froze it
-    (format version 2); "" for a drop pack or a version-1 filing, whose return is the drop's lines."""
+    (format version 2 and later; from version 3 in place of the drop's blocks); "" for a drop pack
+    or a version-1 filing, whose return is the drop's lines."""
     if not summary.jurisdiction or frozen.version_of(filed) < 2:
         return ""
     return PACK_BLOCK.get(get_pack(summary.jurisdiction).revenue_model, "")
@@ -438,9 +441,10 @@ def filed_beside_now(
     if block:  # a fees or session site's revenue (no amendment reaches it: its books refuse every change)
         then, now = filed.get("pack", {}).get(block, {}), summary.pack.get(block, {})
         rows = [(label, then.get(key, 0), 0, now.get(key, 0)) for label, key in PACK_LINES[block]]
-    else:
+    else:  # a drop pack's return (a fees site's of version 3 has no drop total: its lines are $0.00)
+        total = filed.get("total") or frozen.custody(figures.ZERO)
         rows = [
-            (label, filed["total"][key], getattr(amendment, key), getattr(summary.total + amendment, key))
+            (label, total[key], getattr(amendment, key), getattr(summary.total + amendment, key))
             for label, key in FILED_LINES
         ]
     cash = state.amendment_cash_cents
@@ -635,7 +639,8 @@ def tax_return(
     for s in summaries:
         filing = found.get((s.site_id, str(quarter)))
         if filing is not None:
-            total = filing.figures["summary"]["total"]
+            # A fees site's return (frozen format version 3) keeps no drop: none of it is taxed here.
+            total = filing.figures["summary"].get("total") or frozen.custody(figures.ZERO)
             played = filing.figures["summary"].get("tournaments", {})  # 08-16(1)(g): all twenty-one activity
             rows.append(
                 (

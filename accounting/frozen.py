@@ -22,6 +22,24 @@ of it, so "Figures equal the quarterly summary filed" compared nothing of a fees
 site's revenue. A day's and a quarter's document are compared with the figures now in the
 version they were written in (`daily`, `quarter`: `version`); the version key sits in the compared
 document itself (a filing's `summary`, a closed day's figures).
+
+Version 3 (from 2026-12-04, after version 2 the same day) is version 2 with `"format_version": 3`
+and, where the site's pack takes its revenue as table fees (WA-BJ: its `pack` block holds `fees`),
+none of the drop's figures: WAC 230-40-125(1) makes a WA-BJ house's revenue its time fees, its
+tables take none of the house's chips (floor.rules.house_chips), so they have no custody, yet
+version 2 froze North Dakota's drop blocks beside the fees, all at zero, and they travelled into the
+filed return's package and the registry. Left out there (`DROP_DAY_KEYS`, `DROP_CASH_KEYS`,
+`DROP_QUARTER_KEYS`, `DROP_QUARTER_DAY_KEYS`): a day's `tables`, `total`, `twenty_one` and
+`paddlewheel`, and its cash long (short) and that line's reconciliation (`long_short_cents`,
+`chips_outside_change_cents`, `unexplained_cents`: cash profit - AGP, a drop-based AGP); a quarter's
+`total`, `twenty_one`, `paddlewheel` and `long_short_cents`, and in each of its day rows the gross
+proceeds, prizes, AGP, hold and long (short). Kept: the pack block, the cash profit and the deposit,
+the adjustments, the tournaments (where there was play), the books' states and each day's
+closed-books digest. A session site (NY) keeps its tables' custody beside its sessions: its tables
+take fills and credits, its drop boxes are counted, and those records are what its session figures
+answer to, so they stay frozen. Every other site's version 3 is its version 2 with
+`"format_version": 3`. Stored documents of versions 1 and 2 are still compared in their own version
+(a WA-BJ site's version-2 day keeps its zero drop blocks).
 """
 
 import hashlib
@@ -30,7 +48,7 @@ from datetime import date
 
 from .figures import Custody, ratio_string
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 VERSION_KEY = "format_version"  # absent in version 1
 
 TAX_LABEL = (
@@ -113,27 +131,49 @@ def tournaments(t) -> dict:
 def daily(s, version: int = FORMAT_VERSION) -> dict:
     """A day's figures (an `accounting.summaries.DailySummary`) as the books closed on it keep them,
     in format `version` (the one written now unless a stored document's is given)."""
-    return {**_daily_v1(s), **_since_v2(s.pack, version)}
+    document = {**_daily_v1(s), **_since_v2(s.pack, version)}
+    if version < 3 or "fees" not in (s.pack or {}):
+        return document
+    return _own_pack_day(document)
 
 
 def _since_v2(pack_figures: dict, version: int) -> dict:
-    """What version 2 adds to a day's or a quarter's document: its version, and the pack's revenue
-    (fees or sessions) where it has any."""
+    """What version 2 adds to a day's or a quarter's document: its version (2 or later), and the
+    pack's revenue (fees or sessions) where it has any."""
     if version < 2:
         return {}
-    return {VERSION_KEY: 2, **({"pack": pack_figures} if pack_figures else {})}
+    return {VERSION_KEY: version, **({"pack": pack_figures} if pack_figures else {})}
 
 
-def _daily_v1(s) -> dict:
-    cash = s.cash
+# Version 3: the drop's figures a fees pack's document leaves out (the module docstring).
+DROP_DAY_KEYS = frozenset({"tables", "total", "twenty_one", "paddlewheel"})
+DROP_CASH_KEYS = frozenset({"long_short_cents", "chips_outside_change_cents", "unexplained_cents"})
+DROP_QUARTER_KEYS = frozenset({"total", "twenty_one", "paddlewheel", "long_short_cents"})
+DROP_QUARTER_DAY_KEYS = frozenset(
+    {"gross_proceeds_cents", "prizes_cents", "agp_cents", "hold_ratio", "long_short_cents"}
+)
+
+
+def _without(document: dict, keys: frozenset) -> dict:
+    return {key: value for key, value in document.items() if key not in keys}
+
+
+def _own_pack_day(document: dict) -> dict:
+    """A fees site's day in version 3: its own pack's figures, no drop's."""
+    return {**_without(document, DROP_DAY_KEYS), "cash": _without(document["cash"], DROP_CASH_KEYS)}
+
+
+def _own_pack_quarter(document: dict) -> dict:
+    """A fees site's quarter in version 3: its own pack's figures, no drop's."""
+    days = [_without(row, DROP_QUARTER_DAY_KEYS) for row in document["days"]]
+    return {**_without(document, DROP_QUARTER_KEYS), "days": days}
+
+
+def drop_figures(s) -> dict:
+    """A day's drop-format custody (an `accounting.summaries.DailySummary`'s): each table's, the
+    total's and each game's (`DROP_DAY_KEYS`); in every version-1 and version-2 day, and in version
+    3 only at a drop pack's site."""
     return {
-        **tournaments(s.tournaments),
-        "site": s.site_id,
-        "gaming_date": str(s.gaming_date),
-        "gaming_day_closed": s.gaming_day_closed,
-        "books_closed": s.books_closed,
-        "adjustments_recorded": [adjustment(a) for a in s.adjustments_recorded],
-        "adjustments_to_this_day": [adjustment(a) for a in s.adjustments_to_this_day],
         "tables": [
             {
                 "table_number": t.table_number,
@@ -147,6 +187,20 @@ def _daily_v1(s) -> dict:
         "total": custody(s.total),
         "twenty_one": custody(s.twenty_one),
         "paddlewheel": custody(s.paddlewheel),
+    }
+
+
+def _daily_v1(s) -> dict:
+    cash = s.cash
+    return {
+        **tournaments(s.tournaments),
+        "site": s.site_id,
+        "gaming_date": str(s.gaming_date),
+        "gaming_day_closed": s.gaming_day_closed,
+        "books_closed": s.books_closed,
+        "adjustments_recorded": [adjustment(a) for a in s.adjustments_recorded],
+        "adjustments_to_this_day": [adjustment(a) for a in s.adjustments_to_this_day],
+        **drop_figures(s),
         "cash": {
             "cash_profit_cents": cash.cash_profit_cents,
             "long_short_cents": cash.long_short_cents,
@@ -165,7 +219,10 @@ def quarter(summary, books_sha256: dict[tuple[int, date], str | None], version: 
     """The site's quarter (SFN 50901) as a filing freezes it (an `accounting.summaries.QuarterSummary`):
     a row per gaming day with the digest of the books closed on it (`books_sha256`, keyed by
     (site id, gaming date); a day without closed books has none), in format `version`."""
-    return {**_quarter_v1(summary, books_sha256), **_since_v2(summary.pack, version)}
+    document = {**_quarter_v1(summary, books_sha256), **_since_v2(summary.pack, version)}
+    if version < 3 or "fees" not in (summary.pack or {}):
+        return document
+    return _own_pack_quarter(document)
 
 
 def _quarter_v1(summary, books_sha256: dict[tuple[int, date], str | None]) -> dict:

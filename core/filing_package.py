@@ -31,7 +31,9 @@ gaming tax among its lines where the pack levies one)}; its `tax` is the tax now
 
 Each `return_now` line's `figure` is one of `RETURN_NOW_FIGURES`' names (the words the
 organization's quarter page gives its filed return's lines); a registry reads a line by it
-(`return_now_figures`) as the figure a filed return's `summary.total` keys otherwise.
+(`return_now_figures`) as the figure a filed return's `summary.total` keys otherwise (a fees
+site's return, figures format version 3, has no `summary.total`: its revenue is
+`summary.pack`, its cash profit `summary.cash_profit_cents`).
 
 Version 1 (read, no longer written) had neither `dealers` nor `return_now`, and an
 amendment's `tax` was null.
@@ -63,7 +65,8 @@ RETURN_NOW_FIGURES = {
     "Other games' AGP": "other_games_agp_cents",
     "AGP of the organization's sites": "sites_agp_cents",
     "Gaming tax": "tax_cents",
-    # A fees or session site's return (a filing's `summary.pack`, format version 2 of the figures)
+    # A fees or session site's return (a filing's `summary.pack`, format version 2 of the figures;
+    # from version 3 in place of the drop's blocks)
     "Table fees collected": "fees_collected_cents",
     "Table fees counted": "fees_counted_cents",
     "Session receipts": "session_receipts_cents",

@@ -382,10 +382,13 @@ def _timeliness(filing: ReceivedFiling, quarter: Quarter, due: date | None) -> d
 def _filed_figures(summary) -> dict:
     """An original return's totals (`summary.total`) with the site's cash profit for the quarter
     (`summary.cash_profit_cents`: None where no bank count was, or an older package has none).
-    Empty for an amendment's package, which files no summary."""
-    if not isinstance(summary, dict) or not summary.get("total"):
+    A fees site's return (figures format version 3) has no drop total: its cash profit
+    alone, its revenue read from `summary.pack` (`_pack_figures`). Empty for an amendment's package,
+    which files no summary."""
+    if not isinstance(summary, dict) or not (summary.get("total") or isinstance(summary.get("pack"), dict)):
         return {}
-    return {**summary["total"], "cash_profit_cents": summary.get("cash_profit_cents")}
+    total = summary.get("total") if isinstance(summary.get("total"), dict) else {}
+    return {**total, "cash_profit_cents": summary.get("cash_profit_cents")}
 
 
 def _amended_figures(figures: dict) -> dict:

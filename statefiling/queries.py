@@ -53,7 +53,8 @@ def amendment_statements(filed, site) -> list[AmendmentAtRegistry]:
     out = []
     for s in submissions:
         a, receipt = s.amendment, receipts.get(s.amendment_id)
-        label = f"Amendment {a.pk}"  # its figure and change are in words beside it (accounting.books.filing_amendment_json)
+        # Its figure and change are in words beside it (accounting.books.filing_amendment_json).
+        label = f"Amendment {a.pk}"
         statement = (
             f"Received by {receipt.agency or 'the state registry'} on {shown(site, receipt.received_at)}, "
             f"receipt {receipt.receipt_number} amending {receipt.amends_receipt_number} "

@@ -1,8 +1,9 @@
 """The frozen figures format (accounting.frozen): what a closed day and a filed quarter keep,
 and their SHA-256, is the frozen module's, not the API's. The digests below were taken from
 books closed and a quarter filed through the services; they must not change when the API's
-representation does, and stored snapshots of format version 1 must still verify and compare
-equal in their own format."""
+representation does, and stored snapshots of format versions 1 and 2 must still verify and
+compare equal in their own format. Version 3 keeps a drop site's document as version 2 (its version
+key aside) and a fees site's (WA-BJ) without the drop's blocks."""
 
 from dataclasses import replace
 from datetime import UTC, date, datetime
@@ -14,21 +15,29 @@ from accounting import api_figures, books, frozen, services, summaries
 from accounting.models import BooksClose
 from cardroom.models import Role
 from core.periods import Quarter
-from tests.factories import OrganizationFactory, SiteFactory, TableFactory
+from tests.factories import OrganizationFactory, SiteFactory, TableFactory, fees_site, make_person, player_banked_table
 
 DAY = date(2026, 8, 14)
 Q3 = Quarter(2026, 3)
 
 # Fixed ids: the frozen documents name the site and the organization by id.
-ORG_ID, SITE_ID = 7301, 7302
+ORG_ID, SITE_ID, FEE_SITE_ID = 7301, 7302, 7303
 
 # The digests of the day played below and of its quarter filed, as services.close_books and
 # services.file_quarter wrote them before the format had its own module (format version 1)...
 DAY_SHA256_V1 = "3dcad5d4e5e5ecfa0221e0c0948d1069568cb96314b59124faa40e856e728992"
 QUARTER_SHA256_V1 = "e4b19202070caaf85be83b84f2eb7ab9efe220d037ef9693b3595c764be21b0d"
-# ... and as they write them in version 2 (a drop site's: version 1 with its version key).
-DAY_SHA256 = "ca918edd6a46750a60f40129cad9935d76319a76a0e3579e191219a15feed9ff"
-QUARTER_SHA256 = "4583f199efd1714422cc4f54d237bc67d4f4203f8b8ce7ae1497cc8cf9244a4a"
+# ... as they wrote them in version 2 (a drop site's: version 1 with its version key) ...
+DAY_SHA256_V2 = "ca918edd6a46750a60f40129cad9935d76319a76a0e3579e191219a15feed9ff"
+QUARTER_SHA256_V2 = "4583f199efd1714422cc4f54d237bc67d4f4203f8b8ce7ae1497cc8cf9244a4a"
+# ... and as they write them in version 3 (a drop site's: version 2 with its version key 3).
+DAY_SHA256 = "d0c5051aeb58838fde0e58fb9ac4541626694b4de0499a7b8396a28a1c03d249"
+QUARTER_SHA256 = "34ad9129f21dcc3a9cc1b3a64e7c982cd29570d431e8ab305d74ba955a7a969f"
+# A fees site's (WA-BJ) day and quarter as version 3 writes them (no drop blocks), and its day as
+# version 2 wrote it (zero drop blocks beside its fees).
+FEE_DAY_SHA256 = "12484d2bd4078035687cd857ca573205db0deb645c02863224f0b827dffb12d6"
+FEE_QUARTER_SHA256 = "e3ed02c8d0d009b2ecfbb28f9a6889f3b816e5ff50d1b7f1fe6c857765958b8a"
+FEE_DAY_SHA256_V2 = "43a6cff11b13a6c0157686cfe42f54283b5fc4a5066458d34776ac1099521e47"
 
 
 @pytest.fixture(autouse=True)
@@ -78,12 +87,16 @@ def test_a_closed_days_digest_is_the_frozen_formats(played, cast, site):
     assert closed.figures == frozen.daily(summaries.daily_summary(site, DAY)) | {"books_closed": True}
     assert closed.figures_sha256 == DAY_SHA256
     assert (
-        frozen.verifies(closed.figures, DAY_SHA256) and frozen.version_of(closed.figures) == frozen.FORMAT_VERSION == 2
+        frozen.verifies(closed.figures, DAY_SHA256) and frozen.version_of(closed.figures) == frozen.FORMAT_VERSION == 3
     )
-    # Version 1 is still written as it was, for comparing the snapshots stored in it.
+    # Versions 1 and 2 are still written as they were, for comparing the snapshots stored in them.
     v1 = frozen.daily(summaries.daily_summary(site, DAY), 1) | {"books_closed": True}
     assert frozen.VERSION_KEY not in v1 and frozen.digest(v1) == DAY_SHA256_V1
-    assert {k: v for k, v in closed.figures.items() if k != frozen.VERSION_KEY} == v1  # a drop site: nothing more
+    v2 = frozen.daily(summaries.daily_summary(site, DAY), 2) | {"books_closed": True}
+    assert v2[frozen.VERSION_KEY] == 2 and frozen.digest(v2) == DAY_SHA256_V2
+    # A drop site: version 3 is version 2 with its version key, version 2 is version 1 with its key.
+    assert closed.figures == v2 | {frozen.VERSION_KEY: 3}
+    assert {k: v for k, v in closed.figures.items() if k != frozen.VERSION_KEY} == v1
 
 
 def test_the_apis_representation_changing_leaves_the_digest(played, cast, site, client_for, api_shows_more):
@@ -105,11 +118,14 @@ def test_a_filed_quarters_digest_is_the_frozen_formats(played, cast, site, api_s
     assert filing.figures["tax"]["tax_label"] == frozen.TAX_LABEL
     assert filing.figures_sha256 == QUARTER_SHA256
     assert frozen.verifies(filing.figures, QUARTER_SHA256)
-    v1 = {
-        **filing.figures,
-        "summary": frozen.quarter(summaries.quarter_summary(site, Q3), {(site.pk, DAY): DAY_SHA256_V1}, 1),
-    }
+    summary = summaries.quarter_summary(site, Q3)
+    v1 = {**filing.figures, "summary": frozen.quarter(summary, {(site.pk, DAY): DAY_SHA256_V1}, 1)}
     assert frozen.digest(v1) == QUARTER_SHA256_V1
+    v2 = {**filing.figures, "summary": frozen.quarter(summary, {(site.pk, DAY): DAY_SHA256_V2}, 2)}
+    assert frozen.digest(v2) == QUARTER_SHA256_V2
+    # A drop site's quarter in version 3: version 2's blocks, the version key 3.
+    assert set(filing.figures["summary"]) == set(v2["summary"]) and filing.figures["summary"]["total"]
+    assert filing.figures["summary"]["total"] == v2["summary"]["total"]
 
 
 def test_an_old_snapshot_still_verifies_and_compares_equal(played, cast, site):
@@ -136,3 +152,104 @@ def test_a_change_to_the_frozen_document_is_caught(played, cast, site):
     stored = close(cast, site)
     changed = {**stored.figures, "total": {**stored.figures["total"], "agp_cents": 1}}
     assert not frozen.verifies(changed, stored.figures_sha256)
+
+
+# --- A fees site (WA-BJ): version 3 freezes its own pack's figures alone ----------------------------
+
+
+@pytest.fixture
+def fee_site(org):
+    return fees_site(org, pk=FEE_SITE_ID)
+
+
+@pytest.fixture
+def fee_people(org, fee_site):
+    return {
+        role: make_person(org, role, fee_site)
+        for role in (Role.PIT_BOSS, Role.CASHIER, Role.SHIFT_MANAGER, Role.GAMING_MANAGER)
+    }
+
+
+@pytest.fixture
+def fees_played(fee_site, fee_people):
+    """A fee day through the services: two $8 fees at table 1, counted by two people, the bank
+    counted $10 at the start and $26 at the end."""
+    from zoneinfo import ZoneInfo
+
+    from cage import services as cage
+    from fees import services as fees
+
+    pacific, table = ZoneInfo("America/Los_Angeles"), player_banked_table(fee_site)
+    for hour in (14, 15):
+        fees.record_fee(
+            acting_user=fee_people[Role.PIT_BOSS].user, table=table, basis="per_player", period_minutes=30,
+            rate_cents=200, count=4, collected_at=datetime(2026, 8, 14, hour, tzinfo=pacific),
+        )  # fmt: skip
+    fees.count_fees(
+        acting_user=fee_people[Role.CASHIER].user, site=fee_site, gaming_date=DAY, counted_cents=1600,
+        witness=fee_people[Role.SHIFT_MANAGER], counted_at=datetime(2026, 8, 14, 22, tzinfo=pacific),
+    )  # fmt: skip
+    for kind, hour, dollars in (("start", 13, 10), ("end", 23, 26)):
+        cage.record_bank_count(
+            acting_user=fee_people[Role.CASHIER].user, site=fee_site, gaming_date=DAY, kind=kind,
+            cash={100: dollars}, chips={}, at=datetime(2026, 8, 14, hour, tzinfo=pacific),
+        )  # fmt: skip
+
+
+FEES = {
+    "fees": {
+        "fees_collected_cents": 1600,
+        "collections": 2,
+        "fees_counted_cents": 1600,
+        "over_short_cents": 0,
+        "days_not_counted": 0,
+    }
+}
+
+
+def test_a_fee_sites_closed_day_and_filed_quarter_keep_their_fees_and_no_drop_pinned(fees_played, fee_site, fee_people):
+    manager = fee_people[Role.GAMING_MANAGER].user
+    closed = services.close_books(acting_user=manager, site=fee_site, gaming_date=DAY)
+    day = closed.figures
+    assert frozen.version_of(day) == 3 and day["pack"] == FEES
+    assert not {"tables", "total", "twenty_one", "paddlewheel"} & set(day)
+    assert not {"long_short_cents", "chips_outside_change_cents", "unexplained_cents"} & set(day["cash"])
+    assert day["cash"]["cash_profit_cents"] == 1600
+    assert closed.figures_sha256 == FEE_DAY_SHA256 and frozen.verifies(day, FEE_DAY_SHA256)
+
+    filing = services.file_quarter(acting_user=manager, site=fee_site, quarter=Q3)
+    summary = filing.figures["summary"]
+    assert frozen.version_of(summary) == 3 and summary["pack"] == FEES and "tax" not in filing.figures
+    assert not {"total", "twenty_one", "paddlewheel", "long_short_cents"} & set(summary)
+    assert summary["days"] == [{"gaming_date": str(DAY), "cash_profit_cents": 1600, "books_sha256": FEE_DAY_SHA256}]
+    assert summary["cash_profit_cents"] == 1600
+    assert filing.figures_sha256 == FEE_QUARTER_SHA256 and frozen.verifies(filing.figures, FEE_QUARTER_SHA256)
+    state = books.quarter_books(summaries.quarter_summary(fee_site, Q3), filing, fee_site.time_zone)
+    assert state.state == "equal" and state.days[0][1].state == "equal"
+
+
+def test_a_fee_sites_version_2_day_still_verifies_and_compares_equal_in_its_own_version(
+    fees_played, fee_site, fee_people
+):
+    """A WA-BJ day's books closed in version 2 (zero drop blocks beside its fees) stay as they were:
+    the document verifies against its digest, and the check compares it in version 2: equal. A fee
+    written behind it is still seen."""
+    v2 = frozen.daily(replace(summaries.daily_summary(fee_site, DAY), books_closed=True), 2)
+    BooksClose.objects.create(  # a row as close_books wrote it in version 2: the state to read, not a service
+        site=fee_site,
+        gaming_date=DAY,
+        closed_at=datetime(2026, 8, 15, 12, tzinfo=UTC),
+        closed_by=fee_people[Role.GAMING_MANAGER],
+        figures=v2,
+        figures_sha256=frozen.digest(v2),
+    )
+    document = BooksClose.objects.get().figures
+    assert frozen.version_of(document) == 2 and document["total"]["drop_cents"] == 0 and document["pack"] == FEES
+    assert frozen.verifies(document, FEE_DAY_SHA256_V2)
+    summary = summaries.daily_summary(fee_site, DAY)
+    check = books.day_checks([summary])[(fee_site.pk, DAY)]
+    assert check.state == "equal" and not check.differences
+    # ... compared in version 2: the day as version 3 writes it now has no drop block to match it.
+    now = frozen.daily(replace(summary, books_closed=True))
+    assert frozen.version_of(now) == 3 and "total" not in now
+    assert books.differences(books.comparable_daily(document), books.comparable_daily(now), "closed")
