@@ -205,4 +205,6 @@ def test_the_sign_off_reads_back_after_the_figures_it_signs():
     provenance = Provenance(datetime(2026, 11, 14, 8, 5, tzinfo=UTC), "Pat Manager", "0" * 64)
     story = [para("First figures"), para("The last line of the figures")]
     text = text_of(ReportDocument(TITLE, provenance).build(story))[-1]
-    assert text.index("First figures") < text.index("The last line of the figures") < text.index("Prepared and reviewed")
+    assert (
+        text.index("First figures") < text.index("The last line of the figures") < text.index("Prepared and reviewed")
+    )
