@@ -15,9 +15,11 @@ PACK = Pack(
     wager_limits=tables.WAGER_LIMITS,
     handout=HANDOUT,
     # WAC 230-03-265(2)(b),(4): a dealer at a nonhouse-banked card room holds a Class A card room
-    # employee licence (the public WAC, not a held text). A fee game has no percent-of-hold: the
+    # employee licence (the public WAC, not a held text: its citation says it is assumed). A fee game has no percent-of-hold: the
     # licence identifies the employee, the dealer view has no hold to show here.
-    employee_identifier=EmployeeIdentifier("WSGC card room employee licence number (Class A)", "WAC 230-03-265(4)"),
+    employee_identifier=EmployeeIdentifier(
+        "WSGC card room employee licence number (Class A)", "WAC 230-03-265(4), not in the texts held: assumed"
+    ),
     citations=area_citations(
         tables, core, floor, counts, cage, surveillance, tournaments, accounting, compliance, reports
     ),

@@ -17,9 +17,11 @@ PACK = Pack(
     notes=approvals.NOTES,
     handout=HANDOUT,
     # WAC 230-03-265(2)(b),(3): a dealer at a house-banked card room holds a Class B card room
-    # employee licence from the Commission. No held text states it: the public WAC does (as the
-    # wager limit's rule-making record, shared/regulations/wa-wager-limits.md).
-    employee_identifier=EmployeeIdentifier("WSGC card room employee licence number (Class B)", "WAC 230-03-265(3)"),
+    # employee licence from the Commission. No held text states it, nor the wager limit's record
+    # (shared/regulations/wa-wager-limits.md): the public WAC does, so its citation says it is assumed.
+    employee_identifier=EmployeeIdentifier(
+        "WSGC card room employee licence number (Class B)", "WAC 230-03-265(3), not in the texts held: assumed"
+    ),
     citations=area_citations(
         tables, core, floor, counts, cage, surveillance, tournaments, accounting, compliance, reports, approvals
     ),

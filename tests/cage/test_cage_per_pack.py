@@ -217,3 +217,9 @@ def test_a_site_whose_pack_changes_is_cited_by_its_new_pack(org, site, manager):
     site.jurisdiction = "NY"
     site.save()
     assert retention_notice(run).endswith("(House control)")
+
+
+def test_the_redemptions_page_states_the_redemption_rule_where_the_house_has_chips(client, cashier, chips):
+    client.force_login(cashier.user)
+    page = client.get("/cage/redemptions/").content.decode()
+    assert 'id="redemption-rule">ND 99-01.3-08-06(2): chips are redeemed for cash at the value' in page

@@ -84,6 +84,8 @@ def test_the_redemptions_page_offers_no_form_and_says_why(cashier_page, site):
     text = page(cashier_page.get("/cage/redemptions/"))
     assert 'id="redeem-form"' not in text and 'name="chip_500"' not in text
     assert f"{citation(site)}: the house's revenue here is the fees collected at its tables" in text
+    # and no rule of redeeming the house's chips above it, which the sentence below would contradict
+    assert "chips are redeemed for cash" not in text and 'id="redemption-rule"' not in text
 
 
 def test_the_redemptions_page_refuses_chips_posted_anyway_inline(cashier_page, site):

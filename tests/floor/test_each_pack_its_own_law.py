@@ -174,7 +174,9 @@ def test_the_slip_pages_and_their_refusals_cite_house_control(client, cast, fill
     assert own.status_code == 403 and "House control: only" in own.content.decode()
     client.force_login(cast[Role.PIT_BOSS].user)
     detail = client.get(f"/floor/slips/{fill.pk}/").content.decode()
-    assert "Initials, House control" in detail and "Only its preparer voids a slip (House control)" in detail
+    # the row is the signer's initials, its capacity and citation beside it (the citation was the row's name)
+    assert '<th>Initials <span class="small text-muted">(Chip bank cashier; House control)</span></th>' in detail
+    assert "Only its preparer voids a slip (House control)" in detail
     not_preparer = client.post(f"/floor/slips/{fill.pk}/void/", {"reason": "x"})
     assert not_preparer.status_code == 400
     assert "House control: a voided slip is initialed by its preparer" in not_preparer.content.decode()

@@ -307,7 +307,7 @@ def test_a_pit_boss_names_the_cashier_on_the_fill_page_and_the_slip_shows_each_c
     slip = Slip.objects.get()
     assert response.status_code == 302 and (slip.signed_by, slip.signed_as) == (cast[Role.CASHIER], "cashier")
     text = client.get(f"/floor/slips/{slip.pk}/").content.decode()
-    assert "(Pit boss)" in text and 'id="slip-initials"' in text and "(Chip bank cashier)" in text
+    assert "(Pit boss)" in text and 'id="slip-initials"' in text and "(Chip bank cashier; 08-05(3)(c))" in text
 
 
 def test_the_credit_page_has_no_cashier_field(client, dealer_shift, cast):

@@ -90,7 +90,9 @@ def test_a_dealer_is_found_at_every_licensee_by_their_licence_number(washington,
         "hold_ratio": "0.500000",
     }
     html = page.get(DEALERS_PAGE, {"identifier": "B-12345"}).content.decode()
-    assert "WSGC card room employee licence number (Class B) (WAC 230-03-265(3))" in html
+    assert (
+        "WSGC card room employee licence number (Class B) (WAC 230-03-265(3), not in the texts held: assumed)" in html
+    )
     assert "Coast Casino (WSGC-2)" in html and "River Card Room (WSGC-1)" in html and "B-999" not in html
     assert html.count('<td class="game">Blackjack</td>') == 2 and "<td>21</td>" not in html  # the pack's name
     # A Washington agency reads the figures in its pack's words (packs.RevenueWords): drop and win,

@@ -47,3 +47,5 @@ def test_a_return_received_on_its_due_day_is_on_time_and_the_day_after_late(db, 
     late_cell = html[html.index('data-label="Late"') : html.index('data-label="Missing"')]
     assert (f"Elks Lodge {quarter} (due {DUE[quarter]}" in late_cell) == (state == "late")
     assert f"(due {DUE[quarter]})" in quarter_page
+    lead = html[html.index('id="licensees-lead">') : html.index("</p>", html.index('id="licensees-lead">'))]
+    assert "A return is late when received after its due date, and missing when due and not received" in lead

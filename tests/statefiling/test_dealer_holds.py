@@ -102,7 +102,7 @@ def test_the_employee_form_names_the_identifier_as_each_pack_of_the_organization
     html = client.get("/setup/employees/new/").content.decode()
     notes = html[html.index('id="identifier-notes"') :].split("</ul>")[0]
     assert (
-        "Washington house-banked blackjack: WSGC card room employee licence number (Class B) (WAC 230-03-265(3))"
+        "Washington house-banked blackjack: WSGC card room employee licence number (Class B) (WAC 230-03-265(3), not in the texts held: assumed)"
         in notes
     )
     assert "names no state-issued number for a dealer" in notes  # North Dakota's text names none
