@@ -19,6 +19,7 @@ from core import limits
 from core.api import ERROR_RESPONSES, CentsField, DateField, Input, TextField
 from core.api_filters import PAGE_PARAMETERS, IdFormField, Pagination
 from core.periods import Quarter
+from packs import RevenueModel, pack_for
 
 from . import books, day_figures, dealer_hold, figures, frozen, games, queries, rules, services, summaries
 from .figures import Custody, ratio_string
@@ -202,12 +203,20 @@ class PackFiguresOut(serializers.Serializer):
     )
 
 
+CUSTODY_BLOCKS = ("total", "twenty_one", "paddlewheel")
+CUSTODY_NULL_DOC = (
+    "Null where the site's pack has no such custody: a fees pack (WA-BJ), whose tables take none of the house's "
+    "chips, has no drop at all; a pack whose tables deal no paddlewheel has no paddlewheel block."
+)
+
+
 class DailySummaryOut(serializers.Serializer):
     format_version = serializers.IntegerField(
         help_text="The version of the frozen figures format these figures follow (accounting.frozen): the books "
         "closed on the day keep them in it, and their SHA-256 is over them. From version 3 a fees (WA-BJ) "
         "pack's day keeps no drop figures (tables, total, twenty_one, paddlewheel, the cash long (short) and its "
-        "reconciliation); this representation still shows them as the summary computes them."
+        "reconciliation); this representation gives them as the summary computes them, null where the pack has no "
+        "such custody (a fees pack)."
     )
     site = serializers.IntegerField()
     gaming_date = serializers.DateField()
@@ -216,9 +225,9 @@ class DailySummaryOut(serializers.Serializer):
     adjustments_recorded = AdjustmentOut(many=True)
     adjustments_to_this_day = AdjustmentOut(many=True)
     tables = TableDayOut(many=True)
-    total = CustodyOut()
-    twenty_one = CustodyOut()
-    paddlewheel = CustodyOut()
+    total = CustodyOut(allow_null=True, help_text=CUSTODY_NULL_DOC)
+    twenty_one = CustodyOut(allow_null=True, help_text=CUSTODY_NULL_DOC)
+    paddlewheel = CustodyOut(allow_null=True, help_text=CUSTODY_NULL_DOC)
     cash = CashOut()
     tournaments = TournamentsOut(required=False, help_text=TOURNAMENTS_DOC)
     games = GameLineOut(many=True, help_text=GAMES_DOC)
@@ -233,9 +242,9 @@ class QuarterSummaryOut(serializers.Serializer):
     site = serializers.IntegerField()
     quarter = serializers.CharField()
     days = DailySummaryOut(many=True)
-    total = CustodyOut()
-    twenty_one = CustodyOut()
-    paddlewheel = CustodyOut()
+    total = CustodyOut(allow_null=True, help_text=CUSTODY_NULL_DOC)
+    twenty_one = CustodyOut(allow_null=True, help_text=CUSTODY_NULL_DOC)
+    paddlewheel = CustodyOut(allow_null=True, help_text=CUSTODY_NULL_DOC)
     games = GameLineOut(many=True, help_text=GAMES_DOC)
     cash_profit_cents = _cents(allow_null=True, help_text="Null when no day's cash bank was counted (not known).")
     long_short_cents = _cents(allow_null=True, help_text=f"{NOT_RECONCILED_DOC}.")
@@ -397,16 +406,33 @@ def tournaments_json(t) -> dict:
     return frozen.tournaments(t)
 
 
-def daily_json(s: summaries.DailySummary, *, reconciled: bool = True) -> dict:
+def daily_json(s: summaries.DailySummary, site, *, reconciled: bool = True) -> dict:
     """The day's figures; without a drop-based cash reconciliation (`reconciled` false: a fees or
     session pack) its long (short) and reconciling lines are null (NOT_RECONCILED_DOC). A fees or
     session pack's figures are the API's own `pack` block (`pack_figures`), not the frozen one. The
-    API keeps one shape at every pack: the tables and the drop blocks a fees or session site's
-    frozen day leaves out (format version 3) are the summary's here, as before."""
+    custody blocks are null where the site's pack has no such custody (`custody_blocks`)."""
     figures = {**frozen.drop_figures(s), **{k: v for k, v in frozen.daily(s).items() if k != "pack"}}
+    figures.update(custody_blocks(site, s.total, s.twenty_one, s.paddlewheel))
     if reconciled:
         return figures
     return {**figures, "cash": {**figures["cash"], **dict.fromkeys(RECONCILED_CASH)}}
+
+
+def custody_blocks(site, total: Custody, twenty_one: Custody, paddlewheel: Custody) -> dict:
+    """`total`, `twenty_one` and `paddlewheel` in the API, each null where the site's pack has no
+    such custody: a fees pack's (WA-BJ) tables take none of the house's chips (its revenue is its
+    time fees, WAC 230-40-125(1)), so it has no drop, win or hold at all; a pack whose tables deal no
+    paddlewheel (`Pack.games`) has no paddlewheel block. Zeros there read as a night that took nothing."""
+    pack = pack_for(site)
+    if pack.revenue_model == RevenueModel.FEES:
+        return dict.fromkeys(CUSTODY_BLOCKS)
+    wheel = custody_json(paddlewheel) if "PW" in pack.games else None
+    return {"total": custody_json(total), "twenty_one": custody_json(twenty_one), "paddlewheel": wheel}
+
+
+def _game_lines(site, lines) -> list[dict]:
+    """The games beside their thresholds: none at a fees pack's site (no drop, no hold)."""
+    return [] if pack_for(site).revenue_model == RevenueModel.FEES else [game_line_json(g) for g in lines]
 
 
 def game_line_json(line: games.GameLine) -> dict:
@@ -476,10 +502,10 @@ class DailySummaryView(APIView):
         site = _site(request, pk, rules.DAILY_FIGURES)
         summary = summaries.daily_summary(site, _parse_date(request.query_params.get("date"), "date"), snapshots=True)
         check = books.day_checks([summary]).get((summary.site_id, summary.gaming_date))
-        lines = [game_line_json(g) for g in games.summary_game_lines(summary, summary.gaming_date, where=site)]
+        lines = _game_lines(site, games.summary_game_lines(summary, summary.gaming_date, where=site))
         pack = pack_figures(site, summary.gaming_date, summary.gaming_date)
         extra = {"pack": pack} if not pack["hold_applies"] else {}  # a drop pack's figures are the summary
-        figures = daily_json(summary, reconciled=pack["hold_applies"])
+        figures = daily_json(summary, site, reconciled=pack["hold_applies"])
         return Response({**figures, "games": lines, "books": books_check_json(check), **extra})
 
 
@@ -511,18 +537,14 @@ class QuarterSummaryView(APIView):
             "quarter": str(q.quarter),
             "days": [
                 {
-                    **daily_json(d, reconciled=reconciled),
-                    "games": [
-                        game_line_json(g) for g in games.summary_game_lines(d, d.gaming_date, schedule, where=site)
-                    ],
+                    **daily_json(d, site, reconciled=reconciled),
+                    "games": _game_lines(site, games.summary_game_lines(d, d.gaming_date, schedule, where=site)),
                     "books": books_check_json(checks[d.gaming_date]),
                 }
                 for d in q.days
             ],
-            "total": custody_json(q.total),
-            "twenty_one": custody_json(q.twenty_one),
-            "paddlewheel": custody_json(q.paddlewheel),
-            "games": [game_line_json(g) for g in games.summary_game_lines(q, q.quarter.end, schedule, where=site)],
+            **custody_blocks(site, q.total, q.twenty_one, q.paddlewheel),
+            "games": _game_lines(site, games.summary_game_lines(q, q.quarter.end, schedule, where=site)),
             "cash_profit_cents": q.cash_profit_cents,
             "long_short_cents": q.long_short_cents,
             "chips_outside_change_cents": q.chips_outside_change_cents,
