@@ -75,7 +75,9 @@ def api_shows_more(monkeypatch):
     """The API's representation changes: every custody figure and every daily summary gains a field."""
     custody, daily = api_figures.custody_json, api_figures.daily_json
     monkeypatch.setattr(api_figures, "custody_json", lambda c: {**custody(c), "net_cents": c.agp_cents})
-    monkeypatch.setattr(api_figures, "daily_json", lambda s, site, **shown: {**daily(s, site, **shown), "representation": "v2"})
+    monkeypatch.setattr(
+        api_figures, "daily_json", lambda s, site, **shown: {**daily(s, site, **shown), "representation": "v2"}
+    )
 
 
 def close(cast, site):
