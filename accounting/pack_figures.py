@@ -112,7 +112,7 @@ class SessionsAgainstCustody:
         if self.paid_out_cents is None:
             prizes = "The tables' openers and closers are not all counted yet: what they paid out is not known yet."
         else:
-            prizes = _compared("Prizes paid", self.prizes_difference_cents, PAID_OUT)
+            prizes = _compared("Prizes paid", self.prizes_difference_cents, "what the tables paid out")
         return (receipts, prizes)
 
 

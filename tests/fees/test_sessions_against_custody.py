@@ -117,7 +117,7 @@ def test_a_night_whose_sessions_agree_with_its_custody_shows_both_equal(
     assert 'id="sessions-against-custody"' in shown and "House control" in shown
     assert '<th>Drop counted</th><td class="text-end">$1,096.00</td>' in shown
     assert "Receipts equal the drop counted: difference $0.00." in shown
-    assert "Prizes paid equal paid out at the tables: difference $0.00." in shown
+    assert "Prizes paid equal what the tables paid out: difference $0.00." in shown
     text, rows = _report(client_for, cast, ny_site)
     assert "Sessions against the floor's custody (House control" in text
     assert "Receipts $1,096.00 Drop counted $1,096.00 Difference (receipts - drop counted) $0.00" in text
@@ -131,7 +131,7 @@ def test_a_night_whose_sessions_agree_with_its_custody_shows_both_equal(
         "Paid out at the tables (fills - credits + opener - closer)": "992.00",
         "Difference (prizes paid - paid out at the tables)": "0.00",
         "Receipts equal the drop counted: difference $0.00.": "",
-        "Prizes paid equal paid out at the tables: difference $0.00.": "",
+        "Prizes paid equal what the tables paid out: difference $0.00.": "",
     }
 
 
@@ -142,7 +142,7 @@ def test_receipts_typed_ten_dollars_over_the_drop_counted_are_said_on_the_page_t
     typed_session(ny_shift, ny_site, RECEIPTS + 1_000)
     said = "Receipts $10.00 more than the drop counted (House control)."
     shown = _daily_page(client, cast, ny_site)
-    assert said in shown and "Prizes paid equal paid out at the tables: difference $0.00." in shown
+    assert said in shown and "Prizes paid equal what the tables paid out: difference $0.00." in shown
     text, rows = _report(client_for, cast, ny_site)
     assert said in text and "Difference (receipts - drop counted) $10.00" in text
     check = _check_rows(rows)
@@ -152,7 +152,7 @@ def test_receipts_typed_ten_dollars_over_the_drop_counted_are_said_on_the_page_t
 def test_prizes_typed_under_the_tables_payout_are_said_as_less(client, cast, org, ny_site, ny_shift):
     floor_day(org, ny_site)
     typed_session(ny_shift, ny_site, RECEIPTS, prizes=PRIZES - 2_500)
-    assert "Prizes paid $25.00 less than paid out at the tables (House control)." in _daily_page(client, cast, ny_site)
+    assert "Prizes paid $25.00 less than what the tables paid out (House control)." in _daily_page(client, cast, ny_site)
 
 
 def test_a_night_whose_drop_is_not_counted_yet_says_so(client, client_for, cast, org, ny_site, ny_shift):
@@ -163,7 +163,7 @@ def test_a_night_whose_drop_is_not_counted_yet_says_so(client, client_for, cast,
     )
     shown = _daily_page(client, cast, ny_site)
     assert said in shown and '<th>Drop counted</th><td class="text-end">not counted yet</td>' in shown
-    assert "Prizes paid equal paid out at the tables: difference $0.00." in shown  # the trays are counted
+    assert "Prizes paid equal what the tables paid out: difference $0.00." in shown  # the trays are counted
     text, rows = _report(client_for, cast, ny_site)
     assert said in text and "Drop counted not counted yet" in text
     check = _check_rows(rows)
