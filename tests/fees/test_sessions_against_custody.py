@@ -152,7 +152,9 @@ def test_receipts_typed_ten_dollars_over_the_drop_counted_are_said_on_the_page_t
 def test_prizes_typed_under_the_tables_payout_are_said_as_less(client, cast, org, ny_site, ny_shift):
     floor_day(org, ny_site)
     typed_session(ny_shift, ny_site, RECEIPTS, prizes=PRIZES - 2_500)
-    assert "Prizes paid $25.00 less than what the tables paid out (House control)." in _daily_page(client, cast, ny_site)
+    assert "Prizes paid $25.00 less than what the tables paid out (House control)." in _daily_page(
+        client, cast, ny_site
+    )
 
 
 def test_a_night_whose_drop_is_not_counted_yet_says_so(client, client_for, cast, org, ny_site, ny_shift):
