@@ -5,8 +5,14 @@ games-of-chance sessions' receipts, prizes and net (fees.rules states the assump
 pack's citation of its own revenue. `hold_applies`: only a drop pack's figures have a hold, so
 pages and reports show drop, win and hold only where it is True."""
 
+from dataclasses import dataclass
 from datetime import date
 
+from django.utils.text import capfirst
+
+from core.money import format_money
+from core.plurals import plural
+from core.rules import HOUSE_CONTROL
 from fees import queries as fee_queries
 from packs import RevenueModel, pack_for
 
@@ -49,3 +55,89 @@ def _block(pack) -> dict:
     elif pack.revenue_model == RevenueModel.SESSION:
         block["rule"] = SESSION_GAME.at(pack)
     return block
+
+
+# The house's own check of a session pack's day (9 NYCRR 4620.5 defines the game only): the session
+# record's typed receipts and prizes against the floor's custody of the same day.
+SESSION_CHECK_TITLE = "Sessions against the floor's custody"
+SESSION_CHECK = (
+    f"{HOUSE_CONTROL}: the sessions' receipts and prizes set against the drop counted and the tables' payout"
+)
+PAID_OUT = "paid out at the tables"
+
+
+@dataclass(frozen=True)
+class SessionsAgainstCustody:
+    """A session site's day: the sessions' receipts against the drop counted, and their prizes
+    against what the tables paid out in chips (fills - credits + opener - closer). A figure of the
+    floor is None until it is known: the drop until every table's box of the day is in a signed
+    count, the payout until every table's opener and closer are counted. The daily page and each
+    day's section of the daily report (PDF and CSV) read these lines and statements, so they agree."""
+
+    receipts_cents: int
+    prizes_cents: int
+    drop_cents: int | None
+    paid_out_cents: int | None
+    tables: int
+    tables_counted: int
+
+    @property
+    def receipts_difference_cents(self) -> int | None:
+        return None if self.drop_cents is None else self.receipts_cents - self.drop_cents
+
+    @property
+    def prizes_difference_cents(self) -> int | None:
+        return None if self.paid_out_cents is None else self.prizes_cents - self.paid_out_cents
+
+    @property
+    def lines(self) -> tuple[tuple[str, int | None], ...]:
+        """(label, cents or None: not known yet), the same rows on the page, in the PDF and the CSV."""
+        return (
+            ("Receipts", self.receipts_cents),
+            ("Drop counted", self.drop_cents),
+            ("Difference (receipts - drop counted)", self.receipts_difference_cents),
+            ("Prizes paid", self.prizes_cents),
+            (f"{capfirst(PAID_OUT)} (fills - credits + opener - closer)", self.paid_out_cents),
+            (f"Difference (prizes paid - {PAID_OUT})", self.prizes_difference_cents),
+        )
+
+    @property
+    def statements(self) -> tuple[str, ...]:
+        """What the lines say, in plain words: each figure equal, or how far and which way it differs."""
+        if self.drop_cents is None:
+            boxes = f" ({self.tables_counted} of {plural(self.tables, 'table')} counted)" if self.tables else ""
+            receipts = f"The drop is not counted yet{boxes}: the receipts are set against it once its count is signed."
+        else:
+            receipts = _compared("Receipts", self.receipts_difference_cents, "the drop counted")
+        if self.paid_out_cents is None:
+            prizes = "The tables' openers and closers are not all counted yet: what they paid out is not known yet."
+        else:
+            prizes = _compared("Prizes paid", self.prizes_difference_cents, "what the tables paid out")
+        return (receipts, prizes)
+
+
+def _compared(what: str, difference: int, against: str) -> str:
+    if not difference:
+        return f"{what} equal {against}: difference {format_money(0)}."
+    way = "more" if difference > 0 else "less"
+    return f"{what} {format_money(abs(difference))} {way} than {against} ({HOUSE_CONTROL})."
+
+
+def sessions_against_custody(summary) -> SessionsAgainstCustody | None:
+    """The day's sessions against its custody (`SessionsAgainstCustody`) where the summary's pack
+    takes its revenue as games-of-chance sessions (`DailySummary.pack`); None at any other site, and
+    on a day with neither a session nor a table's record."""
+    sessions = summary.pack.get("sessions") if summary.pack else None
+    if sessions is None or not (sessions["sessions"] or summary.tables):
+        return None
+    tables = summary.tables
+    counted = sum(1 for t in tables if t.counted)
+    trays = bool(tables) and all(t.opener_recorded and t.closer_recorded for t in tables)
+    return SessionsAgainstCustody(
+        sessions["receipts_cents"],
+        sessions["prizes_cents"],
+        summary.total.drop_cents if tables and counted == len(tables) else None,
+        summary.total.prizes_cents if trays else None,
+        len(tables),
+        counted,
+    )

@@ -18,7 +18,8 @@ What is here, by question:
 - dealers' percent-of-hold: `dealer_summaries`, `summarize_dealers`, `live_shift_figures`,
   `dealer_totals` (the sums without the shifts, `DealerTotals`: the line the report prints,
   `DealerLine`, with its site and game);
-- the pack's own figures: `pack_figures` (and each day's, `pack_days`); the other games' AGP: `other_games_agp`,
+- the pack's own figures: `pack_figures` (and each day's, `pack_days`); a session pack's day against
+  its custody: `sessions_against_custody` (`SessionsAgainstCustody`); the other games' AGP: `other_games_agp`,
   `other_games_history`;
 - the frozen format's tax label (`TAX_LABEL`), the figures' value types (`Custody`, `ZERO`,
   `ratio_string`) and the adjustment fields (`ADJUSTMENT_FIELDS`).
@@ -64,7 +65,14 @@ from .games import (
     summary_game_lines,
 )
 from .models import Adjustment, BooksClose
-from .pack_figures import pack_days, pack_figures
+from .pack_figures import (
+    SESSION_CHECK,
+    SESSION_CHECK_TITLE,
+    SessionsAgainstCustody,
+    pack_days,
+    pack_figures,
+    sessions_against_custody,
+)
 from .queries import books_closed, other_games_agp, other_games_history
 from .summaries import (
     DailySummary,
@@ -150,6 +158,10 @@ __all__ = [
     "other_games_history",
     "pack_days",
     "pack_figures",
+    "SESSION_CHECK",
+    "SESSION_CHECK_TITLE",
+    "SessionsAgainstCustody",
+    "sessions_against_custody",
     "quarter_books",
     "quarter_game_totals",
     "quarter_summaries",

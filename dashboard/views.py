@@ -192,6 +192,11 @@ def daily(request):
         "law": law,
         "deposit_days": DEPOSIT_DAYS.on(site, day),  # the deposit deadline in force on the gaming date
         "pack": pack_figures(site, day, day),
+        # A session site's day: its sessions' receipts and prizes against the drop counted and the
+        # tables' payout (the daily report's section of the day says the same); None elsewhere.
+        "sessions_check": published.sessions_against_custody(summary),
+        "session_check_title": published.SESSION_CHECK_TITLE,
+        "session_check_rule": published.SESSION_CHECK,
         "day": day,
         "previous": day - timedelta(days=1),
         "next": day + timedelta(days=1),

@@ -19,6 +19,7 @@ from accounting.published import (
     hold_schedule,
     pack_days,
     pack_figures,
+    sessions_against_custody,
     summary_game_lines,
 )
 from accounting.rules import DAILY_FIGURES, DEPOSIT, LOW_HOLD
@@ -50,7 +51,7 @@ from ..columns import DATE, INT, MONEY, RATIO, Column, headings, in_words, witho
 from ..registry import ReportContext, ReportKind, register
 from ..rules import FORM_DAILY_CONTINUATION
 from .adjustments import adjustment_row, adjustment_table
-from .pack_section import pack_counts, pack_lines, pack_section
+from .pack_section import pack_counts, pack_lines, pack_section, session_check_lines, session_check_section
 from .tournament_record import summary_section
 
 FORM_TABLES = 3  # SFN 50079 has room for tables 1-3; SFN 9924 continues with the rest
@@ -396,6 +397,7 @@ def _day(day: DailySummary, books: BooksCheck, data: "DailyReport", pack_day: di
         ]
     story += _variances_section(data, day) if data is not None else []
     story += pack_section(pack_day, of_the_day=True)  # the day's own fees or sessions, as its page shows them
+    story += session_check_section(sessions_against_custody(day))  # a session day against its custody
     story += _adjustments_section(day, where)
     story += summary_section(day.tournaments, day.twenty_one.agp_cents, where=where)
     cash = [
@@ -519,6 +521,7 @@ def table(data: DailyReport) -> tuple[list[Column], list[list]]:
         # fees or sessions (the PDF's section of the day)
         rows += day_rows if holds else [row for row in day_rows if row[1] in ("adjustment", "total")]
         rows += _pack_rows(pack_day, day.gaming_date)
+        rows += _check_rows(day)
     gone = (set() if holds else NOT_DROP_COLUMNS) | (set() if pack_counts(data.pack) else {"count"})
     return in_words(*without(COLUMNS, rows + _pack_rows(data.pack), gone), revenue_words(data.where))
 
@@ -540,6 +543,13 @@ def _pack_rows(pack: dict | None, day=None) -> list[list]:
         *([day, kind, *blank, label, cents, None] for label, cents in pack_lines(pack)),
         *([day, kind, *blank, label, None, count] for label, count in pack_counts(pack)),
     ]
+
+
+def _check_rows(day: DailySummary) -> list[list]:
+    """A session site's day against its custody (the PDF's section of the day), dated with the day."""
+    blank = [None] * (len(COLUMNS) - 5)
+    lines = session_check_lines(sessions_against_custody(day))
+    return [[day.gaming_date, "sessions_against_custody", *blank, label, cents, None] for label, cents in lines]
 
 
 KIND = register(

@@ -4,6 +4,7 @@ receipts, prizes and net. Nothing for a drop pack, whose figures are the report 
 
 from reportlab.platypus import Spacer
 
+from accounting.published import SESSION_CHECK, SESSION_CHECK_TITLE, SessionsAgainstCustody
 from accounting.rules import SESSION_GAME, TABLE_FEES
 from core.pdf import data_table, para
 from core.plurals import plural
@@ -65,3 +66,20 @@ def pack_section(pack: dict | None, *, of_the_day: bool = False) -> list:
         )
         return _grid(title, lines[:-1], lines[-1])
     return []
+
+
+def session_check_section(check: SessionsAgainstCustody | None) -> list:
+    """A session site's day against its custody (accounting.published.sessions_against_custody), as
+    its daily page shows it: the lines, a figure not known yet said so, then what they say."""
+    if check is None:
+        return []
+    rows = [[label, "not counted yet" if cents is None else cents] for label, cents in check.lines]
+    title = f"{SESSION_CHECK_TITLE} ({SESSION_CHECK})"
+    return [*_grid(title, rows), *(para(statement, "small") for statement in check.statements)]
+
+
+def session_check_lines(check: SessionsAgainstCustody | None) -> list[tuple[str, int | None]]:
+    """The same lines for the CSV, then each statement as a line of its own (no amount)."""
+    if check is None:
+        return []
+    return [*check.lines, *((statement, None) for statement in check.statements)]
