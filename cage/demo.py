@@ -5,7 +5,7 @@ Only the days the floor's demo built (`floor.demo.built_dates`) are counted, clo
 deposited: a day a person entered is left to them. The bank follows the floor: its chips are
 what the trays are not (each day's ending chips = starting chips + the trays' openers - their
 closers, per denomination), players redeem at the cage the chips they took from the tables
-(the day's prizes), and the cash is counted a few dollars long or short now and then. So a
+(the day's prizes, recorded as the night's redemptions), and the cash is counted a few dollars long or short now and then. So a
 day's cash long (short) is those few dollars, and trays plus bank never hold more chips than
 the chip inventory owns.
 
@@ -32,13 +32,25 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from cardroom.models import ChipDenomination
 from core import demo_progress
 from core.periods import add_banking_days
 from floor.models import GamingDay
+from floor.rules import house_chips
 
 from . import services
 from .calculations import deposit_due_on
-from .models import BankCount, BankDeposit, ChipInventoryCount, ChipMovement, IdealBank, Iou, TipDeclaration, TipPolicy
+from .models import (
+    BankCount,
+    BankDeposit,
+    ChipInventoryCount,
+    ChipMovement,
+    ChipRedemption,
+    IdealBank,
+    Iou,
+    TipDeclaration,
+    TipPolicy,
+)
 
 # Starting bank per site key: {cash value: quantity}, {chip value: quantity}. The cash covers
 # the most a night's tables can pay out (floor.demo.SITE_PAYOUT_CENTS: six tables at the busy
@@ -153,6 +165,7 @@ def _bank_days(site, days, bank, cashier, gm, *, last_open: bool = False) -> Non
     flows = _day_flows(site, days[0].gaming_date, days[-1].gaming_date)
     chips = _chips_before(site, days[0].gaming_date) or dict(bank[1])
     for index, day in enumerate(days):
+        _redeem_prizes(site, day, flows.get(day.gaming_date), cashier)
         chips, profit = _bank_counts(site, day, bank[0], chips, flows.get(day.gaming_date), cashier)
         if last_open and index == len(days) - 1:
             break  # closed, and deposited, by `close_last_night`
@@ -212,6 +225,35 @@ def _paid_out(cash: dict, cents: int) -> dict:
     if cents:
         raise ValueError(f"the demo bank's cash cannot pay out {cents} more cents")
     return result
+
+
+def _redeem_prizes(site, day, flow, cashier) -> None:
+    """Players cash at the window the chips they won: the day's prizes (what the tables paid out),
+    largest chips first, as the night's redemptions, so the redemption log explains the cash that
+    left the bank (`_bank_counts` pays the prizes out of its cash). None where the house has no
+    chips (a fees room) or the tables paid nothing out."""
+    prizes = (flow or (0, 0))[1]
+    if (
+        prizes <= 0
+        or not house_chips(site)
+        or ChipRedemption.objects.filter(site=site, gaming_date=day.gaming_date).exists()
+    ):
+        return
+    values = ChipDenomination.objects.filter(organization_id=site.organization_id, active=True).values_list(
+        "value_cents", flat=True
+    )
+    chips, left = {}, prizes
+    for value in sorted(values, reverse=True):
+        chips[value], left = divmod(left, value)
+    if left:
+        raise ValueError(f"the demo's prizes of {prizes} cents are not made of the organization's chips")
+    services.redeem_chips(
+        acting_user=cashier,
+        site=site,
+        gaming_date=day.gaming_date,
+        chips={value: quantity for value, quantity in chips.items() if quantity},
+        at=_closed(day, 2),
+    )
 
 
 def _bank_counts(site, day, cash, chips, flow, cashier) -> tuple[dict, int]:
