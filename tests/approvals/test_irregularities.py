@@ -95,6 +95,8 @@ def test_the_register_page_shows_them_or_says_they_are_missing(client, client_fo
         "(WSGC Blackjack Game Rules (rev. April 2018), Irregularities)</small></th>"
     )
     assert header in page and "not documented" in page
+    # a column of several settings is the settings allowed, not one rule: the page says so
+    assert 'id="controls-note">Each option\'s column lists the settings the version allows' in page
     assert controls(api, site, today, today, irregularities=PROCEDURES).status_code == 201
     page = client.get("/approvals/").content.decode()
     assert PROCEDURES[:60] in page and page.count("not documented") == 1  # version 1 still says so
