@@ -130,19 +130,25 @@ def test_a_filed_quarters_digest_is_the_frozen_formats(played, cast, site, api_s
     assert filing.figures["summary"]["total"] == v2["summary"]["total"]
 
 
+def closed_in_an_old_version(site, figures: dict, by) -> None:
+    """DAY's books as close_books wrote them in an older format version: the state to read (a row
+    of that version), not a service, which writes the version of today."""
+    BooksClose.objects.create(
+        site=site,
+        gaming_date=DAY,
+        closed_at=datetime(2026, 8, 15, 12, tzinfo=UTC),
+        closed_by=by,
+        figures=figures,
+        figures_sha256=frozen.digest(figures),
+    )
+
+
 def test_an_old_snapshot_still_verifies_and_compares_equal(played, cast, site):
     """A snapshot stored in format version 1 (no version key), as books closed before version 2
     were, verifies against its stored digest, and the books check compares it with the figures
     now in its own format: equal."""
     v1 = frozen.daily(replace(summaries.daily_summary(site, DAY), books_closed=True), 1)
-    BooksClose.objects.create(  # a row as close_books wrote it in version 1: the state to read, not a service
-        site=site,
-        gaming_date=DAY,
-        closed_at=datetime(2026, 8, 15, 12, tzinfo=UTC),
-        closed_by=cast[Role.SHIFT_MANAGER],
-        figures=v1,
-        figures_sha256=frozen.digest(v1),
-    )
+    closed_in_an_old_version(site, v1, cast[Role.SHIFT_MANAGER])
     document = BooksClose.objects.get().figures  # as read back from the database
     assert frozen.VERSION_KEY not in document and frozen.version_of(document) == 1
     assert frozen.verifies(document, DAY_SHA256_V1)
@@ -237,14 +243,7 @@ def test_a_fee_sites_version_2_day_still_verifies_and_compares_equal_in_its_own_
     the document verifies against its digest, and the check compares it in version 2: equal. A fee
     written behind it is still seen."""
     v2 = frozen.daily(replace(summaries.daily_summary(fee_site, DAY), books_closed=True), 2)
-    BooksClose.objects.create(  # a row as close_books wrote it in version 2: the state to read, not a service
-        site=fee_site,
-        gaming_date=DAY,
-        closed_at=datetime(2026, 8, 15, 12, tzinfo=UTC),
-        closed_by=fee_people[Role.GAMING_MANAGER],
-        figures=v2,
-        figures_sha256=frozen.digest(v2),
-    )
+    closed_in_an_old_version(fee_site, v2, fee_people[Role.GAMING_MANAGER])
     document = BooksClose.objects.get().figures
     assert frozen.version_of(document) == 2 and document["total"]["drop_cents"] == 0 and document["pack"] == FEES
     assert frozen.verifies(document, FEE_DAY_SHA256_V2)
