@@ -890,7 +890,9 @@ class FiledFiguresSerializer(serializers.Serializer):
     check = FilingCheckSerializer()
     figures_now = serializers.JSONField(help_text="The quarter as it reads now, in the shape of `figures.summary`.")
     amendments = AmendmentSerializer(many=True, help_text="Corrections of this quarter entered in a later quarter.")
-    amended_total = serializers.JSONField(help_text="The quarter's totals now plus the amendments.")
+    amended_total = serializers.JSONField(
+        allow_null=True, help_text=f"The quarter's totals now plus the amendments. {CUSTODY_NULL_DOC}"
+    )
     amended_cash_profit_cents = serializers.IntegerField(allow_null=True, help_text="Null: no bank count (not known).")
     filed_beside_now = FiledBesideNowOut(
         many=True,
@@ -930,7 +932,8 @@ class QuarterFilingView(APIView):
             "check": {"state": state.state, "statement": state.statement, "differences": state.check.differences},
             "figures_now": state.figures_now,
             "amendments": [amendment_json(a) for a in state.amendments],
-            "amended_total": custody_json(amended),
+            # none at a fees site, whose tables hold none of the house's chips (`custody_blocks`)
+            "amended_total": custody_blocks(site, amended, amended, amended)["total"],
             "amended_cash_profit_cents": None
             if summary.cash_profit_cents is None
             else summary.cash_profit_cents + state.amendment_cash_cents,

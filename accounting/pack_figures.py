@@ -8,6 +8,7 @@ pages and reports show drop, win and hold only where it is True."""
 from dataclasses import dataclass
 from datetime import date
 
+from django.db.models import Count
 from django.utils.text import capfirst
 
 from core.money import format_money
@@ -80,6 +81,7 @@ class SessionsAgainstCustody:
     paid_out_cents: int | None
     tables: int
     tables_counted: int
+    boxes_uncounted: int | None = None  # the day's boxes without a signed count (None: not read)
 
     @property
     def receipts_difference_cents(self) -> int | None:
@@ -106,6 +108,8 @@ class SessionsAgainstCustody:
         """What the lines say, in plain words: each figure equal, or how far and which way it differs."""
         if self.drop_cents is None:
             boxes = f" ({self.tables_counted} of {plural(self.tables, 'table')} counted)" if self.tables else ""
+            if self.boxes_uncounted:
+                boxes = f" ({plural(self.boxes_uncounted, 'drop box', 'drop boxes')} without a signed count)"
             receipts = f"The drop is not counted yet{boxes}: the receipts are set against it once its count is signed."
         else:
             receipts = _compared("Receipts", self.receipts_difference_cents, "the drop counted")
@@ -123,21 +127,39 @@ def _compared(what: str, difference: int, against: str) -> str:
     return f"{what} {format_money(abs(difference))} {way} than {against} ({HOUSE_CONTROL})."
 
 
-def sessions_against_custody(summary) -> SessionsAgainstCustody | None:
+def sessions_against_custody(summary, uncounted: int | None = None) -> SessionsAgainstCustody | None:
     """The day's sessions against its custody (`SessionsAgainstCustody`) where the summary's pack
     takes its revenue as games-of-chance sessions (`DailySummary.pack`); None at any other site, and
-    on a day with neither a session nor a table's record."""
+    on a day with neither a session nor a table's record. `uncounted`: the day's drop boxes without a
+    standing signed count (`uncounted_boxes`, the test closing the books applies): the drop is known
+    once there are none (a table with no box adds nothing). Without it (a report stored before it
+    was read) each table with a counted box is taken as counted."""
     sessions = summary.pack.get("sessions") if summary.pack else None
     if sessions is None or not (sessions["sessions"] or summary.tables):
         return None
     tables = summary.tables
     counted = sum(1 for t in tables if t.counted)
+    known = counted == len(tables) if uncounted is None else not uncounted
     trays = bool(tables) and all(t.opener_recorded and t.closer_recorded for t in tables)
     return SessionsAgainstCustody(
         sessions["receipts_cents"],
         sessions["prizes_cents"],
-        summary.total.drop_cents if tables and counted == len(tables) else None,
+        summary.total.drop_cents if tables and known else None,
         summary.total.prizes_cents if trays else None,
         len(tables),
         counted,
+        uncounted,
     )
+
+
+def uncounted_boxes(site, start: date, end: date) -> dict[date, int]:
+    """{gaming date: the drop boxes of that day at `site` without a standing signed count}, dates
+    with none left out, in one query: what closing the books refuses on
+    (accounting.services._check_drops_counted)."""
+    from counts.models import Drop
+    from counts.queries import current_agreements
+
+    drops = Drop.objects.filter(site=site, gaming_date__range=(start, end))
+    counted = current_agreements(drops).values("drop_id")
+    rows = drops.exclude(pk__in=counted).values("gaming_date").annotate(boxes=Count("id")).order_by()
+    return {row["gaming_date"]: row["boxes"] for row in rows}

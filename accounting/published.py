@@ -19,7 +19,7 @@ What is here, by question:
   `dealer_totals` (the sums without the shifts, `DealerTotals`: the line the report prints,
   `DealerLine`, with its site and game);
 - the pack's own figures: `pack_figures` (and each day's, `pack_days`); a session pack's day against
-  its custody: `sessions_against_custody` (`SessionsAgainstCustody`); the other games' AGP: `other_games_agp`,
+  its custody: `sessions_against_custody` (`SessionsAgainstCustody`, with `uncounted_boxes`); the other games' AGP: `other_games_agp`,
   `other_games_history`;
 - the frozen format's tax label (`TAX_LABEL`), the figures' value types (`Custody`, `ZERO`,
   `ratio_string`) and the adjustment fields (`ADJUSTMENT_FIELDS`).
@@ -72,6 +72,7 @@ from .pack_figures import (
     pack_days,
     pack_figures,
     sessions_against_custody,
+    uncounted_boxes,
 )
 from .queries import books_closed, other_games_agp, other_games_history
 from .summaries import (
@@ -162,6 +163,7 @@ __all__ = [
     "SESSION_CHECK_TITLE",
     "SessionsAgainstCustody",
     "sessions_against_custody",
+    "uncounted_boxes",
     "quarter_books",
     "quarter_game_totals",
     "quarter_summaries",

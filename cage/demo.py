@@ -232,11 +232,14 @@ def _redeem_prizes(site, day, flow, cashier) -> None:
     largest chips first, as the night's redemptions, so the redemption log explains the cash that
     left the bank (`_bank_counts` pays the prizes out of its cash). None where the house has no
     chips (a fees room) or the tables paid nothing out."""
+    from accounting.published import books_closed
+
     prizes = (flow or (0, 0))[1]
     if (
         prizes <= 0
         or not house_chips(site)
         or ChipRedemption.objects.filter(site=site, gaming_date=day.gaming_date).exists()
+        or books_closed(site, day.gaming_date)  # a night banked and closed before the demo recorded redemptions
     ):
         return
     values = ChipDenomination.objects.filter(organization_id=site.organization_id, active=True).values_list(
@@ -245,8 +248,8 @@ def _redeem_prizes(site, day, flow, cashier) -> None:
     chips, left = {}, prizes
     for value in sorted(values, reverse=True):
         chips[value], left = divmod(left, value)
-    if left:
-        raise ValueError(f"the demo's prizes of {prizes} cents are not made of the organization's chips")
+    if left:  # not made of the active chips (a small chip retired): the night keeps no redemption
+        return
     services.redeem_chips(
         acting_user=cashier,
         site=site,

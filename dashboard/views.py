@@ -157,6 +157,14 @@ def _gaming_day(site, asked: date | None) -> tuple[date, GamingDay | None]:
     return (found.gaming_date, found) if found else (site_today(site), None)
 
 
+def _sessions_check(site, day, summary):
+    """A session site's day against its custody, its boxes' counts read (one query there only)."""
+    if not (summary.pack and "sessions" in summary.pack):
+        return None
+    uncounted = published.uncounted_boxes(site, day, day).get(day, 0)
+    return published.sessions_against_custody(summary, uncounted)
+
+
 @login_required
 def daily(request):
     site = figure_site(request, DAILY_FIGURES)
@@ -194,7 +202,7 @@ def daily(request):
         "pack": pack_figures(site, day, day),
         # A session site's day: its sessions' receipts and prizes against the drop counted and the
         # tables' payout (the daily report's section of the day says the same); None elsewhere.
-        "sessions_check": published.sessions_against_custody(summary),
+        "sessions_check": _sessions_check(site, day, summary),
         "session_check_title": published.SESSION_CHECK_TITLE,
         "session_check_rule": published.SESSION_CHECK,
         "day": day,

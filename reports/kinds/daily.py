@@ -21,6 +21,7 @@ from accounting.published import (
     pack_figures,
     sessions_against_custody,
     summary_game_lines,
+    uncounted_boxes,
 )
 from accounting.rules import DAILY_FIGURES, DEPOSIT, LOW_HOLD
 from cage.queries import late_entries as cage_late_entries
@@ -102,6 +103,9 @@ class DailyReport:
     pack_days: dict | None = None
     # Openers that differ from the count before them, with their reasons (floor.queries.opener_variances).
     variances: tuple[OpenerVariance, ...] = ()
+    # A session site's days' drop boxes without a signed count, by ISO gaming date (accounting.uncounted_boxes;
+    # None: a drop pack, or a report stored before they were read).
+    uncounted: dict | None = None
 
 
 NOT_KNOWN = "not known"
@@ -130,7 +134,21 @@ def build(context: ReportContext) -> DailyReport:
         _gaming_dates(context),
         {day.isoformat(): figures for day, figures in pack_days(context.site, context.start, context.end).items()},
         _variances(context),
+        _uncounted(context),
     )
+
+
+def _uncounted(context: ReportContext) -> dict | None:
+    if get_pack(context.site.jurisdiction).revenue_model != RevenueModel.SESSION:
+        return None
+    found = uncounted_boxes(context.site, context.start, context.end)
+    return {day.isoformat(): boxes for day, boxes in found.items()}
+
+
+def _session_check(day: DailySummary, data: "DailyReport | None"):
+    """The day's sessions against its custody, with its boxes' counts where the report read them."""
+    uncounted = None if data is None or data.uncounted is None else data.uncounted.get(day.gaming_date.isoformat(), 0)
+    return sessions_against_custody(day, uncounted)
 
 
 def _variances(context: ReportContext) -> tuple[OpenerVariance, ...]:
@@ -397,7 +415,7 @@ def _day(day: DailySummary, books: BooksCheck, data: "DailyReport", pack_day: di
         ]
     story += _variances_section(data, day) if data is not None else []
     story += pack_section(pack_day, of_the_day=True)  # the day's own fees or sessions, as its page shows them
-    story += session_check_section(sessions_against_custody(day))  # a session day against its custody
+    story += session_check_section(_session_check(day, data))  # a session day against its custody
     story += _adjustments_section(day, where)
     story += summary_section(day.tournaments, day.twenty_one.agp_cents, where=where)
     cash = [
@@ -521,7 +539,7 @@ def table(data: DailyReport) -> tuple[list[Column], list[list]]:
         # fees or sessions (the PDF's section of the day)
         rows += day_rows if holds else [row for row in day_rows if row[1] in ("adjustment", "total")]
         rows += _pack_rows(pack_day, day.gaming_date)
-        rows += _check_rows(day)
+        rows += _check_rows(day, data)
     gone = (set() if holds else NOT_DROP_COLUMNS) | (set() if pack_counts(data.pack) else {"count"})
     return in_words(*without(COLUMNS, rows + _pack_rows(data.pack), gone), revenue_words(data.where))
 
@@ -545,10 +563,10 @@ def _pack_rows(pack: dict | None, day=None) -> list[list]:
     ]
 
 
-def _check_rows(day: DailySummary) -> list[list]:
+def _check_rows(day: DailySummary, data: DailyReport) -> list[list]:
     """A session site's day against its custody (the PDF's section of the day), dated with the day."""
     blank = [None] * (len(COLUMNS) - 5)
-    lines = session_check_lines(sessions_against_custody(day))
+    lines = session_check_lines(_session_check(day, data))
     return [[day.gaming_date, "sessions_against_custody", *blank, label, cents, None] for label, cents in lines]
 
 

@@ -35,3 +35,6 @@ def test_a_custody_block_is_given_only_where_the_pack_has_such_custody(client_fo
         assert {b for b in BLOCKS if body[b] is not None} == set(given), body
         assert all(body[b]["agp_cents"] == 0 for b in given)
         assert bool(body["games"]) == has_games
+    filed = api.get(f"/api/v1/sites/{site.pk}/quarter-filing/?quarter=2026Q3")
+    assert filed.status_code == 200, filed.content
+    assert (filed.json()["amended_total"] is None) == ("total" not in given)

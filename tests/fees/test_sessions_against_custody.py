@@ -161,7 +161,8 @@ def test_a_night_whose_drop_is_not_counted_yet_says_so(client, client_for, cast,
     floor_day(org, ny_site, counted=False)
     typed_session(ny_shift, ny_site, RECEIPTS)
     said = (
-        "The drop is not counted yet (0 of 1 table counted): the receipts are set against it once its count is signed."
+        "The drop is not counted yet (1 drop box without a signed count): the receipts are set against it once its "
+        "count is signed."
     )
     shown = _daily_page(client, cast, ny_site)
     assert said in shown and '<th>Drop counted</th><td class="text-end">not counted yet</td>' in shown
@@ -181,3 +182,35 @@ def test_a_drop_site_and_a_fees_site_show_no_sessions_against_custody(client, ca
     for elsewhere in (north_dakota, site):  # `site`: the Washington blackjack (fees) site
         shown = _daily_page(client, cast, elsewhere)
         assert "Sessions against the floor's custody" not in shown and 'id="sessions-against-custody"' not in shown
+
+
+def test_a_second_box_of_the_table_not_counted_leaves_the_drop_not_counted(client, cast, org, ny_site, ny_shift):
+    """The drop is known once every box of the day is in a signed count, as closing the books asks:
+    a table with one box counted and a second placed is not counted yet (it said "$500.00 more")."""
+    floor_day(org, ny_site)
+    typed_session(ny_shift, ny_site, RECEIPTS + 50_000)
+    table = ny_site.tables.get(number=1)
+    second = counts.register_drop_box(
+        acting_user=make_person(org, Role.GAMING_MANAGER, ny_site).user, table=table, label="B"
+    )
+    counts.place_drop_box(
+        acting_user=make_person(org, Role.SHIFT_MANAGER, ny_site).user, drop_box=second, gaming_date=DAY, at=at("20:00")
+    )
+    shown = _daily_page(client, cast, ny_site)
+    assert "The drop is not counted yet (1 drop box without a signed count)" in shown
+    assert "more than the drop counted" not in shown
+
+
+def test_a_table_with_no_drop_box_adds_nothing_to_the_drop_counted(client, cast, org, ny_site, ny_shift):
+    """A table whose box was never placed leaves no count to wait for: the drop counted is known
+    ($0.00 from it), not "not counted yet" for ever once the day's books are closed."""
+    make_chips(org)
+    shift = make_person(org, Role.SHIFT_MANAGER, ny_site).user
+    table = TableFactory(site=ny_site, number=1, max_wager_cents=500, decks=2, tie_option=1)
+    floor.open_gaming_day(acting_user=shift, site=ny_site, gaming_date=DAY, at=at("17:55"))
+    floor.record_table_inventory(acting_user=shift, table=table, kind="opener", chips=OPENER, at=at("18:00"))
+    floor.record_table_inventory(acting_user=shift, table=table, kind="closer", chips=OPENER, at=at("23:00"))
+    typed_session(ny_shift, ny_site, 0, prizes=0)
+    shown = _daily_page(client, cast, ny_site)
+    assert "not counted yet" not in shown
+    assert "Receipts equal the drop counted: difference $0.00." in shown
