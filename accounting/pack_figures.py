@@ -71,8 +71,8 @@ PAID_OUT = "paid out at the tables"
 class SessionsAgainstCustody:
     """A session site's day: the sessions' receipts against the drop counted, and their prizes
     against what the tables paid out in chips (fills - credits + opener - closer). A figure of the
-    floor is None until it is known: the drop until every table's box of the day is in a signed
-    count, the payout until every table's opener and closer are counted. The daily page and each
+    floor is None until it is known: the drop until every drop box of the day is in a signed count
+    (`uncounted_boxes`), the payout until every table's opener and closer are counted. The daily page and each
     day's section of the daily report (PDF and CSV) read these lines and statements, so they agree."""
 
     receipts_cents: int
