@@ -203,7 +203,6 @@ class PackFiguresOut(serializers.Serializer):
     )
 
 
-CUSTODY_BLOCKS = ("total", "twenty_one", "paddlewheel")
 CUSTODY_NULL_DOC = (
     "Null where the site's pack has no such custody: a fees pack (WA-BJ), whose tables take none of the house's "
     "chips, has no drop at all; a pack whose tables deal no paddlewheel has no paddlewheel block."
@@ -424,15 +423,23 @@ def custody_blocks(site, total: Custody, twenty_one: Custody, paddlewheel: Custo
     time fees, WAC 230-40-125(1)), so it has no drop, win or hold at all; a pack whose tables deal no
     paddlewheel (`Pack.games`) has no paddlewheel block. Zeros there read as a night that took nothing."""
     pack = pack_for(site)
-    if pack.revenue_model == RevenueModel.FEES:
-        return dict.fromkeys(CUSTODY_BLOCKS)
-    wheel = custody_json(paddlewheel) if "PW" in pack.games else None
-    return {"total": custody_json(total), "twenty_one": custody_json(twenty_one), "paddlewheel": wheel}
+    wheel = custody_json(paddlewheel) if "PW" in pack.games and not takes_no_chips(site) else None
+    return {"total": custody_block(site, total), "twenty_one": custody_block(site, twenty_one), "paddlewheel": wheel}
+
+
+def custody_block(site, custody: Custody) -> dict | None:
+    """One custody block in the API: null at a fees pack's site (`custody_blocks`)."""
+    return None if takes_no_chips(site) else custody_json(custody)
+
+
+def takes_no_chips(site) -> bool:
+    """A fees pack's site (WA-BJ): its tables take none of the house's chips."""
+    return pack_for(site).revenue_model == RevenueModel.FEES
 
 
 def _game_lines(site, lines) -> list[dict]:
     """The games beside their thresholds: none at a fees pack's site (no drop, no hold)."""
-    return [] if pack_for(site).revenue_model == RevenueModel.FEES else [game_line_json(g) for g in lines]
+    return [] if takes_no_chips(site) else [game_line_json(g) for g in lines]
 
 
 def game_line_json(line: games.GameLine) -> dict:
@@ -933,7 +940,7 @@ class QuarterFilingView(APIView):
             "figures_now": state.figures_now,
             "amendments": [amendment_json(a) for a in state.amendments],
             # none at a fees site, whose tables hold none of the house's chips (`custody_blocks`)
-            "amended_total": custody_blocks(site, amended, amended, amended)["total"],
+            "amended_total": custody_block(site, amended),
             "amended_cash_profit_cents": None
             if summary.cash_profit_cents is None
             else summary.cash_profit_cents + state.amendment_cash_cents,

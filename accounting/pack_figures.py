@@ -156,10 +156,7 @@ def uncounted_boxes(site, start: date, end: date) -> dict[date, int]:
     """{gaming date: the drop boxes of that day at `site` without a standing signed count}, dates
     with none left out, in one query: what closing the books refuses on
     (accounting.services._check_drops_counted)."""
-    from counts.models import Drop
-    from counts.queries import current_agreements
+    from counts.queries import uncounted_drops
 
-    drops = Drop.objects.filter(site=site, gaming_date__range=(start, end))
-    counted = current_agreements(drops).values("drop_id")
-    rows = drops.exclude(pk__in=counted).values("gaming_date").annotate(boxes=Count("id")).order_by()
+    rows = uncounted_drops(site, start, end).values("gaming_date").annotate(boxes=Count("id")).order_by()
     return {row["gaming_date"]: row["boxes"] for row in rows}

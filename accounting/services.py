@@ -142,12 +142,9 @@ def _check_forms_accounted_for(site: Site, gaming_date: date) -> None:
 
 
 def _check_drops_counted(site: Site, gaming_date: date) -> None:
-    from counts.models import Drop
-    from counts.queries import current_agreements
+    from counts.queries import uncounted_drops
 
-    drops = Drop.objects.filter(site=site, gaming_date=gaming_date)
-    counted = current_agreements(drops).values("drop_id")
-    uncounted = sorted(set(drops.exclude(pk__in=counted).values_list("table__number", flat=True)))
+    uncounted = sorted(set(uncounted_drops(site, gaming_date, gaming_date).values_list("table__number", flat=True)))
     if uncounted:
         numbers = ", ".join(str(n) for n in uncounted)
         raise ValidationError(

@@ -114,6 +114,14 @@ def current_agreements(drops=None, *, signed_only: bool = True):
     return qs
 
 
+def uncounted_drops(site, start: date, end: date):
+    """The drops of `site`'s gaming days in [start, end] without a standing signed count (no
+    current agreement of a signed session, `current_agreements`): what closing the books refuses
+    on, and what a day's sessions are set against before its drop is known."""
+    drops = Drop.objects.filter(site=site, gaming_date__range=(start, end))
+    return drops.exclude(pk__in=current_agreements(drops).values("drop_id"))
+
+
 @dataclass(frozen=True)
 class AgreedDrop:
     drop_id: int
