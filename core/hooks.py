@@ -341,3 +341,10 @@ SESSION_LICENCES = declare(
     answer="licences(site, day) -> ([(licence_number, effective_on)] the organization has on file for the site's "
     "jurisdiction, oldest first; the number in force on the day, or None)",
 )
+PIT_FEE_STEP = declare(
+    "pit_fee_step",
+    asked_by="floor.pit_terminal (a station's pit: a fee collected at a table, with a badge and PIN)",
+    answered_by="fees (fees.apps)",
+    answer="step(site) -> None where the site's revenue is not its table fees; else {'roles': the roles who may "
+    "collect, 'fee': the terminal's JSON-safe fee data (bases, bounds, each table's last collection)}",
+)

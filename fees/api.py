@@ -8,7 +8,7 @@ from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from cardroom.api import ScopedEmployeeField
+from cardroom.api import PinSignerInput, ScopedEmployeeField, pin_acting_user
 from cardroom.models import Table
 from core.api import (
     ERROR_RESPONSES,
@@ -53,7 +53,7 @@ class FeeCollectionSerializer(serializers.ModelSerializer):
         ]
 
 
-class FeeCollectionInputSerializer(Input):
+class FeeCollectionInputSerializer(PinSignerInput):
     table = ScopedField(Table, queryset=Table.objects.none())
     basis = serializers.ChoiceField(choices=FeeBasis.choices)
     # the bounds of the period, rate and count are the service's (one message, in words, citing its rule)
@@ -125,7 +125,8 @@ class FeeCollectionViewSet(ScopedViewSet):
         return self.write(request)
 
     def create_object(self, data):
-        return services.record_fee(acting_user=self.request.user, **data)
+        data = dict(data)  # on a station, the badge and PIN of who collected it (a pit terminal)
+        return services.record_fee(acting_user=pin_acting_user(self.request, data), **data)
 
     @extend_schema(request=FeeVoidInputSerializer, responses={201: FeeCollectionSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"])

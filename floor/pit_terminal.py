@@ -13,6 +13,7 @@ from datetime import datetime
 from django.db.models import Q
 
 from cardroom.models import ChipDenomination, Employee, Membership, Role, Site
+from core.hooks import PIT_FEE_STEP
 from core.money import format_money
 
 from . import queries, rules
@@ -90,12 +91,27 @@ def terminal_data(site: Site, board: queries.PitBoard, *, station: bool, at: dat
             if (Role.CASHIER in p.roles or Role.DEALER in p.roles) and p.id not in dealing
         ],
         "tables": [_table(row, people, dealing, counted) for row in board.rows],
+        "fee": fee_step(site, people),
         "slips": [
             _slip(slip, row, people, on_duty, presumed, dealing)
             for row in board.rows
             for slip in (*row.unverified, *row.unreceived)
         ],
     }
+
+
+def register_fee_step(step) -> None:
+    """The fees app registers `step(site)` once, when ready (core.hooks.PIT_FEE_STEP)."""
+    PIT_FEE_STEP.register(step)
+
+
+def fee_step(site: Site, people: dict[int, Person]) -> dict | None:
+    """A table fee collected on the terminal where the site's revenue is its table fees (WA-BJ):
+    the fees app's data with the badges of the people who may collect; None elsewhere."""
+    step = PIT_FEE_STEP(site)
+    if step is None:
+        return None
+    return {**step["fee"], "collectors": _holding(people, step["roles"])}
 
 
 def _duty(people, on_duty: dict[int, int], presumed: set[int], dealing: set[int]) -> list[dict]:

@@ -1,6 +1,6 @@
 // The pit terminal: a shared station's one screen. Every step (open the day, open a table,
 // seat or relieve a dealer, prepare a fill or credit, verify or receive a waiting slip, go on
-// or off duty) opens inline in #pit-panel with the badges of only the people allowed to take
+// or off duty, collect a table fee where the revenue is fees) opens inline in #pit-panel with the badges of only the people allowed to take
 // it there (floor.pit_terminal, read from the board's #pit-data) and is sent to the REST API
 // with the person's badge and PIN. The server decides; a refusal is shown in the panel.
 //
@@ -241,6 +241,68 @@
     return chips.reduce(function (sum, c) { return sum + c.denomination * c.quantity; }, 0);
   }
 
+  // A table fee (WA-BJ: on a time basis, by direct collection): the table's last fee repeated by
+  // default (basis, minutes, rate, seats or players), so a collection is a badge and a PIN.
+  function cents(text) {  // "2", "2.5", "$2.50" -> 250; anything else -> null (never through a float)
+    const m = /^\s*\$?(\d{1,7})(?:\.(\d{1,2}))?\s*$/.exec(text || "");
+    return m ? parseInt(m[1], 10) * 100 + parseInt(((m[2] || "") + "00").slice(0, 2), 10) : null;
+  }
+  function dollarsText(c) { return Math.floor(c / 100) + "." + String(c % 100).padStart(2, "0"); }
+  function fee(tableId) {
+    const table = byId(data.tables, tableId);
+    const step = data.fee;
+    if (!table || !step) return;
+    const last = step.last[String(table.id)] || {};
+    const bases = h("div", {class: "d-flex flex-wrap gap-2", role: "radiogroup", "aria-label": "Basis"});
+    step.bases.forEach(function (b, i) {
+      const id = "pit-fee-basis-" + b.value;
+      bases.appendChild(h("input", {type: "radio", class: "btn-check", name: "basis", id: id, value: b.value,
+        autocomplete: "off", checked: last.basis ? last.basis === b.value : i === 0}));
+      bases.appendChild(h("label", {class: "btn btn-outline-secondary", for: id, text: b.label}));
+    });
+    function box(id, label, value, mode) {
+      return h("div", {class: "col-4"}, [
+        h("label", {class: "form-label fw-semibold mb-0", for: id, text: label}),
+        h("input", {type: "text", inputmode: mode, id: id, class: "form-control form-control-lg text-end",
+          value: value, autocomplete: "off"}),
+      ]);
+    }
+    const amount = h("p", {class: "fs-5 fw-bold", id: "pit-fee-amount"});
+    const form = open("Fee · Table " + table.number, step.rule + ": fees assessed on a time basis, collected at the table.",
+      [h("fieldset", {class: "mb-2", id: "pit-fee-basis"}, [h("legend", {class: "form-label fw-semibold fs-6 mb-1", text: "Charged"}), bases]),
+       h("div", {class: "row g-2 mb-2"}, [
+         box("pit-fee-period", "Minutes", last.period_minutes || "", "numeric"),
+         box("pit-fee-rate", "Rate ($)", last.rate_cents ? dollarsText(last.rate_cents) : "", "decimal"),
+         box("pit-fee-count", "Seats or players", last.count || "", "numeric")]),
+       amount, signers(step.collectors, "Who collects it"), pinField()],
+      "Record the fee",
+      function (f) {
+        const rate = cents(f.querySelector("#pit-fee-rate").value);
+        if (rate === null) { showErrors(f, ["Rate: dollars and cents a seat or player a period, for example 2.50."]); return null; }
+        const basis = f.querySelector("input[name=basis]:checked");
+        const body = {table: table.id, basis: basis ? basis.value : "", rate_cents: rate,
+          period_minutes: f.querySelector("#pit-fee-period").value.trim(), count: f.querySelector("#pit-fee-count").value.trim()};
+        const total = rate * (parseInt(body.count, 10) || 0);
+        return {url: "/api/v1/fee-collections/", body: body, timeField: "collected_at",
+          label: "Fee at table " + table.number + " (" + money(total) + ")",
+          done: function (json) {
+            // The table's last fee at once, before the board's refresh brings the same from the server.
+            if (data.fee) data.fee.last[String(table.id)] = {basis: json.basis, period_minutes: json.period_minutes, rate_cents: json.rate_cents, count: json.count};
+            return "Fee of " + money(json.amount_cents) + " collected at table " + table.number + ".";
+          }};
+      },
+      last.basis ? "#pit-fee-count" : "#pit-fee-period");
+    function show() {
+      const rate = cents(form.querySelector("#pit-fee-rate").value);
+      const count = parseInt(form.querySelector("#pit-fee-count").value, 10);
+      amount.textContent = rate !== null && count > 0 ? "Amount " + money(rate * count) : "Amount: the rate times the seats or players";
+    }
+    ["#pit-fee-rate", "#pit-fee-count"].forEach(function (sel) { form.querySelector(sel).addEventListener("input", show); });
+    show();
+    document.activeElement.select();  // the count (or the minutes, at a table's first fee): typed over
+    signerFocus(form);
+  }
+
   function slipStep(slipId) {
     const slip = byId(data.slips, slipId);
     if (!slip) return false;
@@ -291,6 +353,7 @@
     const what = button.dataset.pitAction;
     const table = byId(data.tables, button.dataset.table);
     if (what === "prepare") return prepare(button.dataset.kind, button.dataset.table);
+    if (what === "fee") return fee(button.dataset.table);
     if (what === "open-day") {
       return simple("Open gaming day " + data.next_gaming_date, null, data.supervisors, "Shift manager",
         "Open the day", "/api/v1/gaming-days/", {site: data.site, gaming_date: data.next_gaming_date},

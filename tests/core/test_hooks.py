@@ -18,7 +18,7 @@ from cardroom.navigation import party_of
 from core import audit_anchors, citations, closing, figure_days, hooks
 from counts import rules as counts_rules
 from fees import rules as fees_rules
-from floor import chip_log, open_items, tips
+from floor import chip_log, open_items, pit_terminal, tips
 from surveillance.services import check_wager_under_surveillance_caps
 
 # Every hook, who asks it and the app that answers it.
@@ -62,6 +62,7 @@ EVERY_HOOK = {
     "report_pdf": "reports",
     "session_licences": "approvals",
     "count_settings_warnings": "compliance",
+    "pit_fee_step": "fees",
 }
 
 # How a lower layer asks each hook, through its own module (as the code does).
@@ -105,6 +106,7 @@ ASKED = {
     "report_pdf": lambda: hooks.REPORT_PDF(1, "0" * 64),
     "session_licences": lambda: fees_rules.session_licences(object(), date(2026, 11, 2)),
     "count_settings_warnings": lambda: counts_rules.settings_warnings(object(), "gaming_day"),
+    "pit_fee_step": lambda: pit_terminal.fee_step(object(), {}),
 }
 
 

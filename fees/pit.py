@@ -1,0 +1,59 @@
+"""A table fee on the pit terminal (WA-BJ: fees assessed on a time basis and collected by the
+direct collection method, WAC 230-40-125(1)): what a station offers to collect one at a table
+with a badge and PIN. Floor's terminal asks it through the `pit_fee_step` hook (core.hooks,
+answered in fees.apps), so imports keep pointing down; the service (`services.record_fee`) still
+decides who may collect and what a fee may be.
+
+One query at a fees site (each table's last fee), none elsewhere."""
+
+from datetime import timedelta
+
+from django.db.models import OuterRef, Subquery
+from django.utils import timezone
+
+from cardroom.models import Table
+
+from . import rules
+from .models import FeeBasis, FeeCollection
+
+# How far back a table's last fee is looked for: the next collection most likely repeats its basis,
+# period and rate; a fee older than this is not offered as the one to repeat.
+LAST_FEE_DAYS = 31
+
+
+def pit_fee_step(site) -> dict | None:
+    """None where the site's revenue is not its table fees; else the roles who may collect
+    (`rules.COLLECTORS`) and the terminal's fee data: the rule, the bases, the bounds, and each
+    table's last fee (`last_fees`)."""
+    if not rules.keeps_table_fees(site):
+        return None
+    return {
+        "roles": rules.COLLECTORS,
+        "fee": {
+            "rule": rules.TABLE_FEES.at(site),
+            "bases": [{"value": value, "label": label} for value, label in FeeBasis.choices],
+            "max_period_minutes": rules.MAX_PERIOD_MINUTES,
+            "max_rate_cents": rules.MAX_RATE_CENTS,
+            "max_count": rules.MAX_COUNT,
+            "last": last_fees(site),
+        },
+    }
+
+
+def last_fees(site) -> dict[str, dict]:
+    """{table id (a string, as JSON keys are): its last fee standing (not a void, not voided) in
+    the last LAST_FEE_DAYS days: basis, period_minutes, rate_cents, count}, tables with none left
+    out. One query: each active table's last fee by a probe of its own rows."""
+    since = timezone.now() - timedelta(days=LAST_FEE_DAYS)
+    standing = FeeCollection.objects.filter(
+        table=OuterRef("pk"), voids__isnull=True, voided_by__isnull=True, collected_at__gte=since
+    ).order_by("-collected_at", "-id")
+    fields = ("basis", "period_minutes", "rate_cents", "count")
+    tables = Table.objects.filter(site=site, active=True).annotate(
+        **{f"last_{name}": Subquery(standing.values(name)[:1]) for name in fields}
+    )
+    found = {}
+    for row in tables.values("pk", *(f"last_{name}" for name in fields)):
+        if row["last_basis"] is not None:
+            found[str(row["pk"])] = {name: row[f"last_{name}"] for name in fields}
+    return found

@@ -1,0 +1,87 @@
+"""A table fee on the pit terminal (WA-BJ: fees on a time basis, by direct collection, WAC
+230-40-125(1)): a station's pit offers each table's fee with the badges of only who may collect
+(fees.rules.COLLECTORS: shift manager, pit boss, cashier; not a dealer, not the count team), the
+table's last fee standing as the one to repeat; the API takes the collector's badge and PIN on a
+station's token and records the fee as theirs. Nothing of it at a site whose revenue is not fees."""
+
+import pytest
+from django.utils import timezone
+
+from cardroom import pins
+from cardroom.models import Role
+from core.models import AuditEvent
+from fees import services
+from fees.models import FeeCollection
+from floor import queries
+from floor.pit_terminal import terminal_data
+from tests.factories import SiteFactory
+
+FEES = "/api/v1/fee-collections/"
+PIN = "470316"
+
+
+@pytest.fixture
+def with_pins(cast):
+    for role in (Role.CASHIER, Role.PIT_BOSS, Role.DEALER, Role.SHIFT_MANAGER, Role.COUNT_TEAM):
+        pins.set_pin(acting_user=cast[role].user, employee=cast[role], pin=PIN)
+    return cast
+
+
+def _terminal(site):
+    now = timezone.now()
+    return terminal_data(site, queries.pit_board(site, now), station=True, at=now)
+
+
+def _fee(user, table, **changes):
+    values = {"basis": "per_seat", "period_minutes": 30, "rate_cents": 300, "count": 5, **changes}
+    return services.record_fee(acting_user=user, table=table, **values)
+
+
+def test_the_terminal_offers_a_fee_with_its_collectors_and_each_tables_last_fee_standing(site, bj_table, with_pins):
+    boss = with_pins[Role.PIT_BOSS]
+    fee = _terminal(site)["fee"]
+    assert sorted(b["initials"] for b in fee["collectors"]) == sorted(
+        with_pins[role].initials for role in (Role.CASHIER, Role.PIT_BOSS, Role.SHIFT_MANAGER)
+    )
+    assert fee["rule"] == "WAC 230-40-125(1) (1999 proposed amendment)" and fee["last"] == {}
+    assert [b["value"] for b in fee["bases"]] == ["per_seat", "per_player"]
+
+    _fee(boss.user, bj_table, basis="per_player", period_minutes=60, rate_cents=450, count=4)
+    mistaken = _fee(boss.user, bj_table, rate_cents=9900, count=7)
+    services.void_fee(acting_user=with_pins[Role.SHIFT_MANAGER].user, fee=mistaken, reason="Wrong rate keyed.")
+    # The voided fee (and its void) are not the one to repeat: the last fee standing is.
+    assert _terminal(site)["fee"]["last"] == {
+        str(bj_table.pk): {"basis": "per_player", "period_minutes": 60, "rate_cents": 450, "count": 4}
+    }
+
+
+def test_a_site_whose_revenue_is_not_fees_offers_no_fee(org, with_pins):
+    nd = SiteFactory(organization=org, name="Fargo Eagles", jurisdiction="ND")
+    assert _terminal(nd)["fee"] is None
+
+
+def test_the_api_takes_the_collectors_badge_and_pin_on_a_stations_token(
+    api_client, site, bj_table, with_pins, fee_payload
+):
+    station = pins.create_station(
+        acting_user=with_pins[Role.GAMING_MANAGER].user, site=site, username="wabj-pit", password="Ochre-Lantern-Drift-58",
+        name="Pit 1",
+    )  # fmt: skip
+    api_client.force_authenticate(station.user)
+
+    def post(person, pin=PIN):
+        return api_client.post(FEES, {**fee_payload, "signer_badge": person.initials, "signer_pin": pin}, format="json")
+
+    alone = api_client.post(FEES, fee_payload, format="json")
+    assert alone.status_code == 403 and "a station signs nothing itself" in alone.json()["detail"]
+    assert post(with_pins[Role.CASHIER], "000001").status_code == 403
+    dealer = post(with_pins[Role.DEALER])
+    assert dealer.status_code == 403 and "collect a table fee" in dealer.json()["detail"]
+    assert not FeeCollection.objects.exists()
+
+    cashier = with_pins[Role.CASHIER]
+    answer = post(cashier)
+    assert answer.status_code == 201, answer.content
+    fee = FeeCollection.objects.get()
+    assert (fee.collected_by, fee.amount_cents) == (cashier, 1500)
+    assert AuditEvent.objects.get(action="fee.collected", object_id=str(fee.pk)).actor == cashier.user
