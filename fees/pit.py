@@ -4,7 +4,7 @@ with a badge and PIN. Floor's terminal asks it through the `pit_fee_step` hook (
 answered in fees.apps), so imports keep pointing down; the service (`services.record_fee`) still
 decides who may collect and what a fee may be.
 
-One query at a fees site (each table's last fee), none elsewhere."""
+Two queries at a fees site (each table's last fee, the site's), none elsewhere."""
 
 from datetime import timedelta
 
@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from cardroom.models import Table
 
-from . import rules
+from . import queries, rules
 from .models import FeeBasis, FeeCollection
 
 # How far back a table's last fee is looked for: the next collection most likely repeats its basis,
@@ -43,7 +43,9 @@ def pit_fee_step(site) -> dict | None:
 def last_fees(site) -> dict[str, dict]:
     """{table id (a string, as JSON keys are): its last fee standing (not a void, not voided) in
     the last LAST_FEE_DAYS days: basis, period_minutes, rate_cents, count}, tables with none left
-    out. One query: each active table's last fee by a probe of its own rows."""
+    out; and "site": the site's last terms (`queries.last_terms`: basis, period, rate; no count)
+    for a table's first fee, as the fees page starts from them. Two queries: each active table's
+    last fee by a probe of its own rows, and the site's."""
     since = timezone.now() - timedelta(days=LAST_FEE_DAYS)
     standing = FeeCollection.objects.filter(
         table=OuterRef("pk"), voids__isnull=True, voided_by__isnull=True, collected_at__gte=since
@@ -56,4 +58,7 @@ def last_fees(site) -> dict[str, dict]:
     for row in tables.values("pk", *(f"last_{name}" for name in fields)):
         if row["last_basis"] is not None:
             found[str(row["pk"])] = {name: row[f"last_{name}"] for name in fields}
+    site_terms = queries.last_terms(site)
+    if site_terms:
+        found["site"] = site_terms
     return found

@@ -161,3 +161,15 @@ def no_sessions() -> dict:
 def _session_block(totals: dict) -> dict:
     receipts, prizes = totals["receipts"] or 0, totals["prizes"] or 0
     return {"sessions": totals["n"], "receipts_cents": receipts, "prizes_cents": prizes, "net_cents": receipts - prizes}
+
+
+def last_terms(site) -> dict:
+    """The basis, period and rate of the site's latest fee standing (not a void, not voided): a
+    room charges the same posted rate all night, so the next fee starts from them; {} before any."""
+    last = (
+        FeeCollection.objects.filter(site=site, voids__isnull=True, voided_by__isnull=True)
+        .order_by("-collected_at", "-id")
+        .values("basis", "period_minutes", "rate_cents")
+        .first()
+    )
+    return last or {}

@@ -102,7 +102,7 @@ def fee_page(request):
     tables = Table.objects.filter(site=site, active=True).order_by("number")
     can_collect = access.has_role(site.pk, *rules.COLLECTORS)
     form = (
-        forms.FeeForm(request.POST or None, tables=tables, site=site, initial=_last_terms(site))
+        forms.FeeForm(request.POST or None, tables=tables, site=site, initial=queries.last_terms(site))
         if can_collect
         else None
     )
@@ -155,18 +155,6 @@ def count_fee_cash(request):
 def _fee_form(site, access):
     tables = Table.objects.filter(site=site, active=True).order_by("number")
     return forms.FeeForm(tables=tables, site=site) if access.has_role(site.pk, *rules.COLLECTORS) else None
-
-
-def _last_terms(site) -> dict:
-    """The basis, period and rate of the site's latest collection (not a void): a room charges
-    the same posted rate all night, so the next fee's form starts from them."""
-    last = (
-        FeeCollection.objects.filter(site=site, voids__isnull=True)
-        .order_by("-collected_at", "-id")
-        .values("basis", "period_minutes", "rate_cents")
-        .first()
-    )
-    return last or {}
 
 
 @login_required

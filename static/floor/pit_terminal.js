@@ -252,7 +252,7 @@
     const table = byId(data.tables, tableId);
     const step = data.fee;
     if (!table || !step) return;
-    const last = step.last[String(table.id)] || {};
+    const last = step.last[String(table.id)] || step.last.site || {};  // a table's first fee: the site's terms
     const bases = h("div", {class: "d-flex flex-wrap gap-2", role: "radiogroup", "aria-label": "Basis"});
     step.bases.forEach(function (b, i) {
       const id = "pit-fee-basis-" + b.value;

@@ -51,7 +51,8 @@ def test_the_terminal_offers_a_fee_with_its_collectors_and_each_tables_last_fee_
     services.void_fee(acting_user=with_pins[Role.SHIFT_MANAGER].user, fee=mistaken, reason="Wrong rate keyed.")
     # The voided fee (and its void) are not the one to repeat: the last fee standing is.
     assert _terminal(site)["fee"]["last"] == {
-        str(bj_table.pk): {"basis": "per_player", "period_minutes": 60, "rate_cents": 450, "count": 4}
+        str(bj_table.pk): {"basis": "per_player", "period_minutes": 60, "rate_cents": 450, "count": 4},
+        "site": {"basis": "per_player", "period_minutes": 60, "rate_cents": 450},  # a table's first fee
     }
 
 
