@@ -4,6 +4,8 @@
 table's last fee standing as the one to repeat; the API takes the collector's badge and PIN on a
 station's token and records the fee as theirs. Nothing of it at a site whose revenue is not fees."""
 
+import re
+
 import pytest
 from django.utils import timezone
 
@@ -86,3 +88,14 @@ def test_the_api_takes_the_collectors_badge_and_pin_on_a_stations_token(
     fee = FeeCollection.objects.get()
     assert (fee.collected_by, fee.amount_cents) == (cashier, 1500)
     assert AuditEvent.objects.get(action="fee.collected", object_id=str(fee.pk)).actor == cashier.user
+
+
+def test_the_fees_page_starts_from_the_last_fee_standing_not_a_voided_one(client, site, bj_table, with_pins):
+    boss = with_pins[Role.PIT_BOSS]
+    _fee(boss.user, bj_table, rate_cents=450)
+    mistaken = _fee(boss.user, bj_table, rate_cents=9900)
+    services.void_fee(acting_user=with_pins[Role.SHIFT_MANAGER].user, fee=mistaken, reason="Wrong rate keyed.")
+    client.force_login(boss.user)
+    form = client.get("/fees/").content.decode()
+    assert re.search(r'name="rate_cents"[^>]*value="4.50"', form), "the rate offered is the last one standing"
+    assert 'value="99.00"' not in form
