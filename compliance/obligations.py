@@ -30,7 +30,7 @@ from core.periods import Quarter
 from floor.queries import quarters_played
 from packs import pack_of
 from surveillance import queries as surveillance_queries
-from surveillance.rules import REVIEW_MIN_FOOTAGE, REVIEW_PROGRAM, SURVEILLANCE_RECORDS
+from surveillance.rules import REVIEW_PROGRAM, SURVEILLANCE_RECORDS
 
 from .models import Alert
 from .queries import ALERTS
@@ -119,8 +119,8 @@ def _review_weeks(sites: dict, first: date, last: date, today: date) -> list[Obl
     for task in tasks:
         if f"task:{task.pk}" in alerted:
             continue  # missed: its alert is on the calendar instead
-        site = sites[task.program.site_id]
-        footage = REVIEW_MIN_FOOTAGE.on(site, task.program.start_date)  # in force when the program started
+        site = task.program.site = sites[task.program.site_id]  # its pack's numbers with no query
+        footage = surveillance_queries.program_footage(task.program)  # what the program asked when opened
         done = reviewed.get(task.pk, timedelta()) >= footage.value
         citation = REVIEW_PROGRAM.at(site)
         found.append(

@@ -41,7 +41,7 @@ from .models import (
     SurveillanceStatus,
     VendorPurchase,
 )
-from .rules import READ_ROLES
+from .rules import HOUSE_PROGRAM_MAX_FOOTAGE_MINUTES, HOUSE_PROGRAM_MAX_WEEKS, READ_ROLES
 
 
 def readable_sites(access):
@@ -269,7 +269,27 @@ SpecialEventInput = _input(
 )
 
 ProgramSerializer = _output(ReviewProgram)
-ProgramInput = _input(ReviewProgram, ["site", "start_date", "reason"], site=ScopedSiteField())
+ProgramInput = _input(
+    ReviewProgram,
+    ["site", "start_date", "reason", "weeks", "footage_minutes"],
+    site=ScopedSiteField(),
+    # House control: set only where the site's pack states no review program (its bounds and the
+    # refusal elsewhere are the service's, the form's words).
+    weeks=serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text=f"House control, where the site's pack states no review program: the house's own program's "
+        f"length in whole weeks (1 to {HOUSE_PROGRAM_MAX_WEEKS}; omitted: the house's default). Where the pack "
+        "states one, its weeks, and only those.",
+    ),
+    footage_minutes=serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text=f"House control, where the site's pack states no review program: the minutes of each table's "
+        f"video to review each week (1 to {HOUSE_PROGRAM_MAX_FOOTAGE_MINUTES}; omitted: the house's default). "
+        "Where the pack states one, its footage, and only that.",
+    ),
+)
 
 ClosureSerializer = _output(ReviewProgramClosure)
 ClosureInput = _input(

@@ -1,13 +1,26 @@
 """Browser forms parse input; the services hold the rules (the same message as the API)."""
 
+from datetime import timedelta
+
 from django import forms
+from django.utils import timezone
 
 from cardroom.models import Employee, Table
 from core.forms import BookDateField, BootstrapMixin, CentsField
+from core.rules import HOUSE_CONTROL
 
 from . import queries
 from .models import Equipment, EquipmentChange, Outage, ReviewTask, SpecialEvent
-from .rules import FIELD_OF_VIEW, VENDOR_DEFERRAL
+from .rules import (
+    FIELD_OF_VIEW,
+    HOUSE_PROGRAM_MAX_FOOTAGE_MINUTES,
+    HOUSE_PROGRAM_MAX_WEEKS,
+    REVIEW_MIN_FOOTAGE,
+    REVIEW_PROGRAM,
+    REVIEW_PROGRAM_LENGTH,
+    REVIEW_WEEK,
+    VENDOR_DEFERRAL,
+)
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -139,6 +152,27 @@ class AccessForm(SiteForm):
 class ProgramForm(SiteForm):
     start_date = _date()
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+    # The house's own program's length and footage, offered only where the site's pack states no
+    # program (its numbers are the pack's elsewhere); the bounds are the service's.
+    weeks = forms.IntegerField(required=False, label="Length (whole weeks)")
+    footage_minutes = forms.IntegerField(required=False, label="Footage per table a week (minutes)")
+
+    def __init__(self, *args, site=None, **kwargs):
+        super().__init__(*args, site=site, **kwargs)
+        if site is None or REVIEW_PROGRAM.applies(site):
+            del self.fields["weeks"], self.fields["footage_minutes"]
+            return
+        today = timezone.localdate()
+        weeks = REVIEW_PROGRAM_LENGTH.on(site, today).value // REVIEW_WEEK
+        minutes = REVIEW_MIN_FOOTAGE.on(site, today).value // timedelta(minutes=1)
+        self.fields["weeks"].help_text = (
+            f"{HOUSE_CONTROL}: the house's own program, its length set here: 1 to {HOUSE_PROGRAM_MAX_WEEKS} "
+            f"weeks; blank: {weeks}."
+        )
+        self.fields["footage_minutes"].help_text = (
+            f"{HOUSE_CONTROL}: the house's own program, the video of each active table to review each week: 1 to "
+            f"{HOUSE_PROGRAM_MAX_FOOTAGE_MINUTES} minutes; blank: {minutes}."
+        )
 
 
 class SpecialEventForm(SiteForm):

@@ -322,11 +322,22 @@ class OutageRepair(AppendOnlyModel):
 
 
 class ReviewProgram(AppendOnlyModel):
-    """A low-hold video review program at a site (08-04(9)): weekly tasks for six weeks."""
+    """A low-hold video review program at a site (08-04(9)): weekly tasks for its weeks. It keeps
+    the length and the footage a week it asked when opened (the pack's in force that day, or the
+    house's own where the pack states none), so the record reads the same later; a program
+    opened before they were kept has them null and reads its pack's (or the house's) values."""
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="review_programs")
     start_date = models.DateField()
-    end_date = models.DateField(help_text="Last day of the sixth week.")
+    end_date = models.DateField(help_text="Last day of the program's last week.")
+    weeks = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The program's length in continuous weeks; null: opened before it was kept."
+    )
+    footage_minutes = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Minutes of video to review for each active table each week; null: opened before it was kept.",
+    )
     reason = models.TextField(
         max_length=limits.MAX_TEXT_LENGTH, help_text="Why the program was opened (for example the quarter's hold)."
     )
@@ -358,7 +369,7 @@ class ReviewProgramClosure(AppendOnlyModel):
 
 
 class ReviewTask(AppendOnlyModel):
-    """One week's review of one table: at least one hour of footage (08-04(9))."""
+    """One week's review of one table: at least the program's footage a week (08-04(9))."""
 
     program = models.ForeignKey(ReviewProgram, on_delete=models.PROTECT, related_name="tasks")
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")

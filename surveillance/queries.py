@@ -19,6 +19,9 @@ from cardroom.models import Site, Table
 from core import moments
 from core.money import format_money
 from core.periods import Quarter
+from core.plurals import plural
+from core.rules import HOUSE_CONTROL
+from packs import Limit
 
 from . import special_events
 from .deadlines import OutageDeadline, outage_deadline
@@ -44,6 +47,8 @@ from .rules import (
     OUTAGE_WAGER_CAP_CENTS,
     RECORDING_RETENTION,
     REVIEW_MIN_FOOTAGE,
+    REVIEW_PROGRAM_LENGTH,
+    REVIEW_WEEK,
     SYSTEM,
 )
 
@@ -461,9 +466,38 @@ def with_active_entries(tasks):
     return tasks.prefetch_related(Prefetch("entries", queryset=active_entries(), to_attr="active_entries"))
 
 
-def required_footage(program: ReviewProgram):
-    """The footage a week's task needs: the site's pack's, in force when the program started."""
-    return REVIEW_MIN_FOOTAGE.on(program.site, program.start_date).value
+def program_length(program: ReviewProgram) -> Limit:
+    """The program's length as it asked when opened: the pack's `Limit` in force on its start
+    date where it kept those weeks (or kept none, opened before it was kept), else the house's
+    own weeks, cited "House control"."""
+    stated = REVIEW_PROGRAM_LENGTH.on(program.site, program.start_date)
+    if program.weeks is None or program.weeks * REVIEW_WEEK == stated.value:
+        return stated
+    weeks = plural(program.weeks, "continuous week")
+    return Limit(REVIEW_PROGRAM_LENGTH.key, program.weeks * REVIEW_WEEK, weeks, HOUSE_CONTROL)
+
+
+def program_footage(program: ReviewProgram) -> Limit:
+    """The footage a week's task needs, as the program asked when opened (as `program_length`)."""
+    stated = REVIEW_MIN_FOOTAGE.on(program.site, program.start_date)
+    if program.footage_minutes is None or timedelta(minutes=program.footage_minutes) == stated.value:
+        return stated
+    return Limit(
+        REVIEW_MIN_FOOTAGE.key,
+        timedelta(minutes=program.footage_minutes),
+        f"at least {footage_words(program.footage_minutes)} per week",
+        HOUSE_CONTROL,
+    )
+
+
+def footage_words(minutes: int) -> str:
+    """Minutes of video as a page says them: "90 minutes", "2 hours"."""
+    return plural(minutes // 60, "hour") if minutes and minutes % 60 == 0 else plural(minutes, "minute")
+
+
+def required_footage(program: ReviewProgram) -> timedelta:
+    """The footage a week's task needs: the program's own (`program_footage`)."""
+    return program_footage(program).value
 
 
 def task_done(task: ReviewTask) -> bool:

@@ -77,6 +77,11 @@ REVIEW_MIN_FOOTAGE = LimitKey(
     "surveillance.review_min_footage", REVIEW_PROGRAM, house=(timedelta(hours=1), "at least one hour per week")
 )
 REVIEW_WEEK = timedelta(weeks=1)  # the program's unit of review, not a number of the law
+# Where the pack states none, the gaming manager sets the house program's length (whole weeks)
+# and footage per table a week when opening it, within these bounds (house control: half a year,
+# and no more footage than a full-time reviewer watches in a week).
+HOUSE_PROGRAM_MAX_WEEKS = 26
+HOUSE_PROGRAM_MAX_FOOTAGE_MINUTES = 40 * 60
 
 # A site whose twenty-one activity requires a system has it operational within the pack's days (from
 # the end of the second quarter; at newly acquired premises, of conducting twenty-one there), or

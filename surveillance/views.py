@@ -279,9 +279,7 @@ def recordings(request, site, access):
 @site_page
 def programs(request, site, access):
     form = forms.ProgramForm(request.POST or None, site=site)
-    if request.method == "POST" and run_service(
-        form, lambda d: services.open_review_program(request.user, site, d["start_date"], d["reason"])
-    ):
+    if request.method == "POST" and run_service(form, lambda d: services.open_review_program(request.user, site, **d)):
         return redirect("surveillance:programs")
     return _render(
         request,
@@ -321,6 +319,9 @@ def program_detail(request, site, access, pk):
         "surveillance/program_detail.html",
         {
             "program": program,
+            # What the program asked when opened (the pack's numbers, or the house's own, cited).
+            "asked_length": queries.program_length(program),
+            "asked_footage": queries.program_footage(program),
             "ended_on": queries.program_ended_on(program),
             "tasks": tasks,
             "entries": ReviewEntry.objects.filter(task__program=program).select_related("table", "reviewer__user"),

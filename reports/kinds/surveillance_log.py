@@ -14,8 +14,8 @@ from reportlab.platypus import Spacer
 
 from core.pdf import data_table, para
 from surveillance.models import ReviewEntry, ReviewLogEntry, ReviewProgram, ReviewTask
-from surveillance.queries import active_entries, program_ended_on
-from surveillance.rules import FIELD_OF_VIEW, REVIEW_MIN_FOOTAGE, SURVEILLANCE_RECORDS
+from surveillance.queries import active_entries, program_ended_on, required_footage
+from surveillance.rules import FIELD_OF_VIEW, SURVEILLANCE_RECORDS
 
 from .. import rules as report_rules
 from ..columns import DATE, INT, Column, headings, without
@@ -134,7 +134,7 @@ def _programs(context: ReportContext, zone: ZoneInfo) -> tuple[Program, ...]:
         for p in ReviewProgram.objects.filter(
             site=context.site, start_date__lte=context.end, end_date__gte=context.start
         )
-        .select_related("closure")
+        .select_related("closure", "site")
         .order_by("start_date", "pk")
         if program_ended_on(p) >= context.start
     ]
@@ -168,7 +168,7 @@ def _programs(context: ReportContext, zone: ZoneInfo) -> tuple[Program, ...]:
                     active,
                     corrected_by,
                     zone,
-                    REVIEW_MIN_FOOTAGE.on(context.site, p.start_date).value,
+                    required_footage(p),
                 )
                 for t in tasks
                 if t.program_id == p.pk and t.week_start <= program_ended_on(p)

@@ -10,38 +10,66 @@ from django.utils import timezone
 from cardroom.access import require_gaming_manager, require_role
 from cardroom.models import Employee, Site, Table
 from core import moments
+from core.plurals import plural
 from core.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import ReviewEntry, ReviewProgram, ReviewProgramClosure, ReviewTask
-from ..rules import REVIEW_PROGRAM, REVIEW_PROGRAM_LENGTH, REVIEW_WEEK, STAFF_ROLES, VIDEO_ACCESS_STORED
+from ..rules import (
+    HOUSE_PROGRAM_MAX_FOOTAGE_MINUTES,
+    HOUSE_PROGRAM_MAX_WEEKS,
+    REVIEW_MIN_FOOTAGE,
+    REVIEW_PROGRAM,
+    REVIEW_PROGRAM_LENGTH,
+    REVIEW_WEEK,
+    STAFF_ROLES,
+    VIDEO_ACCESS_STORED,
+)
 from .recordings import may_handle_video
 from .steps import append_audited, require_day_begun
 
 
-def open_review_program(acting_user, site: Site, start_date: date, reason: str) -> ReviewProgram:
-    """Open a low-hold video review (ND 99-01.3-08-04(9)): one weekly task of at least one
-    hour for each active, regularly located table, for six continuous weeks. `acting_user`
-    None means the system (a compliance job); otherwise only a gaming manager may."""
+def open_review_program(
+    acting_user,
+    site: Site,
+    start_date: date,
+    reason: str,
+    *,
+    weeks: int | None = None,
+    footage_minutes: int | None = None,
+) -> ReviewProgram:
+    """Open a low-hold video review (ND 99-01.3-08-04(9)): one weekly task for each active,
+    regularly located table, for the program's continuous weeks, each needing its footage. Where
+    the site's pack states the program, its weeks and footage in force on `start_date` (another
+    `weeks` or `footage_minutes` is refused); where it states none, the house's own program runs
+    the `weeks` and `footage_minutes` (per table a week) the gaming manager sets, the house's
+    defaults when omitted. The program keeps both. `acting_user` None means the system (a
+    compliance job); otherwise only a gaming manager may."""
     if acting_user is not None:
         require_gaming_manager(acting_user, site.organization_id, action="open a video review program")
     if any(queries.program_is_open(p, start_date) for p in ReviewProgram.objects.filter(site=site)):
-        raise ValidationError({"start_date": "A video review program is already running at this site on that date."})
+        raise ValidationError(
+            {
+                "start_date": f"{REVIEW_PROGRAM.at(site)}: a video review program is already running at this site on "
+                "that date."
+            }
+        )
+    weeks, footage_minutes = _program_terms(site, start_date, weeks, footage_minutes)
     tables = list(Table.objects.filter(site=site, active=True, location=Table.Location.REGULAR))
     if not tables:
-        raise ValidationError({"site": "The site has no active table to review."})
-    length = REVIEW_PROGRAM_LENGTH.on(site, start_date).value  # the pack's weeks in force that day
+        raise ValidationError({"site": f"{REVIEW_PROGRAM.at(site)}: the site has no active table to review."})
     with transaction.atomic():
         program = ReviewProgram(
             site=site,
             start_date=start_date,
             reason=reason,
             opened_by=acting_user,
-            end_date=start_date + length - timedelta(days=1),
+            end_date=start_date + weeks * REVIEW_WEEK - timedelta(days=1),
+            weeks=weeks,
+            footage_minutes=footage_minutes,
             opened_at=timezone.now(),
         )
         append_audited(program, acting_user=acting_user, site=site, action="review_program.opened")
-        weeks = length // REVIEW_WEEK
         ReviewTask.objects.bulk_create(
             [
                 ReviewTask(
@@ -56,6 +84,51 @@ def open_review_program(acting_user, site: Site, start_date: date, reason: str) 
             ]
         )
     return program
+
+
+def _program_terms(site: Site, start_date: date, weeks: int | None, footage_minutes: int | None) -> tuple[int, int]:
+    """(weeks, minutes of footage per table a week) of a program opened at `site` on
+    `start_date`: the pack's in force that day where it states the program (asked for other
+    values, refused naming them); the gaming manager's within the house's bounds where it does
+    not, the house's defaults for those not given."""
+    length = REVIEW_PROGRAM_LENGTH.on(site, start_date)  # the pack's (or the house's) in force that day
+    footage = REVIEW_MIN_FOOTAGE.on(site, start_date)
+    stated_weeks, stated_minutes = length.value // REVIEW_WEEK, footage.value // timedelta(minutes=1)
+    if REVIEW_PROGRAM.applies(site):
+        cited = REVIEW_PROGRAM.at(site)
+        if weeks is not None and weeks != stated_weeks:
+            raise ValidationError({"weeks": f"{cited}: a review program here runs {length.text}; got {weeks}."})
+        if footage_minutes is not None and footage_minutes != stated_minutes:
+            raise ValidationError(
+                {
+                    "footage_minutes": f"{cited}: each table's video is reviewed {footage.text} here; got "
+                    f"{queries.footage_words(footage_minutes)}."
+                }
+            )
+        return stated_weeks, stated_minutes
+    return _house_terms(
+        stated_weeks if weeks is None else weeks, stated_minutes if footage_minutes is None else footage_minutes
+    )
+
+
+def _house_terms(weeks: int, footage_minutes: int) -> tuple[int, int]:
+    """The house's own program, within its bounds (house control, `rules.HOUSE_PROGRAM_MAX_WEEKS`)."""
+    if not 1 <= weeks <= HOUSE_PROGRAM_MAX_WEEKS:
+        raise ValidationError(
+            {
+                "weeks": f"{HOUSE_CONTROL}: the house's review program runs 1 to {HOUSE_PROGRAM_MAX_WEEKS} whole "
+                f"weeks; got {weeks}."
+            }
+        )
+    if not 1 <= footage_minutes <= HOUSE_PROGRAM_MAX_FOOTAGE_MINUTES:
+        raise ValidationError(
+            {
+                "footage_minutes": f"{HOUSE_CONTROL}: the house's review program reviews 1 minute to "
+                f"{queries.footage_words(HOUSE_PROGRAM_MAX_FOOTAGE_MINUTES)} of each table's video a week; got "
+                f"{plural(footage_minutes, 'minute')}."
+            }
+        )
+    return weeks, footage_minutes
 
 
 def close_review_program(
