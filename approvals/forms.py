@@ -83,42 +83,6 @@ class TableGameForm(BootstrapMixin, forms.Form):
         return given != {k: self.current[k] for k in given} or data["shuffler_model"] != self.current["shuffler_model"]
 
 
-class GameApprovalForm(BootstrapMixin, forms.Form):
-    """A game approval as the agency's letter grants it, with the rules of play it encloses (one rule
-    a line). The service (approvals.services.record_game_approval) judges it, as the API's; the
-    conditions on the table settings and the pay tables are recorded through the API."""
-
-    game_name = forms.CharField(label="Game", max_length=rules.MAX_NAME_LENGTH)
-    manufacturer = forms.CharField(label="Manufacturer", required=False, max_length=rules.MAX_NAME_LENGTH)
-    agency = forms.CharField(label="Approving agency", max_length=rules.MAX_NAME_LENGTH)
-    approved_on = BookDateField(label="Approved on", widget=forms.DateInput(attrs={"type": "date"}))
-    submission_number = forms.CharField(label="Submission number", max_length=rules.MAX_SHORT_TEXT)
-    conditions_text = forms.CharField(
-        label="The letter's conditions", required=False, widget=forms.Textarea(attrs={"rows": 4}),
-        max_length=MAX_TEXT_LENGTH,
-    )  # fmt: skip
-    # The service bounds the lines and their number; this bound only keeps the post readable.
-    rules_of_play = forms.CharField(
-        label="Rules of play the approval encloses (one rule a line)", required=False,
-        widget=forms.Textarea(attrs={"rows": 12}),
-        max_length=rules.MAX_RULES_OF_PLAY * (rules.MAX_RULE_OF_PLAY_LENGTH + 2),
-    )  # fmt: skip
-    shuffler_must_be_approved = forms.BooleanField(label="A shuffler must be an approved model", required=False)
-    internal_controls_required = forms.BooleanField(
-        label="Internal controls approved before implementing", required=False
-    )
-    supersedes = forms.ModelChoiceField(
-        queryset=GameApproval.objects.none(), required=False, label="Supersedes", empty_label="None"
-    )
-
-    def __init__(self, *args, organization_id, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["supersedes"].queryset = GameApproval.objects.filter(organization_id=organization_id)
-
-    def clean_rules_of_play(self) -> list[str]:
-        return self.cleaned_data["rules_of_play"].splitlines()
-
-
 class WrittenProcedureForm(BootstrapMixin, forms.Form):
     """A new version of a written procedure; `kinds`: the kinds the organization's sites' law states.
     The service (approvals.services.record_written_procedure) judges it, as the API's."""

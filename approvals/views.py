@@ -99,7 +99,6 @@ def register_page(request):
             "controls_rule": controls_rule,
             "irregularities_rule": irregularities_rule,
             "option_columns": [option.column for option in rules.DOCUMENTED_OPTIONS],
-            "can_record": access.is_gaming_manager,
         },
     )
 
@@ -110,28 +109,6 @@ def approval_page(request, pk):
     access = _access(request)
     approval = get_object_or_404(GameApproval.objects.filter(organization_id=access.organization_id), pk=pk)
     return render(request, "approvals/approval.html", {"approval": approval, "pay_tables": approval.pay_tables.all()})
-
-
-@login_required
-def record_approval(request):
-    """A gaming manager records a game approval as the agency's letter grants it, with the rules of
-    play it encloses (the API's service and messages: approvals.services.record_game_approval)."""
-    access = _access(request)
-    if not access.is_gaming_manager:
-        raise PermissionDenied(f"{rules.RECORDER_RULE}: only a gaming manager may record a game approval.")
-    organization = access.employee_org()
-    form = forms.GameApprovalForm(request.POST or None, organization_id=organization.pk)
-    if request.method == "POST" and form.is_valid():
-        saved = call_service(
-            form,
-            lambda: services.record_game_approval(
-                acting_user=request.user, organization=organization, conditions={}, **form.cleaned_data
-            ),
-        )
-        if saved is not None:
-            messages.success(request, f"{saved.game_name} ({saved.reference}) is recorded.")
-            return redirect("approvals:approval", pk=saved.pk)
-    return render(request, "approvals/record.html", {"form": form}, status=400 if form.errors else 200)
 
 
 @login_required
