@@ -47,10 +47,17 @@ class PayTableSerializer(serializers.ModelSerializer):
         fields = ["id", "side_bet", "code", "natural_payout", "lines"]
 
 
+RULES_OF_PLAY_HELP = (
+    f"The rules of play the approval encloses, one line each as the players' handout prints them: at most "
+    f"{rules.MAX_RULES_OF_PLAY} lines of at most {rules.MAX_RULE_OF_PLAY_LENGTH} characters."
+)
+
+
 class GameApprovalSerializer(serializers.ModelSerializer):
     pay_tables = PayTableSerializer(many=True, read_only=True)
     reference = serializers.CharField(read_only=True)
     conditions = serializers.DictField(child=serializers.ListField(child=serializers.JSONField()))
+    rules_of_play = serializers.ListField(child=serializers.CharField(), help_text=RULES_OF_PLAY_HELP)
 
     class Meta:
         model = GameApproval
@@ -66,6 +73,7 @@ class GameApprovalSerializer(serializers.ModelSerializer):
             "reference",
             "conditions",
             "conditions_text",
+            "rules_of_play",
             "shuffler_must_be_approved",
             "internal_controls_required",
             "supersedes",
@@ -111,6 +119,13 @@ class GameApprovalInput(Input):
         help_text=f"Table settings the approval fixes, each with the values it permits: {', '.join(rules.CONDITION_FIELDS)}.",
     )
     conditions_text = TextField(required=False, allow_blank=True, default="")
+    # Parsed only: the service bounds the lines and their number, in the page's words too.
+    rules_of_play = serializers.ListField(
+        child=TextField(allow_blank=True, trim_whitespace=False),
+        required=False,
+        default=list,
+        help_text=RULES_OF_PLAY_HELP,
+    )
     shuffler_must_be_approved = serializers.BooleanField(required=False, default=False)
     internal_controls_required = serializers.BooleanField(required=False, default=False)
     supersedes = ApprovalField(required=False, allow_null=True, default=None)

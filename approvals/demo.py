@@ -62,6 +62,31 @@ DDM_APPROVAL = dict(
         "shuffle machine used must be a WSGC approved model, manufactured by a WSGC licensed manufacturer. "
         "Any modifications to this game may affect this approval."
     ),
+    # The enclosed Rules of Play and Recommended Dealing Procedures, in short lines for the handout.
+    rules_of_play=[
+        "Standard house-banked blackjack with an optional Push 22 bonus wager; the WSGC's standard blackjack "
+        "rules are otherwise not altered.",
+        "Played with 6 or 8 decks.",
+        "Each player places the mandatory main wager and may place the optional Push 22 bonus wager.",
+        "Each player is dealt one face-up card; the dealer receives two cards.",
+        "The dealer checks for blackjack when the face-up card is an Ace or a 10-value card.",
+        "Insurance is offered when the dealer's face-up card is an Ace and pays 2 to 1; no even money.",
+        "If the dealer has blackjack, all main wagers lose and no second card is dealt to the players.",
+        "On each card a player may stand, hit or double down, until standing or going over 21.",
+        "Each double down may be up to the total amount already in play, never above the State's limit for a "
+        "single wager.",
+        "No splitting or surrender.",
+        "A player whose first card is an Ace receives only one more card, whether hitting or doubling down.",
+        "A player who doubles down and receives a blackjack is paid the posted blackjack odds on the main wager "
+        "and the double down.",
+        "A player blackjack is paid at once; no doubling down again after a blackjack.",
+        "A hand over 21 loses its main wager and its doubles; its Push 22 wager stays in play until the dealer acts.",
+        "The dealer hits soft 17.",
+        "A hand higher than the dealer's is paid 1 to 1 on the main wager and its doubles; a lower hand loses "
+        "them; equal totals push.",
+        "If the dealer's total is 22, main wagers and doubles push; blackjacks, paid before, are not affected.",
+        "The Push 22 bonus wager wins when the dealer's total is 22, paid by the posted pay table; otherwise it loses.",
+    ],
     shuffler_must_be_approved=True,
     internal_controls_required=True,
     pay_tables=[

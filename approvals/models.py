@@ -33,6 +33,11 @@ class GameApproval(AppendOnlyModel):
     submission_number = models.CharField(max_length=80)
     conditions = models.JSONField(default=dict)
     conditions_text = models.TextField(blank=True, default="")
+    # The rules of play the approval encloses ("The game shall be played and operated under the
+    # terms and conditions set forth under the ... rules of play you provided and are enclosed"),
+    # one short line each, as the players' handout prints them (rules.MAX_RULES_OF_PLAY lines of at
+    # most rules.MAX_RULE_OF_PLAY_LENGTH characters). Empty on an approval recorded without them.
+    rules_of_play = models.JSONField(default=list, blank=True)
     # "If any automatic shuffle machine is used ... it must be a WSGC approved model."
     shuffler_must_be_approved = models.BooleanField(default=False)
     # "Commercial card room operators ... must first submit their internal controls and receive

@@ -166,6 +166,9 @@ MAX_PAY_TABLES = 12
 MAX_PAY_TABLE_LINES = 12
 MAX_NAME_LENGTH = 200
 MAX_SHORT_TEXT = 80
+# An approval's enclosed rules of play: lines of the handout, each short enough to read at the table.
+MAX_RULES_OF_PLAY = 40
+MAX_RULE_OF_PLAY_LENGTH = 300
 
 # --- Roles (house controls: the pack's rules do not say who in the card room records these) ----
 

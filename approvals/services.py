@@ -89,6 +89,31 @@ def _pay_table(row: dict) -> dict:
     return {"side_bet": side_bet, "code": code, "natural_payout": payout, "lines": lines}
 
 
+def _rules_of_play(lines) -> list[str]:
+    """The approval's enclosed rules of play, one printed line each: blank lines dropped, each line
+    and their number bounded (a house control: the handout prints every line)."""
+    if isinstance(lines, str) or not isinstance(lines, list | tuple):
+        raise ValidationError({"rules_of_play": "The rules of play are a list of lines, one rule each."})
+    if not all(isinstance(line, str) for line in lines):
+        raise ValidationError({"rules_of_play": "Each rule of play is a line of text."})
+    kept = [line.strip() for line in lines if line.strip()]
+    if len(kept) > rules.MAX_RULES_OF_PLAY:
+        raise ValidationError(
+            {
+                "rules_of_play": f"At most {rules.MAX_RULES_OF_PLAY} rules of play, not {len(kept)} ({rules.HOUSE_CONTROL})."
+            }
+        )
+    for number, line in enumerate(kept, 1):
+        if len(line) > rules.MAX_RULE_OF_PLAY_LENGTH:
+            raise ValidationError(
+                {
+                    "rules_of_play": f"Rule of play {number} is {len(line)} characters; each is at most "
+                    f"{rules.MAX_RULE_OF_PLAY_LENGTH} ({rules.HOUSE_CONTROL})."
+                }
+            )
+    return kept
+
+
 def _approval_jurisdiction(organization: Organization, jurisdiction: str | None) -> str:
     """The pack the approval is for: given, or the one pack of the organization's sites whose law
     has game approvals (`rules.GAME_APPROVAL`)."""
@@ -124,14 +149,16 @@ def record_game_approval(
     pay_tables: list[dict] = (),
     manufacturer: str = "",
     conditions_text: str = "",
+    rules_of_play: list[str] = (),
     shuffler_must_be_approved: bool = False,
     internal_controls_required: bool = False,
     jurisdiction: str | None = None,
     supersedes: GameApproval | None = None,
 ) -> GameApproval:
     """Record a game approval as the agency granted it, with its conditions on the table settings
-    and its selectable pay tables (of the blackjacks and of each side bet). A modified game is a
-    new approval, which may supersede this one; this one never changes."""
+    and its selectable pay tables (of the blackjacks and of each side bet), and the rules of play it
+    encloses (one line each, printed on the players' handout). A modified game is a new approval,
+    which may supersede this one; this one never changes."""
     access = require_gaming_manager(acting_user, organization.pk, action="record a game approval")
     jurisdiction = _approval_jurisdiction(organization, jurisdiction)
     values = {
@@ -142,6 +169,7 @@ def record_game_approval(
         ),
         "manufacturer": _text(manufacturer, "manufacturer", required=False, max_length=rules.MAX_NAME_LENGTH),
         "conditions_text": _text(conditions_text, "conditions_text", required=False, max_length=MAX_TEXT_LENGTH),
+        "rules_of_play": _rules_of_play(rules_of_play),
         "approved_on": check_date(approved_on, "approved_on"),
         "conditions": _conditions(conditions),
     }

@@ -104,6 +104,14 @@ def register_page(request):
 
 
 @login_required
+def approval_page(request, pk):
+    """One game approval as recorded: the letter, its conditions, pay tables and rules of play."""
+    access = _access(request)
+    approval = get_object_or_404(GameApproval.objects.filter(organization_id=access.organization_id), pk=pk)
+    return render(request, "approvals/approval.html", {"approval": approval, "pay_tables": approval.pay_tables.all()})
+
+
+@login_required
 def table_game(request, pk):
     access = _access(request)
     table = get_object_or_404(Table.objects.filter(site__in=access.sites()).select_related("site"), pk=pk)

@@ -49,13 +49,12 @@ class HouseRules:
     game: str  # game 21 in a sentence, as the site's pack names it ("twenty-one", "blackjack")
 
 
-def _approved_game_lines(t) -> list[Line]:
-    """The approved game the table offers, and its doubles within the State's single-wager limit."""
+def _approved_game_lines(t, link) -> list[Line]:
+    """The approved game the table offers (its current `link`), and its doubles within the State's
+    single-wager limit."""
     from approvals.checks import double_limit_cents, single_wager_citation
-    from approvals.queries import current_link
     from core.money import format_money
 
-    link = current_link(t.pk)
     if link is None or link.approval is None:
         return []
     approval = link.approval
@@ -82,11 +81,26 @@ def _tip_bet_max(t) -> int | None:
     return t.max_wager_cents if t.tip_bet_max_cents is None else t.tip_bet_max_cents
 
 
+def _rules_of_play(link) -> list[tuple[str, tuple[Line, ...]]]:
+    """The rules of play the approval of the table's approved game (its current `link`) encloses, as
+    a section of their own titled by the approval, each line cited by it; none where the table
+    offers no approved game or its approval has none."""
+    approval = link.approval if link is not None else None
+    if approval is None or not approval.rules_of_play:
+        return []
+    lines = tuple((line, approval.reference) for line in approval.rules_of_play)
+    return [(f"Rules of play ({approval.reference})", lines)]
+
+
 def _table_rules(t, handout) -> TableRules:
     sections = [(section.title, tuple(section.lines(t))) for section in handout.sections]
     if handout.approved_games:
+        from approvals.queries import current_link
+
+        link = current_link(t.pk)
         title, lines = sections[-1]
-        sections[-1] = (title, lines + tuple(_approved_game_lines(t)))
+        sections[-1] = (title, lines + tuple(_approved_game_lines(t, link)))
+        sections += _rules_of_play(link)
     return TableRules(
         t.number, t.min_wager_cents, t.max_wager_cents, t.get_dealing_method_display(), t.decks,
         "Dealer must hit soft 17" if t.dealer_hits_soft_17 else "Dealer must stand on 17 and must draw to 16",

@@ -146,14 +146,16 @@ def test_a_legacy_events_content_and_hash_leave_the_row_fields_out_as_before():
 
 # Rows written and read back: the database's own types (SQLite's texts and integers, PostgreSQL's
 # jsonb, bytea and timestamptz) come back to the same canonical text. The ids the database gives
-# are filled in; everything else is the literal the earlier code read.
+# are filled in; everything else is the literal the earlier code read. (An approval's rules_of_play,
+# a column added since, is in a new row's text; the events of rows written before it do not hold it
+# and are not checked for it: core.audit_rows.)
 APPROVAL_TEXT = (
     '{"agency":"ND AG","approved_on":"2026-01-02","conditions":{"agp_cents":150000,"none":null,"note":"\\u'
     '00dcberpr\\u00fcft","ok":true,"rate":0.125,"tables":[1,2,3]},"conditions_text":{"sha256":"eca256d3b3c'
     '00a5788c8fd026b7cb0a312d6adcb153552e8a515751f2edad134"},"game_name":"Blackjack \\u2014 \\u00d1 edition'
     '","id":$pk$,"internal_controls_required":false,"jurisdiction":"ND","manufacturer":"","organization_i'
-    'd":$org$,"recorded_at":"2026-01-02T14:30:00.250000+00:00","recorded_by_id":$person$,"shuffler_must_b'
-    'e_approved":true,"submission_number":"S-1","supersedes_id":null}'
+    'd":$org$,"recorded_at":"2026-01-02T14:30:00.250000+00:00","recorded_by_id":$person$,"rules_of_play":'
+    '[],"shuffler_must_be_approved":true,"submission_number":"S-1","supersedes_id":null}'
 )
 ALERT_TEXT = (
     '{"action_required":"Deposit the cash \\u2014 today.","citation":"ND 99-01.3-08-16(2)","due_date":null'
