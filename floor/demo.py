@@ -66,6 +66,7 @@ class _TableDay:
     par: Mapping[int, int]
     changes: list[tuple[datetime, Employee]] = field(default_factory=list)
     fills: int = 0
+    credits: int = 0
 
 
 def built_dates(site: Site) -> set[date]:
@@ -304,6 +305,7 @@ def _play_day(day, table_days, start, cast, rng, nightly) -> None:
             # Every night of play has a slip to look at: the first table is topped up by midnight.
             top_up = table_day is table_days[0] and not table_day.fills and at >= start + SESSION * 2 / 3
             _fill_or_credit(table_day, at, cast, rng, top_up=top_up)
+    _send_back_a_stack(table_days[0], start + SESSION - timedelta(minutes=8), cast)
     _declare_no_tips(day, table_days, start)
     for table_day in table_days:
         services.record_table_inventory(
@@ -415,6 +417,18 @@ def _credit(table_day, at, cast, chips: dict[int, int]) -> None:
     services.receive_slip(acting_user=cast.cashier.user, slip=slip, at=at + timedelta(minutes=2))
     for value, quantity in chips.items():
         table_day.tray[value] -= quantity
+    table_day.credits += 1
+
+
+def _send_back_a_stack(table_day, at, cast) -> None:
+    """Every night of play has a credit to look at, as it has a fill: unless the first table sent
+    chips back during play, it sends a stack of its smallest chips back after its last hand, before
+    its closer, when it holds more than a stack (the lists and the slip pages show a credit every
+    night, whatever the night's play; the page walker's lists are never empty)."""
+    value = min(table_day.par)
+    stack = STACK.get(value)
+    if not table_day.credits and stack and table_day.tray.get(value, 0) > stack:
+        _credit(table_day, at, cast, {value: stack})
 
 
 # Nights of play per week at each demo site (Monday = 0): domain.md section 8 (a busy site 4-7
