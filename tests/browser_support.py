@@ -311,3 +311,24 @@ def logout(page, live_server) -> None:
     page.goto(f"{live_server.url}/")
     page.click("#logout")
     page.wait_for_url(f"{live_server.url}/login/")
+
+
+class Counted:
+    """The person at the terminal: every click and every key press goes through here and is counted."""
+
+    def __init__(self, page):
+        self.page, self.clicks, self.keys, self.pin_keys = page, 0, 0, 0
+
+    def click(self, selector):
+        self.page.click(selector)
+        self.clicks += 1
+
+    def press(self, key):
+        self.page.keyboard.press(key)
+        self.keys += 1
+
+    def type(self, text, *, pin=False):
+        for character in text:
+            self.press(character)
+        if pin:
+            self.pin_keys += len(text)

@@ -13,31 +13,10 @@ from core.pins import PIN_MIN_DIGITS
 from fees.models import FeeCollection
 from floor import queries
 from floor import services as floor_services
+from tests.browser_support import Counted
 
 PIN = "318274"
 SCREENSHOTS = os.environ.get("SCREENSHOT_DIR")
-
-
-class Counted:
-    """The person at the terminal: every click and key press goes through here and is counted."""
-
-    def __init__(self, page):
-        self.page, self.clicks, self.keys, self.pin_keys = page, 0, 0, 0
-
-    def click(self, selector):
-        self.page.click(selector)
-        self.clicks += 1
-
-    def type(self, text, *, pin=False):
-        for character in text:
-            self.page.keyboard.press(character)
-            self.keys += 1
-        if pin:
-            self.pin_keys += len(text)
-
-    def press(self, key):
-        self.page.keyboard.press(key)
-        self.keys += 1
 
 
 @pytest.mark.browser

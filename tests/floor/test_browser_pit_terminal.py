@@ -17,7 +17,7 @@ from cardroom.models import Role
 from core.models import AuditEvent
 from core.pins import PIN_MIN_DIGITS
 from floor.models import Slip, SlipStep
-from tests.browser_support import PHONE, new_watched_page, overflow
+from tests.browser_support import PHONE, Counted, new_watched_page, overflow
 
 SCREENSHOTS = os.environ.get("SCREENSHOT_DIR")
 PINS = {
@@ -51,27 +51,6 @@ def login(page, live_server, username, password):
     page.fill("input[name=password]", password)
     page.click("button[type=submit]")
     page.wait_for_url(f"{live_server.url}/floor/pit/")
-
-
-class Counted:
-    """The person at the terminal: every click and every key press goes through here and is counted."""
-
-    def __init__(self, page):
-        self.page, self.clicks, self.keys, self.pin_keys = page, 0, 0, 0
-
-    def click(self, selector):
-        self.page.click(selector)
-        self.clicks += 1
-
-    def press(self, key):
-        self.page.keyboard.press(key)
-        self.keys += 1
-
-    def type(self, text, *, pin=False):
-        for character in text:
-            self.press(character)
-        if pin:
-            self.pin_keys += len(text)
 
 
 def go_offline(page):
