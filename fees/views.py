@@ -94,6 +94,14 @@ def _page(request, site, access, *, form=None, count_form=None, void_failed=None
     return render(request, "fees/page.html", context, status=status)
 
 
+def _initial(request, tables, site) -> dict:
+    """The form's start: the site's last terms (`queries.last_terms`), and the table the pit's
+    "Collect fee" names (`?table=`), where it is one of the site's."""
+    table_id = record_id(request.GET.get("table"))
+    chosen = {"table": table_id} if table_id is not None and any(t.pk == table_id for t in tables) else {}
+    return {**queries.last_terms(site), **chosen}
+
+
 @login_required
 def fee_page(request):
     site, access = _site(request)
@@ -102,7 +110,7 @@ def fee_page(request):
     tables = Table.objects.filter(site=site, active=True).order_by("number")
     can_collect = access.has_role(site.pk, *rules.COLLECTORS)
     form = (
-        forms.FeeForm(request.POST or None, tables=tables, site=site, initial=queries.last_terms(site))
+        forms.FeeForm(request.POST or None, tables=tables, site=site, initial=_initial(request, tables, site))
         if can_collect
         else None
     )

@@ -277,6 +277,8 @@ def _pit_context(request, site_id: int | None) -> dict:
         "counts_here": station and access_for(request.user).station.presents(Station.Kind.COUNT),
         "can_fill": here and (station or _can(request, rules.FILL_PREPARERS)),
         "can_credit": here and (station or _can(request, rules.CREDIT_PREPARERS)),
+        # Signed in as themselves at a fees room (WA-BJ): each table links to the fees page's form.
+        "fee_collector": here and not station and pit_terminal.may_collect_fee(site, request.user),
         "cites": rules.citations_at(site),
         "fees_only_rule": _fees_only_rule(site),
         "low_minimum": low_minimum_standing(board),  # ND 99-01.3-08-09(1) while it stands

@@ -99,3 +99,32 @@ def test_the_fees_page_starts_from_the_last_fee_standing_not_a_voided_one(client
     form = client.get("/fees/").content.decode()
     assert re.search(r'name="rate_cents"[^>]*value="4.50"', form), "the rate offered is the last one standing"
     assert 'value="99.00"' not in form
+
+
+def test_the_pit_links_each_table_to_the_fee_form_for_who_may_collect_and_the_form_takes_the_table(
+    client, org, site, bj_table, cast
+):
+    link = f'href="/fees/?table={bj_table.pk}#fee-form"'
+    client.force_login(cast[Role.PIT_BOSS].user)
+    assert link in client.get("/floor/pit/").content.decode()
+    form = client.get(f"/fees/?table={bj_table.pk}").content.decode()
+    assert re.search(rf'<option value="{bj_table.pk}" selected>', form), "the table the pit named is chosen"
+    for other in ("abc", "-1", "99999999"):  # not one of the site's tables: nothing chosen, no error
+        answer = client.get(f"/fees/?table={other}")
+        assert answer.status_code == 200 and " selected>" not in answer.content.decode().split('name="table"')[1][:400]
+
+    client.force_login(cast[Role.AUDITOR].user)  # watches the pit, collects nothing
+    assert 'class="btn btn-outline-primary flex-fill pit-fee-link"' not in client.get("/floor/pit/").content.decode()
+
+
+def test_a_stations_pit_offers_the_fee_with_no_gaming_day_open(client, site, bj_table, with_pins):
+    """A fees room's tables open no gaming day by design; its fees are collected all the same."""
+    station = pins.create_station(
+        acting_user=with_pins[Role.GAMING_MANAGER].user, site=site, username="wabj-pit", password="Ochre-Lantern-Drift-58",
+        name="Pit 1",
+    )  # fmt: skip
+    client.force_login(station.user)
+    page = client.get("/floor/pit/").content.decode()
+    assert 'id="pit-day">No gaming day open' in page
+    assert f'data-pit-action="fee" data-table="{bj_table.pk}"' in page
+    assert 'data-pit-action="seat"' not in page  # the other steps wait for the day
