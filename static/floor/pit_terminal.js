@@ -273,7 +273,7 @@
        h("div", {class: "row g-2 mb-2"}, [
          box("pit-fee-period", "Minutes", last.period_minutes || "", "numeric"),
          box("pit-fee-rate", "Rate ($)", last.rate_cents ? dollarsText(last.rate_cents) : "", "decimal"),
-         box("pit-fee-count", "Seats or players", last.count || "", "numeric")]),
+         box("pit-fee-count", "Seats", last.count || "", "numeric")]),
        amount, signers(step.collectors, "Who collects it"), pinField()],
       "Record the fee",
       function (f) {
@@ -295,9 +295,15 @@
     function show() {
       const rate = cents(form.querySelector("#pit-fee-rate").value);
       const count = parseInt(form.querySelector("#pit-fee-count").value, 10);
-      amount.textContent = rate !== null && count > 0 ? "Amount " + money(rate * count) : "Amount: the rate times the seats or players";
+      amount.textContent = rate !== null && count > 0 ? "Amount " + money(rate * count) : "Amount: the rate times the count";
     }
     ["#pit-fee-rate", "#pit-fee-count"].forEach(function (sel) { form.querySelector(sel).addEventListener("input", show); });
+    function counted() {  // what the count counts, by the basis chosen
+      const basis = form.querySelector("input[name=basis]:checked");
+      form.querySelector("label[for=pit-fee-count]").textContent = basis && basis.value === "per_player" ? "Players" : "Seats";
+    }
+    form.querySelectorAll("input[name=basis]").forEach(function (input) { input.addEventListener("change", counted); });
+    counted();
     show();
     document.activeElement.select();  // the count (or the minutes, at a table's first fee): typed over
     signerFocus(form);

@@ -13,7 +13,7 @@ from core.pins import PIN_MIN_DIGITS
 from fees.models import FeeCollection
 from floor import queries
 from floor import services as floor_services
-from tests.browser_support import Counted
+from tests.browser_support import PHONE, Counted, overflow
 
 PIN = "318274"
 SCREENSHOTS = os.environ.get("SCREENSHOT_DIR")
@@ -49,6 +49,10 @@ def test_a_fee_is_collected_on_the_pit_terminal_and_the_next_repeats_the_tables_
     page.keyboard.press("Tab")
     page.keyboard.type("5")
     expect(page.locator("#pit-fee-amount")).to_have_text("Amount $15.00")
+    expect(page.locator("label[for=pit-fee-count]")).to_have_text("Seats")
+    page.click("label[for=pit-fee-basis-per_player]")  # the count is of players then
+    expect(page.locator("label[for=pit-fee-count]")).to_have_text("Players")
+    page.click("label[for=pit-fee-basis-per_seat]")
     page.click(f"label[for=pit-signer-{cashier.pk}]")
     page.keyboard.type(PIN)
     page.keyboard.press("Enter")
@@ -85,4 +89,13 @@ def test_a_fee_is_collected_on_the_pit_terminal_and_the_next_repeats_the_tables_
     page.keyboard.press("Enter")
     expect(page.locator("#pit-panel-errors")).to_contain_text("Rate: dollars and cents")
     assert FeeCollection.objects.count() == 2
+
+    # At a phone's width the panel fits: nothing scrolls sideways.
+    page.set_viewport_size(PHONE)
+    page.click("#pit-cancel")
+    page.click("#pit-table-1 .pit-fee")
+    expect(page.locator("#pit-fee-amount")).to_have_text("Amount $12.00")
+    assert overflow(page) == []
+    if SCREENSHOTS:
+        page.screenshot(path=os.path.join(SCREENSHOTS, "terminal-fee-390.png"), full_page=True)
     assert errors == []
