@@ -23,8 +23,8 @@ LAST_FEE_DAYS = 31
 
 def pit_fee_step(site) -> dict | None:
     """None where the site's revenue is not its table fees; else the roles who may collect
-    (`rules.COLLECTORS`) and the terminal's fee data: the rule, the bases, the bounds, and each
-    table's last fee (`last_fees`)."""
+    (`rules.COLLECTORS`) and the terminal's fee data: the rule, the bases and each table's last
+    fee (`last_fees`); the bounds are the service's, refused with their rule when sent."""
     if not rules.keeps_table_fees(site):
         return None
     return {
@@ -32,9 +32,6 @@ def pit_fee_step(site) -> dict | None:
         "fee": {
             "rule": rules.TABLE_FEES.at(site),
             "bases": [{"value": value, "label": label} for value, label in FeeBasis.choices],
-            "max_period_minutes": rules.MAX_PERIOD_MINUTES,
-            "max_rate_cents": rules.MAX_RATE_CENTS,
-            "max_count": rules.MAX_COUNT,
             "last": last_fees(site),
         },
     }
