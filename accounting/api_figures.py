@@ -19,7 +19,8 @@ from core import limits
 from core.api import ERROR_RESPONSES, CentsField, DateField, Input, TextField
 from core.api_filters import PAGE_PARAMETERS, IdFormField, Pagination
 from core.periods import Quarter
-from packs import RevenueModel, pack_for
+from floor.rules import house_chips
+from packs import pack_for
 
 from . import books, day_figures, dealer_hold, figures, frozen, games, queries, rules, services, summaries
 from .figures import Custody, ratio_string
@@ -423,23 +424,18 @@ def custody_blocks(site, total: Custody, twenty_one: Custody, paddlewheel: Custo
     time fees, WAC 230-40-125(1)), so it has no drop, win or hold at all; a pack whose tables deal no
     paddlewheel (`Pack.games`) has no paddlewheel block. Zeros there read as a night that took nothing."""
     pack = pack_for(site)
-    wheel = custody_json(paddlewheel) if "PW" in pack.games and not takes_no_chips(site) else None
+    wheel = custody_json(paddlewheel) if "PW" in pack.games and house_chips(site) else None
     return {"total": custody_block(site, total), "twenty_one": custody_block(site, twenty_one), "paddlewheel": wheel}
 
 
 def custody_block(site, custody: Custody) -> dict | None:
     """One custody block in the API: null at a fees pack's site (`custody_blocks`)."""
-    return None if takes_no_chips(site) else custody_json(custody)
-
-
-def takes_no_chips(site) -> bool:
-    """A fees pack's site (WA-BJ): its tables take none of the house's chips."""
-    return pack_for(site).revenue_model == RevenueModel.FEES
+    return custody_json(custody) if house_chips(site) else None
 
 
 def _game_lines(site, lines) -> list[dict]:
     """The games beside their thresholds: none at a fees pack's site (no drop, no hold)."""
-    return [] if takes_no_chips(site) else [game_line_json(g) for g in lines]
+    return [game_line_json(g) for g in lines] if house_chips(site) else []
 
 
 def game_line_json(line: games.GameLine) -> dict:

@@ -154,8 +154,8 @@ def sessions_against_custody(summary, uncounted: int | None = None) -> SessionsA
 
 def uncounted_boxes(site, start: date, end: date) -> dict[date, int]:
     """{gaming date: the drop boxes of that day at `site` without a standing signed count}, dates
-    with none left out, in one query: what closing the books refuses on
-    (accounting.services._check_drops_counted)."""
+    with none left out, in one query of `counts.queries.uncounted_drops`, the drops closing the
+    books refuses on."""
     from counts.queries import uncounted_drops
 
     rows = uncounted_drops(site, start, end).values("gaming_date").annotate(boxes=Count("id")).order_by()

@@ -345,6 +345,6 @@ PIT_FEE_STEP = declare(
     "pit_fee_step",
     asked_by="floor.pit_terminal (a station's pit: a fee collected at a table, with a badge and PIN)",
     answered_by="fees (fees.apps)",
-    answer="step(site) -> None where the site's revenue is not its table fees; else {'roles': the roles who may "
-    "collect, 'fee': the terminal's JSON-safe fee data (bases, bounds, each table's last collection)}",
+    answer="step(site) -> None where the site's revenue is not its table fees; else a step with `roles` (who may "
+    "collect) and `data()` (the terminal's JSON-safe fee data: the rule, the bases, each table's last fee)",
 )

@@ -4,14 +4,16 @@ with a badge and PIN. Floor's terminal asks it through the `pit_fee_step` hook (
 answered in fees.apps), so imports keep pointing down; the service (`services.record_fee`) still
 decides who may collect and what a fee may be.
 
-Two queries at a fees site (each table's last fee, the site's), none elsewhere."""
+Two queries for a terminal at a fees site (each table's last fee, the site's), none for the
+pit's link nor elsewhere."""
 
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from cardroom.models import Table
+from cardroom.models import Site, Table
 
 from . import queries, rules
 from .models import FeeBasis, FeeCollection
@@ -21,20 +23,27 @@ from .models import FeeBasis, FeeCollection
 LAST_FEE_DAYS = 31
 
 
-def pit_fee_step(site) -> dict | None:
-    """None where the site's revenue is not its table fees; else the roles who may collect
-    (`rules.COLLECTORS`) and the terminal's fee data: the rule, the bases and each table's last
-    fee (`last_fees`); the bounds are the service's, refused with their rule when sent."""
-    if not rules.keeps_table_fees(site):
-        return None
-    return {
-        "roles": rules.COLLECTORS,
-        "fee": {
-            "rule": rules.TABLE_FEES.at(site),
+@dataclass(frozen=True)
+class FeeStep:
+    """A table fee at a fees site: who may collect it (`rules.COLLECTORS`), and the terminal's data,
+    read only when a terminal asks for it (`data`: the pit's link needs the roles alone)."""
+
+    site: Site
+    roles: frozenset = rules.COLLECTORS
+
+    def data(self) -> dict:
+        """The terminal's fee data: the rule, the bases and each table's last fee (`last_fees`);
+        the bounds are the service's, refused with their rule when sent."""
+        return {
+            "rule": rules.TABLE_FEES.at(self.site),
             "bases": [{"value": value, "label": label} for value, label in FeeBasis.choices],
-            "last": last_fees(site),
-        },
-    }
+            "last": last_fees(self.site),
+        }
+
+
+def pit_fee_step(site) -> FeeStep | None:
+    """None where the site's revenue is not its table fees; else its `FeeStep`."""
+    return FeeStep(site) if rules.keeps_table_fees(site) else None
 
 
 def last_fees(site) -> dict[str, dict]:

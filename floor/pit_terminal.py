@@ -112,14 +112,14 @@ def fee_step(site: Site, people: dict[int, Person]) -> dict | None:
     step = PIT_FEE_STEP(site)
     if step is None:
         return None
-    return {**step["fee"], "collectors": _holding(people, step["roles"])}
+    return {**step.data(), "collectors": _holding(people, step.roles)}
 
 
 def may_collect_fee(site: Site, user) -> bool:
     """May `user`, signed in as themselves, collect a table fee at `site` (a site whose revenue is
     its table fees: the pit links each table to the fees page)? False at any other site."""
     step = PIT_FEE_STEP(site)
-    return step is not None and access_for(user).has_role(site.pk, *step["roles"])
+    return step is not None and access_for(user).has_role(site.pk, *step.roles)
 
 
 def _duty(people, on_duty: dict[int, int], presumed: set[int], dealing: set[int]) -> list[dict]:

@@ -268,7 +268,7 @@
       ]);
     }
     const amount = h("p", {class: "fs-5 fw-bold", id: "pit-fee-amount"});
-    const form = open("Fee · Table " + table.number, step.rule + ": fees assessed on a time basis, collected at the table.",
+    const form = open("Fee · Table " + table.number, step.rule + ": fees assessed only on a time basis and collected by the direct collection method.",
       [h("fieldset", {class: "mb-2", id: "pit-fee-basis"}, [h("legend", {class: "form-label fw-semibold fs-6 mb-1", text: "Charged"}), bases]),
        h("div", {class: "row g-2 mb-2"}, [
          box("pit-fee-period", "Minutes", last.period_minutes || "", "numeric"),
