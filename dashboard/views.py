@@ -57,7 +57,7 @@ from floor.models import GamingDay, Slip, SlipKind, SlipStep
 from floor.open_items import Kind as ItemKind
 from floor.open_items import open_items
 from floor.queries import carried_items, opener_variances
-from floor.rules import TRAY_COUNT, game_column, house_chips
+from floor.rules import TRAY_COUNT, game_column, house_chips, house_dealers
 from packs import RevenueModel, pack_for
 from reports.rules import FORM_DAILY, FORM_DEALER_HOLD, FORM_DEALER_SHIFTS, FORM_QUARTERLY
 from statefiling.queries import amendment_statements, receipt_statement
@@ -219,12 +219,15 @@ def daily(request):
         # No count sessions where the site keeps no drop box (a fees-only site: counts.rules.keeps_drop_boxes).
         "count_sessions": _session_rows(site.pk, day) if keeps_drop_boxes(site) else None,
         # the dealer's page over this day, after each dealer's address (ints and a date: nothing to escape)
+        # No dealer shifts where a player deals and banks the game (floor.rules.PLAYER_DEALER).
         "shifts": _shift_rows(
             shifts,
             mark_safe(f"?site={int(site.pk)}&start={day:%Y-%m-%d}&end={day:%Y-%m-%d}"),  # noqa: S308
             holds=law["holds"],  # a fees or session site's dealers have no hold (the dealer page says why)
             win=law["words"].net_short,
-        ),
+        )
+        if house_dealers(site)
+        else None,
         "gaming_day_opened": gaming_day is not None,
         # The books close on a day of the books, the quarter's own (accounting.summaries.day_of_the_books:
         # a gaming day, or records without one: an adjustment entered, tournament play, fees or

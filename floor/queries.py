@@ -34,7 +34,7 @@ from .models import (
     SlipStep,
     TableInventory,
 )
-from .rules import UNVERIFIED_NOTE_START, house_chips
+from .rules import UNVERIFIED_NOTE_START, house_chips, house_dealers
 
 
 def shifts_overlapping(start: datetime, end: datetime) -> QuerySet[DealerShift]:
@@ -856,7 +856,7 @@ class PitRow:
     slips still waiting for verification (08-05(5)) or receipt (08-05(6))."""
 
     table: Table
-    state: str  # open, open without opener, closed, not opened (fees-only: dealing, no dealer)
+    state: str  # open, open without opener, closed, not opened (fees-only: dealing, no dealer; player-dealt)
     shift: DealerShift | None
     unverified: list[Slip]
     unreceived: list[Slip]
@@ -873,6 +873,7 @@ class PitBoard:
     day: GamingDay | None
     rows: list[PitRow]
     at: datetime
+    house_dealers: bool = True  # False where a player deals and banks the game (rules.PLAYER_DEALER)
 
     @property
     def awaiting_verification(self) -> int:
@@ -889,7 +890,10 @@ class PitBoard:
 
     @property
     def in_play_text(self) -> str:
-        """'2 of 3 tables in play', '0 of 1 table in play'."""
+        """'2 of 3 tables in play', '0 of 1 table in play'; where players deal and bank the game
+        (no dealer shift tells the house when a table plays), '1 active table'."""
+        if not self.house_dealers:
+            return plural(len(self.rows), "active table")
         return f"{self.tables_in_play} of {plural(len(self.rows), 'table')} in play"
 
 
@@ -910,18 +914,18 @@ def pit_board(site: Site, at: datetime) -> PitBoard:
     slips: dict[tuple[int, str], list[Slip]] = {}
     for slip in waiting.order_by("prepared_at", "kind", "number"):
         slips.setdefault((slip.table_id, slip.status_code), []).append(slip)
-    chips = house_chips(site)
+    chips, dealers = house_chips(site), house_dealers(site)
     rows = [
         PitRow(
             table=table,
-            state=board_state(kinds.get(table.pk, set()), shifts.get(table.pk), chips),
+            state=board_state(kinds.get(table.pk, set()), shifts.get(table.pk), chips, dealers),
             shift=shifts.get(table.pk),
             unverified=slips.get((table.pk, "issued"), []),
             unreceived=slips.get((table.pk, "verified"), []),
         )
         for table in tables
     ]
-    return PitBoard(site=site, day=day, rows=rows, at=at)
+    return PitBoard(site=site, day=day, rows=rows, at=at, house_dealers=dealers)
 
 
 def running_shifts(day: GamingDay, at: datetime) -> dict[int, DealerShift]:
@@ -930,11 +934,16 @@ def running_shifts(day: GamingDay, at: datetime) -> dict[int, DealerShift]:
     return {shift.table_id: shift for shift in running}  # the latest start wins
 
 
-def board_state(kinds: set[str], shift: DealerShift | None, house_chips: bool = True) -> str:
+def board_state(
+    kinds: set[str], shift: DealerShift | None, house_chips: bool = True, house_dealers: bool = True
+) -> str:
     """A table's state in the open day from its tray counts' `kinds` and the dealer `shift` running
     there: closed, open, open without opener (a dealer seated before the opener was counted) or
     not opened. Where the house's chips do not go to the tables (a fees-only site: no tray is
-    counted, rules.house_chips) a table is dealing or has no dealer."""
+    counted, rules.house_chips) a table is dealing or has no dealer; where a player deals and
+    banks the game (rules.house_dealers), it is player-dealt."""
+    if not house_dealers:
+        return "player-dealt"
     if not house_chips:
         return "dealing" if shift is not None else "no dealer"
     if TableInventory.Kind.CLOSER in kinds:

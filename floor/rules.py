@@ -52,6 +52,27 @@ def no_house_chips(site, consequence: str) -> str:
     return f"{FEES_ONLY.at(site)}: the house's revenue at {site} is the fees collected at its tables; {consequence}."
 
 
+# Where the pack's game is dealt by a player who deals the cards and banks the game (Washington
+# blackjack: WAC 230-40-125(2) as amended in 1999 strikes the house dealer), the house seats no
+# dealer: a dealer shift is refused at its tables, citing the pack's rule, and the pit, the floor
+# and the day's sheets show no dealer. Stated by that pack only (`PLAYER_DEALER.applies(site)`).
+PLAYER_DEALER = Rule("floor.player_dealer")
+
+
+def house_dealers(where) -> bool:
+    """Does the house seat dealers at `where`'s tables (a Site or a jurisdiction code)? Not where
+    the pack's game is dealt and banked by a player (PLAYER_DEALER)."""
+    return not PLAYER_DEALER.applies(where)
+
+
+def no_house_dealer(site) -> str:
+    """Why a dealer shift is refused at a player-dealt `site` (PLAYER_DEALER)."""
+    return (
+        f"{PLAYER_DEALER.at(site)}: the game at {site} is played with a player who deals the cards and banks "
+        "the game (dealer/banker), so the house seats no dealer at its tables."
+    )
+
+
 # Opening and closing gaming days (one open at a time, none before it begins, none at an
 # inactive site): the product's workflow around the business day, not a rule of the text.
 GAMING_DAY_STATE = HOUSE_CONTROL

@@ -86,7 +86,7 @@ def _can(request, roles) -> bool:
 # --- The floor ------------------------------------------------------------------------------
 
 
-def _table_rows(site, day, house_chips: bool):
+def _table_rows(site, day, house_chips: bool, house_dealers: bool):
     """Each active table with its status in the open gaming day (the pit board's states,
     `queries.board_state`), in a fixed number of queries whatever the number of tables."""
     counts, shifts = {}, {}
@@ -99,7 +99,7 @@ def _table_rows(site, day, house_chips: bool):
         opener, closer = counts.get((table.pk, "opener")), counts.get((table.pk, "closer"))
         kinds = {kind for kind, count in (("opener", opener), ("closer", closer)) if count is not None}
         shift = shifts.get(table.pk)
-        status = queries.board_state(kinds, shift, house_chips)
+        status = queries.board_state(kinds, shift, house_chips, house_dealers)
         rows.append({"table": table, "opener": opener, "closer": closer, "shift": shift, "status": status})
     return rows
 
@@ -108,9 +108,11 @@ def _floor(request, status=200, **forms_shown):
     site = request.site
     day = queries.open_gaming_day(site)
     house_chips = not fees_only(site)  # a fees-only site has no fills, credits or tray counts to offer
+    house_dealers = rules.house_dealers(site)  # a player-dealt game has no dealer shifts to offer
     context = {
         "day": day,
-        "rows": _table_rows(site, day, house_chips),
+        "rows": _table_rows(site, day, house_chips, house_dealers),
+        "player_dealer_rule": None if house_dealers else rules.no_house_dealer(site),
         "open_day_form": forms.OpenGamingDayForm(initial={"gaming_date": queries.next_gaming_date(site)}, site=site),
         "close_day_form": forms.ActionForm(),
         "can_run_floor": _can(request, rules.FLOOR_SUPERVISORS),
@@ -281,6 +283,7 @@ def _pit_context(request, site_id: int | None) -> dict:
         "fee_collector": here and not station and pit_terminal.may_collect_fee(site, request.user),
         "cites": rules.citations_at(site),
         "fees_only_rule": _fees_only_rule(site),
+        "player_dealer_rule": None if board.house_dealers else rules.no_house_dealer(site),
         "low_minimum": low_minimum_standing(board),  # ND 99-01.3-08-09(1) while it stands
         "unstaffed": unstaffed_standing(board),  # ND 99-01.3-08-03(4), 08-07(1), (2) while it stands
     }
@@ -460,6 +463,7 @@ def dealer_shift(request, pk):
             "grid": form.chip_rows(),
             "current": queries.current_shift(table, timezone.now()),
             "shifts": shifts.select_related("dealer__user").order_by("started_at"),
+            "player_dealer_rule": None if rules.house_dealers(table.site) else rules.no_house_dealer(table.site),
         },
         status=400 if form.errors else 200,
     )

@@ -1,6 +1,7 @@
 """Dealer rotations: seating a dealer at a table and ending the shift (house controls; the
 shifts feed per-dealer percent-of-hold and, where the site's pack states it, the tips a dealer
-redeems before leaving, rules.TIPS_BEFORE_LEAVING)."""
+redeems before leaving, rules.TIPS_BEFORE_LEAVING). None where a player deals and banks the game
+(rules.PLAYER_DEALER)."""
 
 from datetime import datetime
 
@@ -46,6 +47,8 @@ def start_dealer_shift(
     employee = acts.acting_employee(
         require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL)
     )
+    if not rules.house_dealers(site):
+        raise ValidationError({"table": rules.no_house_dealer(site)})
     given, started_at = (
         started_at,
         acts.moment(started_at, "started_at", site=site, what="a dealer shift", rule=rules.RECORD_TIME),

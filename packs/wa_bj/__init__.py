@@ -14,9 +14,9 @@ PACK = Pack(
     table_options=tables.TABLE_OPTIONS,
     wager_limits=tables.WAGER_LIMITS,
     handout=HANDOUT,
-    # WAC 230-03-265(2)(b),(4): a dealer at a nonhouse-banked card room holds a Class A card room
-    # employee licence (the public WAC, not a held text: its citation says it is assumed). A fee game has no percent-of-hold: the
-    # licence identifies the employee, the dealer view has no hold to show here.
+    # WAC 230-03-265(2)(b),(4): an employee of a nonhouse-banked card room holds a Class A card room
+    # employee licence (the public WAC, not a held text: its citation says it is assumed). A fee game has no
+    # percent-of-hold and no house dealer (WAC 230-40-125(2)): the licence identifies the employee.
     employee_identifier=EmployeeIdentifier(
         "WSGC card room employee licence number (Class A)", "WAC 230-03-265(4), not in the texts held: assumed"
     ),

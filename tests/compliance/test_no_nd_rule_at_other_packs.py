@@ -23,6 +23,7 @@ from compliance.models import Alert
 from core.periods import Quarter
 from counts import services as counts
 from floor import services as floor
+from floor.rules import house_dealers
 from packs import RevenueModel, pack_for
 from tests import pack_setup
 from tests.conformance.words import ND_WORDS, OTHER_WORDS, law_words_in
@@ -95,7 +96,11 @@ def a_day_through_the_services(site, cast, code):
     keeps_trays = pack_for(site).revenue_model != RevenueModel.FEES
     if keeps_trays:
         floor.record_table_inventory(acting_user=manager.user, table=table, kind="opener", chips=TRAY)
-    shift = floor.start_dealer_shift(acting_user=manager.user, table=table, dealer=cast[Role.DEALER])
+    # A dealer seated where the house seats one (at WA-BJ a player deals and banks the game).
+    seated = house_dealers(site)
+    shift = (
+        floor.start_dealer_shift(acting_user=manager.user, table=table, dealer=cast[Role.DEALER]) if seated else None
+    )
     if keeps_trays:
         # Neither verified nor received: ND 99-01.3-08-05(5), (6).
         floor.prepare_fill(acting_user=cashier.user, table=table, chips=FILL)
@@ -113,7 +118,7 @@ def a_day_through_the_services(site, cast, code):
     if keeps_trays:
         # The closer ends the dealer's last shift of the day with their tips undeclared.
         floor.record_table_inventory(acting_user=manager.user, table=table, kind="closer", chips=TRAY)
-    else:
+    elif seated:
         floor.end_dealer_shift(acting_user=manager.user, shift=shift)
     try:  # the day's close checks the tips again (refused while a slip is open: then left open)
         floor.close_gaming_day(acting_user=manager.user, gaming_day=day)

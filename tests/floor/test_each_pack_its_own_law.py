@@ -25,6 +25,11 @@ from tests.factories import SiteFactory, TableFactory, make_person
 from .conftest import FILL, TRAY, pack_site, pack_table, today
 
 FEES_RULE = "WAC 230-40-125(1) (1999 proposed amendment)"
+PLAYER_DEALER_RULE = "WAC 230-40-125(2) (1999 proposed amendment)"
+NO_HOUSE_DEALER = (
+    f"{PLAYER_DEALER_RULE}: the game at Tacoma Blackjack Room is played with a player who deals the cards and "
+    "banks the game (dealer/banker), so the house seats no dealer at its tables."
+)
 
 
 def foreign_at(code: str) -> list:
@@ -293,9 +298,6 @@ def test_a_fees_only_site_refuses_fills_credits_and_tray_counts_with_its_rule(cl
         "closer": post(shift(), "/api/v1/table-inventories/", {"table": table.pk, "kind": "closer", "chips": TRAY}),
         "fill": post(client_for(people[Role.CASHIER]), "/api/v1/fill-slips/", {"table": table.pk, "chips": FILL}),
         "credit": post(client_for(people[Role.PIT_BOSS]), "/api/v1/credit-slips/", {"table": table.pk, "chips": FILL}),
-        "change count": post(
-            shift(), "/api/v1/dealer-shifts/", {"table": table.pk, "dealer": people[Role.DEALER].pk, "chips": TRAY}
-        ),  # fmt: skip
         "slip book": post(
             shift(),
             "/api/v1/slip-books/",
@@ -311,11 +313,32 @@ def test_a_fees_only_site_refuses_fills_credits_and_tray_counts_with_its_rule(cl
     assert not DealerShift.objects.exists() and not SlipBook.objects.exists()
 
 
-def test_a_fees_only_site_still_records_dealer_rotations(client_for, bj_floor):
+@pytest.mark.parametrize("count", [None, TRAY], ids=["seated", "with a tray count"])
+def test_a_player_dealt_site_seats_no_dealer_and_says_why(client_for, bj_floor, count):
+    """WAC 230-40-125(2) as amended: Washington blackjack is played with a player who deals the
+    cards and banks the game; the house dealer is struck. Seating a dealer (with or without a tray
+    count at the change) is refused through the API with the rule, and nothing is recorded."""
     people, table, _day = bj_floor
-    seated = post(client_for(people[Role.SHIFT_MANAGER]), "/api/v1/dealer-shifts/",
-                  {"table": table.pk, "dealer": people[Role.DEALER].pk})  # fmt: skip
-    assert seated.status_code == 201, seated.json()
+    body = {"table": table.pk, "dealer": people[Role.DEALER].pk} | ({"chips": count} if count else {})
+    seated = post(client_for(people[Role.SHIFT_MANAGER]), "/api/v1/dealer-shifts/", body)
+    assert seated.status_code == 400 and seated.json() == {"table": [NO_HOUSE_DEALER]}
+    assert_own_law(NO_HOUSE_DEALER, "WA-BJ")
+    assert not DealerShift.objects.exists() and not TableInventory.objects.exists()
+
+
+def test_the_dealer_page_of_a_player_dealt_table_offers_no_form_and_refuses_a_post(client, bj_floor):
+    people, table, _day = bj_floor
+    client.force_login(people[Role.SHIFT_MANAGER].user)
+    text = client.get(f"/floor/tables/{table.pk}/dealer/").content.decode()
+    assert NO_HOUSE_DEALER.replace("'", "&#x27;") in text and 'id="dealer-form"' not in text
+    posted = client.post(f"/floor/tables/{table.pk}/dealer/", {"dealer": people[Role.DEALER].pk})
+    assert posted.status_code == 400 and not DealerShift.objects.exists()
+
+
+def test_the_wa_bj_pack_alone_states_the_player_dealer(bj_site, org):
+    assert rules.PLAYER_DEALER.at(bj_site) == PLAYER_DEALER_RULE and not rules.house_dealers(bj_site)
+    for code in ("ND", "WA-HB", "NY"):
+        assert rules.house_dealers(SiteFactory(organization=org, jurisdiction=code))
 
 
 def test_the_fill_page_of_a_fees_only_site_shows_the_same_refusal(client, bj_floor):
@@ -366,47 +389,63 @@ def test_the_floor_page_of_a_fees_only_site_offers_no_tray_counts_or_slips_and_s
     assert f'<div class="alert alert-info" id="fees-only">{FEES_RULE}: the house' in text
     tables = text[text.index('id="tables"') :]  # the floor's table actions (the menu is the navigation's)
     assert f"/floor/tables/{table.pk}/opener/" not in tables and "/floor/slips/new/" not in tables
-    assert f"/floor/tables/{table.pk}/dealer/" in tables  # dealer rotations are still recorded
+    assert f"/floor/tables/{table.pk}/dealer/" not in tables  # a player deals (WAC 230-40-125(2))
+    assert f'<div class="alert alert-info" id="player-dealer">{NO_HOUSE_DEALER}'.replace("'s", "&#x27;s") in text
+    assert "<th>Dealer</th>" not in text
     assert_own_law(_floor_words(text), "WA-BJ")
 
 
-def test_a_fees_only_sites_tables_are_dealing_or_without_a_dealer_never_open_without_opener(
-    client, client_for, bj_floor, django_assert_max_num_queries
+def test_a_player_dealt_sites_tables_are_player_dealt_never_open_without_opener(
+    client, bj_floor, django_assert_max_num_queries
 ):
-    """No tray is counted where the house's revenue is its fees, so a table with a dealer seated is
-    dealing (not "open without opener", the custody warning of a house-banked table) and one
-    without is "no dealer" (not "not opened", with an Open table button the service refuses):
-    on the floor page, without opener and closer columns, and on the pit board. The floor page
-    reads its tables' states in a fixed number of queries whatever the number of tables."""
+    """No tray is counted where the house's revenue is its fees, and no dealer is seated where a
+    player deals and banks the game, so each table is "player-dealt" (not "open without opener",
+    the custody warning of a house-banked table, nor "not opened", with an Open table button the
+    service refuses): on the floor page, without opener and closer columns, and on the pit board,
+    which counts its active tables and offers no dealer to seat. The floor page reads its tables'
+    states in a fixed number of queries whatever the number of tables."""
     from django.utils import timezone
 
     from floor.queries import pit_board
 
     people, table, _day = bj_floor
-    seated = post(client_for(people[Role.SHIFT_MANAGER]), "/api/v1/dealer-shifts/",
-                  {"table": table.pk, "dealer": people[Role.DEALER].pk})  # fmt: skip
-    assert seated.status_code == 201
     TableFactory(site=table.site, number=2, decks=2, banker="player", min_bank_cents=30_000,
                  min_wager_cents=100, max_wager_cents=2500)  # fmt: skip
     client.force_login(people[Role.SHIFT_MANAGER].user)
     client.get("/floor/")
     with django_assert_max_num_queries(40) as first:
         text = client.get("/floor/").content.decode()
+    two_tables = len(first.captured_queries)  # read before the next request resets the connection's log
     states = dict(re.findall(r'<tr id="table-(\d+)">.*?table-status">([^<]+)<', text, re.S))
-    assert states == {"1": "dealing", "2": "no dealer"}
+    assert states == {"1": "player-dealt", "2": "player-dealt"}
     head = text[text.index('id="tables"') : text.index("</thead>", text.index('id="tables"'))]
     assert "Opener" not in head and "Closer" not in head
     board = pit_board(table.site, timezone.now())
     assert [(row.table.number, row.state, row.takes_slips) for row in board.rows] == [
-        (1, "dealing", False),
-        (2, "no dealer", False),
+        (1, "player-dealt", False),
+        (2, "player-dealt", False),
     ]
-    assert board.tables_in_play == 1  # the table dealing is in play, though it takes no slip
+    assert board.in_play_text == "2 active tables"
+    pit = client.get("/floor/pit/").content.decode()
+    assert "pit-dealer" not in pit and "Seat dealer" not in pit and "No dealer seated" not in pit
+    assert 'id="player-dealer"' in pit
     for number in (3, 4, 5):
         TableFactory(site=table.site, number=number, decks=2, banker="player", min_bank_cents=30_000,
                      min_wager_cents=100, max_wager_cents=2500)  # fmt: skip
-    with django_assert_max_num_queries(len(first.captured_queries)):
+    with django_assert_max_num_queries(two_tables):
         assert client.get("/floor/").status_code == 200
+
+
+def test_a_fees_only_table_with_a_house_dealer_is_dealing_or_has_no_dealer():
+    """The states of a pack whose revenue is its fees but whose house seats the dealers (none of
+    the packs held today): no tray is counted, so a table is dealing or has no dealer."""
+    from floor.models import DealerShift as Shift
+    from floor.queries import board_state
+
+    assert board_state(set(), Shift(), house_chips=False) == "dealing"
+    assert board_state(set(), None, house_chips=False) == "no dealer"
+    assert board_state(set(), None, house_chips=False, house_dealers=False) == "player-dealt"
+    assert board_state(set(), None) == "not opened"
 
 
 def test_the_menu_is_the_current_sites_a_fees_only_site_offers_no_slip_books_or_drop_boxes(client, bj_site, cast):
