@@ -73,8 +73,8 @@ DDM_APPROVAL = dict(
         "Insurance is offered when the dealer's face-up card is an Ace and pays 2 to 1; no even money.",
         "If the dealer has blackjack, all main wagers lose and no second card is dealt to the players.",
         "On each card a player may stand, hit or double down, until standing or going over 21.",
-        "Each double down may be up to the total amount already in play, never above the State's limit for a "
-        "single wager.",
+        # (the State's single-wager limit on a double is the handout's line of the approved game, in dollars)
+        "Each double down may be up to the total amount already in play.",
         "No splitting or surrender.",
         "A player whose first card is an Ace receives only one more card, whether hitting or doubling down.",
         "A player who doubles down and receives a blackjack is paid the posted blackjack odds on the main wager "

@@ -93,6 +93,10 @@ def test_the_handout_prints_the_rules_of_play_at_the_ddm_table_only(auditor_api,
     plain_part = text[text.index("Table 1") : text.index("Table 2")]
     assert "Rules of play" not in plain_part and "Played with 6 or 8 decks" not in plain_part
     assert text.count("Rules of play (") == 1
+    # The State's limit on a double is said once, in dollars, with the approved game's lines; the
+    # rules of play say the approval's "up to the total amount already in play" only.
+    assert ddm_part.count("never above") == 1 and "never above $300.00 for a single wager" in ddm_part
+    assert f"• Each double down may be up to the total amount already in play. ({REFERENCE})" in ddm_part
 
 
 def test_the_handouts_csv_carries_each_rule_of_play_with_the_approval(auditor_api, wa_table, ddm_table, site):  # noqa: F811
