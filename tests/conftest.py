@@ -387,6 +387,19 @@ def cast(org, site, _world):
     return shared_world.part(_world, "cast", shared_world.new_cast, org, site)
 
 
+TERMINAL_PIN = "482913"  # the `with_pins` cast's PIN at a shared terminal
+
+
+@pytest.fixture
+def with_pins(cast):
+    """The cast, with a signing PIN (TERMINAL_PIN) for each role that steps up to a shared terminal."""
+    from cardroom import pins
+
+    for role in (Role.CASHIER, Role.PIT_BOSS, Role.DEALER, Role.SHIFT_MANAGER, Role.COUNT_TEAM):
+        pins.set_pin(acting_user=cast[role].user, employee=cast[role], pin=TERMINAL_PIN)
+    return cast
+
+
 @pytest.fixture
 def people(org, site, cast, _world):
     """Who signs the records of tests/accounting/scenario.py: a shift manager, a cashier and a

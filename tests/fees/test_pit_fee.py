@@ -6,7 +6,6 @@ station's token and records the fee as theirs. Nothing of it at a site whose rev
 
 import re
 
-import pytest
 from django.utils import timezone
 
 from cardroom import pins
@@ -16,17 +15,10 @@ from fees import services
 from fees.models import FeeCollection
 from floor import queries
 from floor.pit_terminal import terminal_data
+from tests.conftest import TERMINAL_PIN as PIN
 from tests.factories import SiteFactory
 
 FEES = "/api/v1/fee-collections/"
-PIN = "470316"
-
-
-@pytest.fixture
-def with_pins(cast):
-    for role in (Role.CASHIER, Role.PIT_BOSS, Role.DEALER, Role.SHIFT_MANAGER, Role.COUNT_TEAM):
-        pins.set_pin(acting_user=cast[role].user, employee=cast[role], pin=PIN)
-    return cast
 
 
 def _terminal(site):

@@ -9,17 +9,9 @@ from core.models import AuditEvent
 from core.pins import PIN_FAILURE_LIMIT
 from floor import services
 from floor.models import Slip, SlipStep
+from tests.conftest import TERMINAL_PIN as PIN
 
 from .conftest import FILL
-
-PIN = "482913"
-
-
-@pytest.fixture
-def with_pins(cast):
-    for role in (Role.CASHIER, Role.PIT_BOSS, Role.DEALER, Role.SHIFT_MANAGER, Role.COUNT_TEAM):
-        pins.set_pin(acting_user=cast[role].user, employee=cast[role], pin=PIN)
-    return cast
 
 
 def _signed(badge_of, pin=PIN):
