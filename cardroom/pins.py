@@ -75,6 +75,15 @@ def signer_for(terminal, *, badge: str, pin: str) -> PinSigner:
     return PinSigner(terminal, employee)
 
 
+def witnessed_by(terminal, witness: Employee, pin: str) -> None:
+    """`witness` attests, with their own PIN, a record the person at `terminal` makes (the fee cash
+    counted by two): the PIN checked, counted and locked as `signer_for` checks a badge's. Raises
+    PermissionDenied on a wrong or locked PIN, or where the witness has none."""
+    signer = signer_for(terminal, badge=witness.initials, pin=pin)
+    if signer.signer.pk != witness.pk:  # badges are unique in an organization: never, but never trusted
+        raise PermissionDenied(WRONG_PIN_HOUSE_CONTROL)
+
+
 def _count_failure(terminal, row: SigningPin) -> None:
     """Count one wrong PIN in its own transaction (it stands though the step is refused); the
     failure that reaches the limit locks the PIN (`core.pins`), and both are audited."""

@@ -174,11 +174,18 @@ class FeeCountSerializer(serializers.ModelSerializer):
         ]
 
 
-class FeeCountInputSerializer(Input):
+class FeeCountInputSerializer(PinSignerInput):
     site = ScopedSiteField()
     gaming_date = DateField()
     counted_cents = CentsField(help_text="The fee cash counted; bounded by the service (House control).")
-    witness = ScopedEmployeeField()
+    witness = ScopedEmployeeField(help_text="The second person who counted.")
+    witness_pin = serializers.CharField(
+        max_length=32,
+        write_only=True,
+        style={"input_type": "password"},
+        help_text="The witness's own signing PIN, confirming the count (House control); a wrong PIN is refused "
+        "(400) and counts towards its lock.",
+    )
     counted_at = MomentField(allow_null=True, default=None)
 
 
@@ -203,7 +210,7 @@ class FeeCountViewSet(ScopedViewSet):
         return self.write(request)
 
     def create_object(self, data):
-        return services.count_fees(acting_user=self.request.user, **data)
+        return services.count_fees(acting_user=pin_acting_user(self.request, data), **data)
 
 
 class GameSessionSerializer(serializers.ModelSerializer):

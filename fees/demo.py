@@ -15,7 +15,9 @@ from zoneinfo import ZoneInfo
 
 from django.db import transaction
 
-from cardroom.models import Employee, Site, Table
+from cardroom.demo import DEMO_PIN
+from cardroom.models import Employee, SigningPin, Site, Table
+from cardroom.pins import set_pin
 from core.periods import add_banking_days
 
 from . import services
@@ -44,6 +46,9 @@ def _fees(site: Site) -> None:
     table = Table.objects.get(site=site, number=1)
     shift = Employee.objects.get(user__username="washift")
     cashier = Employee.objects.get(user__username="wacashier")
+    # The witness of each night's count (the shift manager) confirms it with their signing PIN.
+    if not SigningPin.objects.filter(employee=shift).exists():
+        set_pin(acting_user=shift.user, employee=shift, pin=DEMO_PIN)
     today = site.today()
     for ago in range(DAYS, 0, -1):
         day = today - timedelta(days=ago)
@@ -68,6 +73,7 @@ def _fees(site: Site) -> None:
             gaming_date=day,
             counted_cents=collected - short,
             witness=shift,
+            witness_pin=DEMO_PIN,
             counted_at=_local(site, day, 22),
         )
         _bank_and_close(site, day, cashier, collected - short)

@@ -64,6 +64,11 @@ class FeeCountForm(BootstrapMixin, forms.Form):
         label="Counted with (the second person)",
         error_messages={"invalid_choice": "House control: the witness is someone of the organization at this site."},
     )
+    witness_pin = forms.CharField(
+        label="The second person's signing PIN",
+        max_length=32,
+        widget=forms.PasswordInput(attrs={"autocomplete": "off", "inputmode": "numeric"}),
+    )  # the witness types it: a name alone attests nothing (the page's note says so)
     counted_at = PaperMomentField("Counted at")
 
     def __init__(self, *args, witnesses=None, **kwargs):
@@ -75,6 +80,7 @@ class FeeCountForm(BootstrapMixin, forms.Form):
                 "gaming_date": f"{HOUSE_CONTROL}: give the gaming day whose fee cash is counted.",
                 "counted_cents": f"{HOUSE_CONTROL}: give the fee cash counted.",
                 "witness": f"{HOUSE_CONTROL}: the fee cash is counted by two people; choose the second.",
+                "witness_pin": f"{HOUSE_CONTROL}: the second person confirms the count with their signing PIN.",
             },
         )
 

@@ -3,10 +3,11 @@ pack, the role (house controls), the bounds and the closed books, and is audited
 
 from datetime import date, datetime
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Max
 
+from cardroom import pins
 from cardroom.access import require_role
 from cardroom.models import Employee, Site, Table
 from core import acts, moments
@@ -199,9 +200,12 @@ def count_fees(
     gaming_date: date,
     counted_cents: int,
     witness: Employee,
+    witness_pin: str,
     counted_at: datetime | None = None,
 ) -> FeeCount:
-    """The day's fee cash counted by two people (house control); a recount corrects the last count."""
+    """The day's fee cash counted by two people (house control), the witness confirming it with
+    their own signing PIN (`cardroom.pins.witnessed_by`: a wrong PIN counts towards its lock); a
+    recount corrects the last count."""
     _require_revenue(site, rules.keeps_table_fees(site), "site", "fee cash counts", rules.TABLE_FEES.at(site))
     access = require_role(acting_user, site, *rules.COUNTERS, action="count the fee cash", rule=rules.ROLE_RULE)
     employee = acts.acting_employee(access)
@@ -221,6 +225,7 @@ def count_fees(
     acts.refuse_closed_books(site, gaming_date, "a fee cash count")
     at = acts.moment(counted_at, "counted_at", site=site, what="a fee cash count", books_date=gaming_date)
     _refuse_counting_before_collection(site, gaming_date, at)
+    _witness_confirms(acting_user, witness, witness_pin)  # last: a count refused for another reason spends no PIN
     with transaction.atomic():
         last = (
             FeeCount.objects.select_for_update(of=("self",))
@@ -239,6 +244,22 @@ def count_fees(
         )
         record_site_event(acting_user, "fee.counted", count, site)
     return count
+
+
+def _witness_confirms(acting_user, witness: Employee, pin: str) -> None:
+    """The witness of a fee cash count confirms it with their signing PIN (house control: a
+    witness only named has attested nothing); refused at the `witness_pin` field."""
+    try:
+        pins.witnessed_by(acting_user, witness, pin)
+    except PermissionDenied as refused:
+        said = str(refused)
+        if said == pins.WRONG_PIN_HOUSE_CONTROL:  # else the PIN's lock, in its own words
+            said = (
+                f"{HOUSE_CONTROL}: the witness confirms the fee cash count with their own signing PIN, and that is "
+                f"not {witness.initials}'s PIN (a wrong PIN counts towards its lock; a witness with none sets one "
+                "first). Nothing is recorded."
+            )
+        raise ValidationError({"witness_pin": said}) from refused
 
 
 def _refuse_past_its_day(site: Site, gaming_date: date, ended_at: datetime) -> None:

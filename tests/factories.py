@@ -138,3 +138,15 @@ def player_banked_table(site, number: int = 1) -> Table:
         max_players=7,
         betting_spaces=7,
     )
+
+
+WITNESS_PIN = "604127"
+
+
+def witness_pin(employee) -> str:
+    """Give `employee` a signing PIN (WITNESS_PIN) and return it: the witness of a fee cash count
+    confirms it with their own PIN (fees.services.count_fees)."""
+    from cardroom import pins
+
+    pins.set_pin(acting_user=employee.user, employee=employee, pin=WITNESS_PIN)
+    return WITNESS_PIN

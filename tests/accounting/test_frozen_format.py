@@ -15,7 +15,15 @@ from accounting import api_figures, books, frozen, services, summaries
 from accounting.models import BooksClose
 from cardroom.models import Role
 from core.periods import Quarter
-from tests.factories import OrganizationFactory, SiteFactory, TableFactory, fees_site, make_person, player_banked_table
+from tests.factories import (
+    OrganizationFactory,
+    SiteFactory,
+    TableFactory,
+    fees_site,
+    make_person,
+    player_banked_table,
+    witness_pin,
+)
 
 DAY = date(2026, 8, 14)
 Q3 = Quarter(2026, 3)
@@ -195,7 +203,7 @@ def fees_played(fee_site, fee_people):
         )  # fmt: skip
     fees.count_fees(
         acting_user=fee_people[Role.CASHIER].user, site=fee_site, gaming_date=DAY, counted_cents=1600,
-        witness=fee_people[Role.SHIFT_MANAGER], counted_at=datetime(2026, 8, 14, 22, tzinfo=pacific),
+        witness=fee_people[Role.SHIFT_MANAGER], witness_pin=witness_pin(fee_people[Role.SHIFT_MANAGER]), counted_at=datetime(2026, 8, 14, 22, tzinfo=pacific),
     )  # fmt: skip
     for kind, hour, dollars in (("start", 13, 10), ("end", 23, 26)):
         cage.record_bank_count(

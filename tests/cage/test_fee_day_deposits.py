@@ -26,7 +26,7 @@ from compliance.thresholds import ThresholdBook
 from core.appendonly import installed_trigger_names
 from fees import services as fees
 from floor.models import GamingDay
-from tests.factories import fees_site, player_banked_table
+from tests.factories import fees_site, player_banked_table, witness_pin
 from tests.page_support import at_site, page
 
 DAY = date(2026, 8, 14)  # a Friday: its deposit is due by the third banking day, Wednesday the 19th
@@ -68,6 +68,7 @@ def fee_day(cast, site, bj_table):
         gaming_date=DAY,
         counted_cents=1600,
         witness=cast[Role.SHIFT_MANAGER],
+        witness_pin=witness_pin(cast[Role.SHIFT_MANAGER]),
         counted_at=_at(22),
     )
     for kind, hour, bills in (("start", 13, 10), ("end", 23, 26)):

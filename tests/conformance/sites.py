@@ -26,6 +26,7 @@ from cardroom.models import ChipDenomination, Employee, Organization, Role, Site
 from core.periods import Quarter
 from floor.calculations import site_today
 from packs.nd.chips import SPECS as CHIP_SPECS
+from tests.factories import witness_pin
 
 HOUSE_COLOURS = ("yellow", "white", "pink", "red", "green", "black")
 
@@ -562,6 +563,7 @@ def build_wa_bj(demo: dict) -> BuiltSite:
                 "gaming_date": day.isoformat(),
                 "counted_cents": collected - short,
                 "witness": shift.pk,
+                "witness_pin": witness_pin(shift),
                 "counted_at": iso(site, day, "22:00"),
             },
         )

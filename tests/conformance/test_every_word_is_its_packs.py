@@ -437,7 +437,13 @@ def bad_inputs(b) -> dict[str, tuple[str, str, dict]]:
         mistakes["the fee cash counted by one person"] = (
             "cashier",
             "/api/v1/fee-counts/",
-            {"site": b.site.pk, "gaming_date": day, "counted_cents": 1000, "witness": u["cashier"].pk},
+            {
+                "site": b.site.pk,
+                "gaming_date": day,
+                "counted_cents": 1000,
+                "witness": u["cashier"].pk,
+                "witness_pin": "000000",
+            },
         )
     return mistakes
 

@@ -13,7 +13,7 @@ from accounting.models import BooksClose
 from cage import services as cage
 from cardroom.models import Role
 from fees import services as fees
-from tests.factories import fees_site, make_person, player_banked_table
+from tests.factories import fees_site, make_person, player_banked_table, witness_pin
 
 from .conftest import FIRST_DAY
 
@@ -41,7 +41,7 @@ def _closed_fee_day(cast, site) -> None:
         )  # fmt: skip
     fees.count_fees(
         acting_user=cast[Role.CASHIER].user, site=site, gaming_date=FEE_DAY, counted_cents=1600,
-        witness=cast[Role.SHIFT_MANAGER], counted_at=_at(22),
+        witness=cast[Role.SHIFT_MANAGER], witness_pin=witness_pin(cast[Role.SHIFT_MANAGER]), counted_at=_at(22),
     )  # fmt: skip
     for kind, hour, bills in (("start", 13, 10), ("end", 23, 26)):
         cage.record_bank_count(

@@ -11,7 +11,7 @@ from cardroom.models import Role
 from core.models import AuditEvent
 from fees.models import FeeCollection, FeeCount, GameSession
 from floor.calculations import business_date
-from tests.factories import SiteFactory, TableFactory
+from tests.factories import SiteFactory, TableFactory, witness_pin
 
 from .conftest import one_days_start
 
@@ -158,7 +158,13 @@ def test_the_reconciliation_shows_collected_counted_and_over_short(cast, client_
     voided = client_for(boss).post(FEES, fee_payload, format="json").json()["id"]
     client_for(cast[Role.SHIFT_MANAGER]).post(f"{FEES}{voided}/void/", {"reason": "mistake"}, format="json")
     day = FeeCollection.objects.first().gaming_date
-    count = {"site": site.pk, "gaming_date": day.isoformat(), "counted_cents": 4000, "witness": boss.pk}
+    count = {
+        "site": site.pk,
+        "gaming_date": day.isoformat(),
+        "counted_cents": 4000,
+        "witness": boss.pk,
+        "witness_pin": witness_pin(boss),
+    }
     assert client_for(cashier).post(COUNTS, count, format="json").status_code == 201
     query = {"site": site.pk, "start": day.isoformat(), "end": day.isoformat()}
     (row,) = client_for(cast[Role.AUDITOR]).get(f"{FEES}reconciliation/", query).json()
@@ -179,14 +185,20 @@ def test_the_reconciliation_shows_collected_counted_and_over_short(cast, client_
 def test_the_fee_cash_is_counted_by_two_people(cast, client_for, site):
     cashier = cast[Role.CASHIER]
     today = timezone.localdate().isoformat()
-    alone = {"site": site.pk, "gaming_date": today, "counted_cents": 100, "witness": cashier.pk}
+    alone = {"site": site.pk, "gaming_date": today, "counted_cents": 100, "witness": cashier.pk, "witness_pin": "0000"}
     response = client_for(cashier).post(COUNTS, alone, format="json")
     assert response.status_code == 400 and "two people" in response.json()["witness"][0]
 
 
 def test_a_negative_count_or_session_total_reads_in_words_as_on_the_page(cast, client_for, site, ny_site, ny_shift):
     today = timezone.localdate().isoformat()
-    count = {"site": site.pk, "gaming_date": today, "counted_cents": -100, "witness": cast[Role.PIT_BOSS].pk}
+    count = {
+        "site": site.pk,
+        "gaming_date": today,
+        "counted_cents": -100,
+        "witness": cast[Role.PIT_BOSS].pk,
+        "witness_pin": witness_pin(cast[Role.PIT_BOSS]),
+    }
     response = client_for(cast[Role.CASHIER]).post(COUNTS, count, format="json")
     assert response.status_code == 400
     assert response.json()["counted_cents"] == [
@@ -366,7 +378,13 @@ def test_a_fee_keeps_its_entry_time_and_the_fee_cash_is_not_counted_before_it_wa
     assert response.status_code == 201, response.content
     fee = FeeCollection.objects.get()
     assert fee.collected_at == collected and fee.entered_at >= now and response.json()["entered_late"] is False
-    count = {"site": site.pk, "gaming_date": fee.gaming_date.isoformat(), "counted_cents": 1500, "witness": boss.pk}
+    count = {
+        "site": site.pk,
+        "gaming_date": fee.gaming_date.isoformat(),
+        "counted_cents": 1500,
+        "witness": boss.pk,
+        "witness_pin": witness_pin(boss),
+    }
     early = client_for(cashier).post(
         COUNTS, {**count, "counted_at": (collected - timedelta(minutes=1)).isoformat()}, format="json"
     )
@@ -507,7 +525,13 @@ def test_a_fee_count_of_a_day_long_gone_counted_now_is_late(cast, client_for, fe
     collected = timezone.now().replace(microsecond=0) - timedelta(days=14)
     fee = client_for(boss).post(FEES, {**fee_payload, "collected_at": collected.isoformat()}, format="json")
     assert fee.status_code == 201 and fee.json()["entered_late"] is True, fee.content
-    count = {"site": site.pk, "gaming_date": fee.json()["gaming_date"], "counted_cents": 1500, "witness": boss.pk}
+    count = {
+        "site": site.pk,
+        "gaming_date": fee.json()["gaming_date"],
+        "counted_cents": 1500,
+        "witness": boss.pk,
+        "witness_pin": witness_pin(boss),
+    }
     counted = client_for(cashier).post(COUNTS, count, format="json")
     assert counted.status_code == 201, counted.content
     assert counted.json()["entered_late"] is True

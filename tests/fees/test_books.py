@@ -20,6 +20,7 @@ from core.periods import Quarter
 from fees import services
 from fees.models import FeeCollection
 from floor.models import GamingDay
+from tests.factories import witness_pin
 
 DAY = date(2026, 8, 14)
 PACIFIC = ZoneInfo("America/Los_Angeles")
@@ -60,6 +61,7 @@ def _count(cast, site):
         gaming_date=DAY,
         counted_cents=1600,
         witness=cast[Role.SHIFT_MANAGER],
+        witness_pin=witness_pin(cast[Role.SHIFT_MANAGER]),
         counted_at=datetime(2026, 8, 14, 22, tzinfo=PACIFIC),
     )
 

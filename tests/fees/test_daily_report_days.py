@@ -12,7 +12,7 @@ import pytest
 from cage import services as cage
 from cardroom.models import Role
 from fees import services
-from tests.factories import make_person
+from tests.factories import make_person, witness_pin
 from tests.page_support import at_site, page
 from tests.reports.test_kind_daily import csv_rows, download, pdf_text, run_report
 
@@ -46,6 +46,7 @@ def fee_days(cast, site, bj_table):
             gaming_date=day,
             counted_cents=counted,
             witness=cast[Role.SHIFT_MANAGER],
+            witness_pin=witness_pin(cast[Role.SHIFT_MANAGER]),
             counted_at=datetime(day.year, day.month, day.day, 22, tzinfo=PACIFIC),
         )
 

@@ -10,9 +10,9 @@ import pytest
 
 from accounting import summaries
 from cage import services as cage
-from cardroom.models import Role
+from cardroom.models import Employee, Role
 from fees.models import FeeCollection, FeeCount
-from tests.factories import make_person
+from tests.factories import make_person, witness_pin
 from tests.page_support import form_token, page
 
 pytestmark = pytest.mark.django_db
@@ -23,13 +23,18 @@ FEE = {"basis": "per_player", "period_minutes": "30", "rate_cents": "2", "count"
 
 
 def _count_form(cast, **changes):
-    return {
+    """The form as filled in, the chosen witness typing their own PIN (unless `changes` say)."""
+    form = {
         "gaming_date": DAY.isoformat(),
         "counted_cents": "16.00",
         "witness": cast[Role.SHIFT_MANAGER].pk,
         "counted_at": "2026-08-14T22:00",
         **changes,
     }
+    chosen = Employee.objects.filter(pk=form["witness"]).first()  # "999999": nobody
+    if chosen is not None and "witness_pin" not in changes:
+        form["witness_pin"] = witness_pin(chosen)
+    return form
 
 
 @pytest.fixture

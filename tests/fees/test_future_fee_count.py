@@ -10,6 +10,7 @@ from django.utils import timezone
 from cardroom.models import Role
 from core.moments import gaming_date_of
 from fees.models import FeeCount
+from tests.factories import witness_pin
 from tests.page_support import page
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +19,13 @@ COUNTS = "/api/v1/fee-counts/"
 
 
 def _count(cast, site, day):
-    return {"site": site.pk, "gaming_date": day.isoformat(), "counted_cents": 1600, "witness": cast[Role.PIT_BOSS].pk}
+    return {
+        "site": site.pk,
+        "gaming_date": day.isoformat(),
+        "counted_cents": 1600,
+        "witness": cast[Role.PIT_BOSS].pk,
+        "witness_pin": witness_pin(cast[Role.PIT_BOSS]),
+    }
 
 
 def test_the_api_refuses_a_count_of_a_day_not_begun(cast, client_for, site, bj_table):
@@ -39,7 +46,12 @@ def test_the_api_refuses_a_count_of_a_day_not_begun(cast, client_for, site, bj_t
 def test_the_page_refuses_a_count_of_a_day_not_begun_inline(client, cast, site, bj_table):
     ahead = gaming_date_of(site, timezone.now()) + timedelta(days=2)
     client.force_login(cast[Role.SHIFT_MANAGER].user)
-    form = {"gaming_date": ahead.isoformat(), "counted_cents": "16.00", "witness": cast[Role.CASHIER].pk}
+    form = {
+        "gaming_date": ahead.isoformat(),
+        "counted_cents": "16.00",
+        "witness": cast[Role.CASHIER].pk,
+        "witness_pin": witness_pin(cast[Role.CASHIER]),
+    }
     refused = client.post("/fees/count/", form)
     assert refused.status_code == 400
     html = page(refused)

@@ -9,6 +9,7 @@ from openpyxl import load_workbook
 from cardroom.models import Role
 from fees import services
 from fees.models import FeeCollection
+from tests.factories import witness_pin
 from tests.reports.test_kind_daily import download, run_report
 
 from .conftest import one_days_start
@@ -32,7 +33,14 @@ def test_the_daily_and_quarterly_reports_carry_the_fees(client_for, cast, bj_tab
             amount_cents=1200,
         )
     day = FeeCollection.objects.first().gaming_date
-    services.count_fees(acting_user=cashier.user, site=site, gaming_date=day, counted_cents=2300, witness=boss)
+    services.count_fees(
+        acting_user=cashier.user,
+        site=site,
+        gaming_date=day,
+        counted_cents=2300,
+        witness=boss,
+        witness_pin=witness_pin(boss),
+    )
     api = client_for(cast[Role.AUDITOR])
     from core.periods import Quarter
 
