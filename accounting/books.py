@@ -566,8 +566,8 @@ def quarter_books(summary: QuarterSummary, filing: QuarterFiling | None, time_zo
         )
         for line in earlier
     )
-    related = ("recorded_by", "adjustment__books_close", "site_filing__site", "tournament_fee__voids")
-    related += ("tournament_prize__voids",)
+    related = ("recorded_by", "adjustment__books_close", "site_filing__site")
+    related += ("tournament_fee__voids", "tournament_prize__voids")  # entry_text names the void and its row
     found = filing.amendments.select_related(*related) if filing is not None else ()
     since = tuple(filing_amendment_json(a, filing.site) for a in found)
     return QuarterBooks(record, check, days, filed, now, amendments, amending_earlier, since)

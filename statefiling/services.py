@@ -158,13 +158,9 @@ def _queue_with_amendments(filing: QuarterFiling, link: RegistryLink) -> Submiss
     first. Each amendment's package waits for the filing's receipt (`delivery`)."""
     head = chain_head(filing.site.organization_id)
     submission = _queue(filing, link, build_package(filing, head))
-    recorded = (
-        filing.amendments.filter(submission__isnull=True)
-        .select_related(
-            "recorded_by", "adjustment__books_close", "adjustment__table", "other_games_agp", "site_filing__site"
-        )
-        .select_related("tournament_fee__voids", "tournament_prize__voids")
-    )
+    related = ("recorded_by", "adjustment__books_close", "adjustment__table", "other_games_agp", "site_filing__site")
+    voids = ("tournament_fee__voids", "tournament_prize__voids")
+    recorded = filing.amendments.filter(submission__isnull=True).select_related(*related, *voids)
     for amendment in recorded.order_by("recorded_at", "pk"):
         _queue(filing, link, build_amendment_package(amendment, head, None), amendment)
     return submission
