@@ -3,13 +3,16 @@
 A filed quarter's figures and their SHA-256 never change (QuarterFiling). A later entry that
 changes what the return says (an adjustment correcting a day of the filed quarter, another
 record of the organization's other games' AGP for the quarter, another site's filing of the
-quarter that changes the AGP recorded at the organization's sites) is written beside it as a
-FilingAmendment, in the entry's own transaction, and the gaming manager is flagged.
+quarter that changes the AGP recorded at the organization's sites, a void of a tournament fee or
+prize of a day of the filed quarter) is written beside it as a FilingAmendment, in the entry's own
+transaction, and the gaming manager is flagged.
 
 Flagging opens an alert, and alerts are compliance's, an app above the books: so the books ask
 the `filing_amended` hook (core.hooks) and compliance registers its answer when its app loads
 (`compliance.apps`); imports keep pointing down. Asking it unanswered raises, like every hook.
-Likewise `amendment_recorded`: statefiling sends the amendment to the state's registry.
+Likewise `amendment_recorded`: statefiling sends the amendment to the state's registry. The
+tournaments, below the books, ask `tournament_void` in a void's transaction; the books answer
+with `amend_with_tournament_void` (`accounting.apps`).
 """
 
 from collections.abc import Callable
@@ -18,8 +21,10 @@ from django.utils import timezone
 
 from core.hooks import AMENDMENT_RECORDED, FILING_AMENDED
 from core.moments import local_date
+from core.periods import Quarter
 
 from .models import Adjustment, FilingAmendment, OtherGamesAgp, QuarterFiling
+from .queries import quarter_filing
 
 AmendmentFlag = Callable[[FilingAmendment], None]
 
@@ -74,9 +79,36 @@ def amend_with_other_games(filings, row: OtherGamesAgp, delta_cents: int) -> lis
     ]
 
 
+def amend_with_tournament_void(void) -> FilingAmendment | None:
+    """A void of a tournament fee or prize whose day is on a filed return (`void`, a
+    tournaments.services.VoidOfRecord), or None where that day's quarter is not filed. The void
+    counts on the day it is made (like an adjustment, in the quarter it is entered on); the filed
+    return carries the voided row's day in its tournament figures (ND 99-01.3-08-16(1)(e)-(g):
+    all twenty-one activity of the quarter, the tournaments' fees and prizes among it), so it is
+    amended by what its tournament AGP would have been without the row: less the fee, or plus
+    the prize (`void.agp_effect_cents`)."""
+    filing = quarter_filing(void.site.pk, Quarter.containing(void.day))
+    if filing is None:
+        return None
+    return _record(
+        filing,
+        void.recorded_by,
+        source=FilingAmendment.Source.TOURNAMENT_VOID,
+        tournament_fee=void.fee,
+        tournament_prize=void.prize,
+        figure=FilingAmendment.Figure.TOURNAMENT_AGP,
+        delta_cents=void.agp_effect_cents,
+    )
+
+
 def entry_text(amendment: FilingAmendment, site) -> str:
     """The entry that changed the filed return, in words, dated in `site`'s time (the alert, the
-    quarter page, the PDF): an adjustment, another site's filing, an other games' AGP record."""
+    quarter page, the PDF): an adjustment, another site's filing, a void of a tournament fee or
+    prize, an other games' AGP record."""
+    if amendment.tournament_fee_id is not None or amendment.tournament_prize_id is not None:
+        void = amendment.tournament_fee or amendment.tournament_prize
+        what = "fee" if amendment.tournament_fee_id is not None else "prize"
+        return f"void of tournament {what} {void.voids_id} of {void.voids.gaming_date}, entered on {void.gaming_date}"
     if amendment.adjustment_id is not None:
         a = amendment.adjustment
         return f"adjustment {a.pk} of {a.books_close.gaming_date}'s {a.field}, entered on {a.recorded_on}"

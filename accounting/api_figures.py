@@ -875,6 +875,12 @@ class FilingAmendmentOut(serializers.Serializer):
     site_filing = serializers.IntegerField(
         allow_null=True, help_text="Another site's filing of the quarter that changed the AGP recorded at the sites."
     )
+    tournament_fee = serializers.IntegerField(
+        allow_null=True, help_text="The void of a tournament fee of a day of the filed quarter, entered later."
+    )
+    tournament_prize = serializers.IntegerField(
+        allow_null=True, help_text="The void of a tournament prize of a day of the filed quarter, entered later."
+    )
     figure = serializers.ChoiceField(choices=FilingAmendment.Figure.values)
     delta_cents = serializers.IntegerField()
     statement = serializers.CharField(

@@ -516,6 +516,8 @@ def filing_amendment_json(a, site) -> dict:
         "adjustment": a.adjustment_id,
         "other_games_agp": a.other_games_agp_id,
         "site_filing": a.site_filing_id,
+        "tournament_fee": a.tournament_fee_id,
+        "tournament_prize": a.tournament_prize_id,
         "figure": a.figure,
         "delta_cents": a.delta_cents,
         "recorded_at": a.recorded_at.isoformat(),
@@ -565,6 +567,7 @@ def quarter_books(summary: QuarterSummary, filing: QuarterFiling | None, time_zo
         for line in earlier
     )
     related = ("recorded_by", "adjustment__books_close", "site_filing__site")
+    related += ("tournament_fee__voids", "tournament_prize__voids")  # entry_text names the void and its row
     found = filing.amendments.select_related(*related) if filing is not None else ()
     since = tuple(filing_amendment_json(a, filing.site) for a in found)
     return QuarterBooks(record, check, days, filed, now, amendments, amending_earlier, since)

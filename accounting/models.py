@@ -150,22 +150,26 @@ class FilingAmendment(AppendOnlyModel):
     brackets apply to it), or another site's filing of the quarter that changes the AGP recorded
     at the organization's sites (each site's return carries the organization's whole tax: a site
     filed before a sister site's figures were final, or before the sister site existed, froze the
-    tax on the figures of that moment). One row per filing it amends, pointing back at the filing and at the
-    entry that changed it, with the change (`delta_cents`) to the figure named. Append-only,
-    like the filing: the filed figures and their SHA-256 never change; the page, the PDF and the
-    API show them beside these amendments and the figures now (ND 99-01.3-08-16(1)(g) where the
-    pack states it; a house control elsewhere), and the gaming manager is flagged."""
+    tax on the figures of that moment), or a void of a tournament fee or prize whose day is on the
+    filed quarter (the void counts on the day it is made, like an adjustment). One row per filing
+    it amends, pointing back at the filing and at the entry that changed it, with the change
+    (`delta_cents`) to the figure named. Append-only, like the filing: the filed figures and
+    their SHA-256 never change; the page, the PDF and the API show them beside these amendments
+    and the figures now (ND 99-01.3-08-16(1)(g) where the pack states it; a house control
+    elsewhere), and the gaming manager is flagged."""
 
     class Source(models.TextChoices):
         ADJUSTMENT = "adjustment", "Adjustment to closed books"
         OTHER_GAMES_AGP = "other_games_agp", "Other games' AGP"
         SITE_FILING = "site_filing", "Another site's filing"
+        TOURNAMENT_VOID = "tournament_void", "Void of a tournament fee or prize"
 
     class Figure(models.TextChoices):
         AGP = "agp_cents", "AGP"
         CASH_PROFIT = "cash_profit_cents", "Cash profit"
         OTHER_GAMES_AGP = "other_games_agp_cents", "Other games' AGP"
         SITES_AGP = "sites_agp_cents", "AGP of the organization's sites"
+        TOURNAMENT_AGP = "tournament_agp_cents", "Tournament AGP"
 
     filing = models.ForeignKey(QuarterFiling, on_delete=models.PROTECT, related_name="amendments")
     source = models.CharField(max_length=20, choices=Source.choices)
@@ -178,6 +182,13 @@ class FilingAmendment(AppendOnlyModel):
     site_filing = models.ForeignKey(  # another site's filing of the quarter that changed the tax's AGP
         QuarterFiling, null=True, blank=True, on_delete=models.PROTECT, related_name="amended_filings"
     )
+    # The void row (its day is the day it is entered on; it points back at the fee or prize it voids).
+    tournament_fee = models.ForeignKey(
+        "tournaments.TournamentFee", null=True, blank=True, on_delete=models.PROTECT, related_name="filing_amendments"
+    )
+    tournament_prize = models.ForeignKey(
+        "tournaments.TournamentPrize", null=True, blank=True, on_delete=models.PROTECT, related_name="filing_amendments"
+    )
     figure = models.CharField(max_length=30, choices=Figure.choices)
     delta_cents = models.BigIntegerField()
     recorded_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
@@ -188,23 +199,23 @@ class FilingAmendment(AppendOnlyModel):
         constraints = [
             models.CheckConstraint(
                 condition=(
-                    Q(
-                        source="adjustment",
-                        adjustment__isnull=False,
-                        other_games_agp__isnull=True,
-                        site_filing__isnull=True,
-                    )
+                    Q(source="adjustment", adjustment__isnull=False, other_games_agp__isnull=True)
+                    & Q(site_filing__isnull=True, tournament_fee__isnull=True, tournament_prize__isnull=True)
                 )
                 | (
                     Q(source="other_games_agp", adjustment__isnull=True, other_games_agp__isnull=False)
-                    & Q(site_filing__isnull=True)
+                    & Q(site_filing__isnull=True, tournament_fee__isnull=True, tournament_prize__isnull=True)
                 )
                 | (
-                    Q(
-                        source="site_filing",
-                        adjustment__isnull=True,
-                        other_games_agp__isnull=True,
-                        site_filing__isnull=False,
+                    Q(source="site_filing", adjustment__isnull=True, other_games_agp__isnull=True)
+                    & Q(site_filing__isnull=False, tournament_fee__isnull=True, tournament_prize__isnull=True)
+                )
+                | (
+                    Q(source="tournament_void", adjustment__isnull=True, other_games_agp__isnull=True)
+                    & Q(site_filing__isnull=True)
+                    & (
+                        Q(tournament_fee__isnull=False, tournament_prize__isnull=True)
+                        | Q(tournament_fee__isnull=True, tournament_prize__isnull=False)
                     )
                 ),
                 name="filing_amendment_one_source",

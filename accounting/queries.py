@@ -29,12 +29,6 @@ def quarter_filing(site_id: int, quarter: Quarter) -> QuarterFiling | None:
     return QuarterFiling.objects.filter(site_id=site_id, quarter=str(quarter)).select_related("filed_by").first()
 
 
-def quarter_filed(site_id: int, day: date) -> str | None:
-    """The quarter containing `day` when the site has filed its summary, else None (core.closing)."""
-    quarter = str(Quarter.containing(day))
-    return quarter if QuarterFiling.objects.filter(site_id=site_id, quarter=quarter).exists() else None
-
-
 _CLOSED_SQL = (
     f'SELECT EXISTS(SELECT 1 FROM "{BooksClose._meta.db_table}" WHERE "site_id" = %s AND "gaming_date" = %s), '
     f'EXISTS(SELECT 1 FROM "{QuarterFiling._meta.db_table}" WHERE "site_id" = %s AND "quarter" = %s)'

@@ -1071,9 +1071,10 @@ class FiledReturnAmended:
     filed_on: date
     filed_sha256: str
     amendment_id: int
-    figure: str  # its label: "AGP", "Cash profit", "Other games' AGP"
+    figure: str  # its label: "AGP", "Cash profit", "Other games' AGP", "Tournament AGP"
     delta_cents: int
-    entry: str  # "adjustment 12 of 2026-08-14's drop, entered on 2026-10-02", "other games' AGP entry 3"
+    entry: str  # "adjustment 12 of 2026-08-14's drop, entered on 2026-10-02", "other games' AGP entry 3",
+    # "void of tournament fee 7 of 2026-08-14, entered on 2026-11-20"
 
 
 def filed_return_amended(found: FiledReturnAmended, *, citation: str) -> Finding:

@@ -15,7 +15,7 @@ dates without a gaming day).
 from collections.abc import Callable, Collection
 from datetime import date
 
-from .hooks import BOOKS_CLOSED, BOOKS_DAY, CLOSED_DATES, CLOSED_DAYS, DAY_FILED, EXPECTED_DEPOSIT
+from .hooks import BOOKS_CLOSED, BOOKS_DAY, CLOSED_DATES, CLOSED_DAYS, EXPECTED_DEPOSIT
 
 # (site_id, gaming_date) -> why the books of that date are closed ("the books of 2026-08-14
 # are closed", "the quarterly summary of 2026Q3 is filed"), or None while they are open.
@@ -45,17 +45,6 @@ def closed_reason(site_id: int, gaming_date: date) -> str | None:
     """Why the books of the site's gaming date are closed, or None. Until the books register an
     answer, asking raises: no day's books are taken for open (`core.hooks`)."""
     return BOOKS_CLOSED(site_id, gaming_date)
-
-
-def register_quarter_filed(filed: Callable[[int, date], str | None]) -> None:
-    """The books register `filed(site_id, day) -> "2026Q3" or None` once, when their app is ready."""
-    DAY_FILED.register(filed)
-
-
-def quarter_filed(site_id: int, day: date) -> str | None:
-    """The quarter containing `day` when the site's quarterly summary of it is filed (its return
-    carries the day's figures), else None: a day's books closed say no more than that."""
-    return DAY_FILED(site_id, day)
 
 
 def books_closed(site_id: int, gaming_date: date) -> bool:

@@ -174,11 +174,12 @@ BOOKS_CLOSED = declare(
     answered_by="accounting (accounting.apps)",
     answer="reason(site_id, gaming_date) -> why the day's books are closed, or None while they are open",
 )
-DAY_FILED = declare(
-    "day_filed",
-    asked_by="core.closing (tournaments: a void of a fee or prize on a filed return)",
+TOURNAMENT_VOID = declare(
+    "tournament_void",
+    asked_by="tournaments.services.void_fee and void_prize (inside the void's transaction)",
     answered_by="accounting (accounting.apps)",
-    answer="filed(site_id, day) -> the quarter containing the day when its summary is filed, else None",
+    answer="amend(VoidOfRecord) -> the FilingAmendment written beside the filing of the quarter the voided fee's "
+    "or prize's day is on (the void counts on its own day), or None where that quarter is not filed",
 )
 CLOSED_DATES = declare(
     "closed_dates",

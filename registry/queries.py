@@ -435,6 +435,7 @@ def figure_words(words, figure: str) -> str:
         "cash_profit_cents": "Cash profit",
         "other_games_agp_cents": f"Other games' {words.net_short}",
         "sites_agp_cents": f"{words.net_short} of the licensee's sites",  # another site's filing changed it
+        "tournament_agp_cents": f"Tournament {words.net_short}",  # a void of a fee or prize of a filed day
         "tax_cents": "Gaming tax",
     }
     return named.get(figure) or capfirst(figure.removesuffix("_cents").replace("_", " "))

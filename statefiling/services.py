@@ -158,9 +158,9 @@ def _queue_with_amendments(filing: QuarterFiling, link: RegistryLink) -> Submiss
     first. Each amendment's package waits for the filing's receipt (`delivery`)."""
     head = chain_head(filing.site.organization_id)
     submission = _queue(filing, link, build_package(filing, head))
-    recorded = filing.amendments.filter(submission__isnull=True).select_related(
-        "recorded_by", "adjustment__books_close", "adjustment__table", "other_games_agp", "site_filing__site"
-    )
+    related = ("recorded_by", "adjustment__books_close", "adjustment__table", "other_games_agp", "site_filing__site")
+    voids = ("tournament_fee__voids", "tournament_prize__voids")
+    recorded = filing.amendments.filter(submission__isnull=True).select_related(*related, *voids)
     for amendment in recorded.order_by("recorded_at", "pk"):
         _queue(filing, link, build_amendment_package(amendment, head, None), amendment)
     return submission
@@ -202,6 +202,9 @@ def _amending_entry(amendment: FilingAmendment) -> dict:
             "amount_cents": a.amount_cents,
             "reason": a.reason,
         }
+    void = amendment.tournament_fee or amendment.tournament_prize
+    if void is not None:  # a void of a tournament fee or prize of a filed day: counted on its own day
+        return _voided_entry(amendment, void)
     if amendment.site_filing_id:  # another site's filing of the quarter: the AGP recorded at the sites it froze
         filed = amendment.site_filing
         return {
@@ -213,6 +216,32 @@ def _amending_entry(amendment: FilingAmendment) -> dict:
         }
     row = amendment.other_games_agp
     return {"other_games_agp": row.pk, "quarter": row.quarter, "agp_cents": row.agp_cents, "note": row.note}
+
+
+def _voided_entry(amendment: FilingAmendment, void) -> dict:
+    """The void row of a tournament fee or prize and the row it voids (its day, on the return amended)."""
+    voided = void.voids
+    entry = {
+        "tournament": void.tournament_id,
+        "voided_date": str(voided.gaming_date),
+        "entered_on": str(void.gaming_date),
+        "reason": void.reason,
+    }
+    if amendment.tournament_fee_id:
+        return {
+            "tournament_fee_void": void.pk,
+            "fee": voided.pk,
+            "kind": voided.kind,
+            "fee_cents": voided.fee_cents,
+            **entry,
+        }
+    return {
+        "tournament_prize_void": void.pk,
+        "prize": voided.pk,
+        "kind": voided.kind,
+        "amount_cents": voided.amount_cents,
+        **entry,
+    }
 
 
 def build_amendment_package(amendment: FilingAmendment, head, amends: str | None) -> dict:

@@ -12,10 +12,10 @@ from django.db import transaction
 from django.db.models import Sum
 
 from cardroom.access import require_role
-from cardroom.models import Site
-from core import acts, closing, moments
+from cardroom.models import Employee, Site
+from core import acts, moments
 from core.audit import record_site_event
-from core.hooks import TOURNAMENT_FEE_FLAG
+from core.hooks import TOURNAMENT_FEE_FLAG, TOURNAMENT_VOID
 from core.limits import MAX_TEXT_LENGTH, check_date
 from core.money import format_money
 from core.rules import HOUSE_CONTROL
@@ -348,26 +348,39 @@ def flag_fee_before_announcement(tournament: Tournament, fee: TournamentFee) -> 
     return True
 
 
-def _refuse_voiding_a_filed_return(site, day: date, what: str) -> None:
-    """A void counts on the day it is made, so a fee or prize on a filed return, voided later, would
-    change that return's tournament figures in another quarter with no amendment of it (the
-    quarter page, the registry and the filing's SHA-256 would not know). Only an adjustment and the
-    other games' AGP amend a filed return (`accounting.amendments`): the fee or prize stands as filed."""
-    quarter = closing.quarter_filed(site.pk, day)
-    if quarter is not None:
-        raise ValidationError(
-            {
-                what: f"{closing.closed_books_control(site)}: this {what} of {day} is on the quarterly summary of "
-                f"{quarter}, which is "
-                f"filed; a void would change the filed return without an amendment, so the {what} stands as filed."
-            }
-        )
+@dataclass(frozen=True)
+class VoidOfRecord:
+    """A void of a fee or prize (`void_fee`, `void_prize`), as the books are asked of it: the void
+    row (`fee` or `prize`), the day of the row it voids (`day`) and what voiding it takes off that
+    day's tournament AGP (`agp_effect_cents`: a fee's opposite, a prize's amount back)."""
+
+    site: Site
+    day: date
+    agp_effect_cents: int
+    recorded_by: Employee  # who voided it
+    fee: TournamentFee | None = None
+    prize: TournamentPrize | None = None
+
+
+def register_void_amendment(amend) -> None:
+    """The books register `amend(VoidOfRecord) -> FilingAmendment | None` once, when their app is ready."""
+    TOURNAMENT_VOID.register(amend)
+
+
+def _amend_a_filed_return(void: VoidOfRecord) -> None:
+    """A void counts on the day it is made; where the row it voids is on a filed quarterly summary
+    (ND 99-01.3-08-16(1)(g): its tournament figures), the books write the amendment of that return
+    beside it in the void's transaction (`accounting.amendments.amend_with_tournament_void`), and
+    the gaming manager and the state's registry hear of it; an unfiled quarter is not amended."""
+    TOURNAMENT_VOID(void)
 
 
 def void_fee(*, acting_user, fee: TournamentFee, reason: str, at: datetime | None = None) -> TournamentFee:
     """Void a fee recorded by mistake: a new row pointing back with the opposite amount and
     chips, dated when it was voided (now, or the time on its paper), the entry time beside it;
-    not before the fee it voids (`rules.FEE_RECORD`). The original stays on the register."""
+    not before the fee it voids (`rules.FEE_RECORD`). The original stays on the register. The
+    void counts on its own day; a fee on a filed return is voided too, and that return amended
+    (`_amend_a_filed_return`)."""
     site = fee.tournament.site
     access = require_role(acting_user, site, *rules.DIRECTORS, action="void a tournament fee", rule=rules.DIRECTOR_RULE)
     employee = acts.acting_employee(access)
@@ -386,7 +399,6 @@ def void_fee(*, acting_user, fee: TournamentFee, reason: str, at: datetime | Non
     )
     gaming_date = _gaming_date(site, at)
     acts.refuse_closed_books(site, gaming_date, "a tournament fee")
-    _refuse_voiding_a_filed_return(site, fee.gaming_date, "fee")
     with transaction.atomic():
         if TournamentFee.objects.filter(voids=fee).exists():
             raise ValidationError({"fee": "This fee is voided already."})
@@ -405,6 +417,7 @@ def void_fee(*, acting_user, fee: TournamentFee, reason: str, at: datetime | Non
             reason=reason,
         )
         record_site_event(acting_user, "tournament.fee.void", void, site)
+        _amend_a_filed_return(VoidOfRecord(site, fee.gaming_date, -fee.fee_cents, employee, fee=void))
     return void
 
 
@@ -470,7 +483,8 @@ def award_prize(
 def void_prize(*, acting_user, prize: TournamentPrize, reason: str, at: datetime | None = None) -> TournamentPrize:
     """Void a prize recorded by mistake: a new row pointing back with the opposite amount, dated
     when it was voided (now, or the time on its paper), the entry time beside it; not before the
-    prize it voids (`rules.PRIZE_RECORD`)."""
+    prize it voids (`rules.PRIZE_RECORD`). The void counts on its own day; a prize on a filed
+    return is voided too, and that return amended (`_amend_a_filed_return`)."""
     site = prize.tournament.site
     access = require_role(
         acting_user, site, *rules.DIRECTORS, action="void a tournament prize", rule=rules.DIRECTOR_RULE
@@ -491,7 +505,6 @@ def void_prize(*, acting_user, prize: TournamentPrize, reason: str, at: datetime
     )
     gaming_date = _gaming_date(site, at)
     acts.refuse_closed_books(site, gaming_date, "a tournament prize")
-    _refuse_voiding_a_filed_return(site, prize.gaming_date, "prize")
     with transaction.atomic():
         if TournamentPrize.objects.filter(voids=prize).exists():
             raise ValidationError({"prize": "This prize is voided already."})
@@ -510,4 +523,5 @@ def void_prize(*, acting_user, prize: TournamentPrize, reason: str, at: datetime
             reason=reason,
         )
         record_site_event(acting_user, "tournament.prize.void", void, site)
+        _amend_a_filed_return(VoidOfRecord(site, prize.gaming_date, prize.amount_cents, employee, prize=void))
     return void

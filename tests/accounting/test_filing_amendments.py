@@ -12,12 +12,15 @@ from datetime import UTC, datetime
 
 import pytest
 import time_machine
+from django.utils import timezone
 
 from accounting import books, figures, services, summaries
 from accounting.models import BooksClose, FilingAmendment, QuarterFiling
 from cardroom.models import Role, Site
 from compliance.models import Alert
+from core.moments import gaming_date_of
 from core.money import format_money
+from core.periods import Quarter
 from packs.nd.accounting import TAX_BRACKETS as ND_TAX_BRACKETS
 from tests.accounting.scenario import Scenario
 from tests.accounting.test_quarter_filing import DAY, ENTERED, LATER, Q3, file, play, post_drop_adjustment, text
@@ -310,6 +313,10 @@ def test_the_schema_documents_the_three_figures_and_the_amendments(client_for, m
     schema = json.loads(client_for(manager).get("/api/schema/", HTTP_ACCEPT="application/json").content)
     filed_figures = schema["components"]["schemas"]["FiledFigures"]["properties"]
     assert {"filed_beside_now", "filing_amendments"} <= set(filed_figures)
+    amendment = schema["components"]["schemas"]["FilingAmendmentOut"]["properties"]
+    assert {"tournament_fee", "tournament_prize"} <= set(amendment)  # the void that amended the return
+    source = schema["components"]["schemas"][amendment["source"]["$ref"].rsplit("/", 1)[1]]
+    assert "tournament_void" in source["enum"]
 
 
 def test_a_filing_amendment_is_append_only_in_the_database(filed, org, manager, client_for):
@@ -476,20 +483,18 @@ def test_a_north_dakota_quarters_amendments_still_name_the_agp_and_the_tax(
     assert "so the gaming tax now is this quarter's on its filed AGP" in q3
 
 
-def test_a_fee_or_prize_on_a_filed_return_is_not_voided_later_through_the_service_or_the_api(
-    site, people, cast, table, manager, client_for
-):
-    """A void counts on the day it is made: voided in 2026Q4, a fee on the filed 2026Q3 return
-    took $100 off the return's tournament figures in another quarter, with no amendment, alert or
-    registry package, and the filing check still read "equal" (found by the amendments' audit). Only
-    an adjustment and the other games' AGP amend a filed return; the fee and prize stand as filed."""
-    from datetime import date
+# --- A void of a tournament fee or prize of a filed day --------------------------------------------
+
+
+def a_tournament_on_the_return(site, people, cast, table, manager, *, filed=True):
+    """2026Q3 played at `site` on DAY with a tournament there: Ann Lee's $100.00 entry fee and her
+    $50.00 cash prize, through the services; the day's books closed and (`filed`) the quarter filed.
+    Returns (the filing or None, the fee, the prize)."""
     from zoneinfo import ZoneInfo
 
-    from cardroom.models import Role
     from tests.tournaments.conftest import announce
     from tournaments import services as tournaments
-    from tournaments.models import FeeKind, TournamentFee, TournamentPrize
+    from tournaments.models import FeeKind
 
     def at(hour):
         return datetime(DAY.year, DAY.month, DAY.day, hour, tzinfo=ZoneInfo("America/Chicago"))
@@ -503,24 +508,80 @@ def test_a_fee_or_prize_on_a_filed_return_is_not_voided_later_through_the_servic
                                     round_name="Final", kind="cash", amount_cents=5000, at=at(22))  # fmt: skip
     play(Scenario(site, people), table, DAY)
     services.close_books(acting_user=manager.user, site=site, gaming_date=DAY)
-    filing = file(manager, site)
-    assert filing.figures["summary"]["tournaments"]["gross_proceeds_cents"] == fee.fee_cents
-    with pytest.raises(Exception) as refused:
-        tournaments.void_fee(acting_user=boss.user, fee=fee, reason="rung up by mistake")
-    assert "is on the quarterly summary of 2026Q3, which is filed" in str(refused.value)
-    api = client_for(boss)
-    for url, what in (
-        (f"/api/v1/tournaments/{played.pk}/entries/{fee.pk}/void/", "fee"),
-        (f"/api/v1/tournaments/{played.pk}/prizes/{prize.pk}/void/", "prize"),
-    ):
-        answer = api.post(url, {"reason": "api void"}, format="json")
-        assert answer.status_code == 400, answer.content
-        message = " ".join(answer.json()[what])
-        assert message.startswith("House control (closed books, ND 99-01.3-08-16(1)(g)): this ")
-        assert f"so the {what} stands as filed" in message
-    assert TournamentFee.objects.count() == 1 and TournamentPrize.objects.count() == 1
-    assert not FilingAmendment.objects.exists() and date.today() > Q3.end
+    return (file(manager, site) if filed else None), fee, prize
+
+
+@pytest.mark.parametrize(("what", "path", "delta"), [("fee", "entries", -10_000), ("prize", "prizes", 5_000)])
+def test_a_fee_or_prize_on_a_filed_return_is_voided_later_and_the_return_amended(
+    site, people, cast, table, manager, client_for, client, what, path, delta
+):
+    """A void counts on the day it is made: voided in 2026Q4, a fee or prize on the filed 2026Q3
+    return is counted there, and the filed return is amended beside it by what its tournament AGP
+    would have been without the row (until 2026-12-04 the void was refused, so a mistake on a filed
+    return could never be corrected): the filed figures and their SHA-256 stand, the gaming manager
+    is flagged, and the quarter page, the figures API and the PDF name the void."""
+    filing, fee, prize = a_tournament_on_the_return(site, people, cast, table, manager)
+    row = fee if what == "fee" else prize
+    answer = client_for(cast[Role.SHIFT_MANAGER]).post(
+        f"/api/v1/tournaments/{row.tournament_id}/{path}/{row.pk}/void/",
+        {"reason": "rung up by mistake"},
+        format="json",
+    )
+    assert answer.status_code == 201, answer.content
+    void = type(row).objects.get(voids=row)
+    today = gaming_date_of(site, timezone.now())
+    assert void.gaming_date == today and Quarter.containing(today) == Quarter(2026, 4)  # counted where it is made
+    assert summaries.quarter_summary(site, Quarter(2026, 4)).tournaments.agp_cents == delta
+
+    amendment = FilingAmendment.objects.get()
+    assert (amendment.filing, amendment.source, amendment.figure, amendment.delta_cents) == (
+        filing,
+        "tournament_void",
+        "tournament_agp_cents",
+        delta,
+    )
+    assert (amendment.tournament_fee, amendment.tournament_prize) == ((void, None) if what == "fee" else (None, void))
+    played = filing.figures["summary"]["tournaments"]  # the tournament figures the return carries
+    fee_cents, prize_cents = (fee.fee_cents, 0) if what == "fee" else (0, prize.amount_cents)
+    without = (played["gross_proceeds_cents"] - fee_cents) - (played["prizes_cents"] - prize_cents)
+    assert played["agp_cents"] + amendment.delta_cents == without  # the figure filed, had the row not been recorded
     assert_filed_figures_unchanged(filing)
+
+    entry = f"void of tournament {what} {row.pk} of {DAY}, entered on {today}"
+    alert = the_alert(filing)
+    assert (alert.figures["amended_figure"], alert.figures["delta_cents"], alert.figures["entry"]) == (
+        "Tournament AGP",
+        delta,
+        entry,
+    )
+    assert f"{entry} changes its Tournament AGP by {format_money(delta, signed=True)}" in alert.action_required
+
+    api = client_for(manager)
+    body = filing_api(api, site)
+    assert body["check"]["state"] == "equal"  # the filed quarter's figures now still equal the filing
+    assert [(a["source"], a[f"tournament_{what}"], a["delta_cents"]) for a in body["filing_amendments"]] == [
+        ("tournament_void", void.pk, delta)
+    ]
+    statement = body["filing_amendments"][0]["statement"]
+    assert statement.startswith(
+        f"Amendment {amendment.pk}: Tournament AGP {format_money(delta, signed=True)}, by {entry}"
+    )
+    client.force_login(manager.user)
+    page = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
+    assert f'<li data-amendment="{amendment.pk}">' in page and entry in page
+    _, report = pdf_grid(api, site)
+    assert entry in report
+
+
+def test_a_fee_voided_before_its_quarter_is_filed_amends_nothing(site, people, cast, table, manager):
+    """The quarter not filed, a void later is counted on its own day and nothing is amended."""
+    from tournaments import services as tournaments
+    from tournaments.models import TournamentFee
+
+    _, fee, _ = a_tournament_on_the_return(site, people, cast, table, manager, filed=False)
+    void = tournaments.void_fee(acting_user=cast[Role.SHIFT_MANAGER].user, fee=fee, reason="rung up by mistake")
+    assert TournamentFee.objects.get(voids=fee) == void and void.fee_cents == -fee.fee_cents
+    assert not FilingAmendment.objects.exists() and not Alert.objects.filter(rule="filed_return_amended").exists()
 
 
 # --- Another site's filing of the quarter ----------------------------------------------------------

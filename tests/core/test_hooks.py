@@ -8,6 +8,7 @@ import pytest
 from django.core.checks import run_checks
 from django.core.exceptions import ImproperlyConfigured, ValidationError
 
+from accounting.amendments import amend_with_tournament_void
 from accounting.queries import closed_dates, closed_days, closed_reason
 from accounting.summaries import is_books_day
 from cage.queries import chips_exist_at, chips_exist_sql
@@ -36,7 +37,7 @@ EVERY_HOOK = {
     "chip_law": "packs",
     "table_checks": "approvals",
     "books_closed": "accounting",
-    "day_filed": "accounting",
+    "tournament_void": "accounting",
     "closed_dates": "accounting",
     "closed_days": "accounting",
     "books_day": "accounting",
@@ -80,7 +81,7 @@ ASKED = {
     "chip_law": lambda: chip_rules.law_at("ND"),
     "table_checks": lambda: hooks.TABLE_CHECKS.answers(),
     "books_closed": lambda: closing.closed_reason(1, date(2026, 11, 2)),
-    "day_filed": lambda: closing.quarter_filed(1, date(2026, 11, 2)),
+    "tournament_void": lambda: hooks.TOURNAMENT_VOID(object()),
     "closed_dates": lambda: closing.closed_dates(1, [date(2026, 11, 2)]),
     "closed_days": lambda: closing.closed_days([1], date(2026, 11, 2), date(2026, 11, 2)),
     "books_day": lambda: closing.is_books_day(1, date(2026, 11, 2)),
@@ -136,6 +137,7 @@ def test_the_higher_apps_register_their_answers_when_they_load():
     assert hooks.CLOSED_DATES._answers == [closed_dates]
     assert hooks.CLOSED_DAYS._answers == [closed_days]
     assert hooks.BOOKS_DAY._answers == [is_books_day]
+    assert hooks.TOURNAMENT_VOID._answers == [amend_with_tournament_void]
     assert hooks.WAGER_CAP._answers == [check_wager_under_surveillance_caps]
     assert hooks.TIP_STATUS._answers == [cage_tip_status]
     assert hooks.CHIPS_EXIST._answers == [chips_exist_at]

@@ -1,0 +1,53 @@
+"""A void of a tournament fee on a filed return already sent to the state's registry: the
+amendment of the return (accounting.amendments.amend_with_tournament_void) is queued in the void's
+own transaction, pointing back at the filing's receipt, names the void and the fee it voids, and
+the registry files it against the original and reads which figure it changed."""
+
+from core import filing_package
+from core.periods import Quarter
+from registry.models import ReceivedFiling
+from registry.queries import quarter_rows
+from registry.services import verify_filings
+from statefiling import delivery
+from statefiling.models import FilingReceipt, Submission
+from tests.accounting.test_filing_amendments import a_tournament_on_the_return
+from tournaments import services as tournaments
+
+
+def test_a_void_of_a_fee_on_a_return_sent_is_queued_for_the_registry_and_filed_against_it(
+    linked, site, people, cast, table, manager
+):
+    from cardroom.models import Role
+
+    filing, fee, _ = a_tournament_on_the_return(site, people, cast, table, manager)
+    original = Submission.objects.get(filing=filing, amendment__isnull=True)
+    assert delivery.deliver(original.pk) == "delivered"
+
+    void = tournaments.void_fee(acting_user=cast[Role.SHIFT_MANAGER].user, fee=fee, reason="rung up by mistake")
+    queued = Submission.objects.get(amendment__tournament_fee=void)  # queued in the void's transaction, not sent
+    assert queued.delivered_at is None and queued.filing_id == filing.pk
+    package = queued.package
+    assert filing_package.problems(package) == {} and queued.package_sha256 == filing_package.digest(package)
+    assert package["amends"] == FilingReceipt.objects.get(filing=filing).receipt_number
+    change = package["figures"]["amendment"]
+    assert (change["source"], change["figure"], change["delta_cents"]) == (
+        "tournament_void",
+        "tournament_agp_cents",
+        -fee.fee_cents,
+    )
+    assert change["entry"] == {
+        "tournament_fee_void": void.pk,
+        "fee": fee.pk,
+        "kind": "entry",
+        "fee_cents": fee.fee_cents,
+        "tournament": fee.tournament_id,
+        "voided_date": str(fee.gaming_date),
+        "entered_on": str(void.gaming_date),
+        "reason": "rung up by mistake",
+    }
+
+    assert delivery.deliver(queued.pk) == "delivered"
+    held = ReceivedFiling.objects.get(amends__isnull=False)
+    assert held.amends.receipt_number == package["amends"] and verify_filings(held.agency).ok
+    rows = [r for r in quarter_rows(held.agency, Quarter.parse(held.quarter)) if r["amends"]]
+    assert [(r["amended_figure"], r["amended_delta_cents"]) for r in rows] == [("Tournament AGP", -fee.fee_cents)]
