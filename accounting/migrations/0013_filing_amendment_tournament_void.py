@@ -15,7 +15,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ('accounting', '0012_filing_amendment_site_filing'),
         ('cardroom', '0024_chip_marking'),
-        ('tournaments', '0003_tournament_entered_at'),
+        ('tournaments', '0001_tournaments'),  # the fee's and prize's tables (not the later entry times: tests/core/test_migration_entered_at.py)
     ]
 
     operations = [
