@@ -447,6 +447,10 @@ def filed_beside_now(
             (label, total[key], getattr(amendment, key), getattr(summary.total + amendment, key))
             for label, key in FILED_LINES
         ]
+    played = filed.get("tournaments")  # frozen only where the quarter had tournament play
+    if played is not None:  # a void of a fee or prize on the return amends it (`amend_with_tournament_void`)
+        since = _amended_since(state, FilingAmendment.Figure.TOURNAMENT_AGP)
+        rows.append((TOURNAMENT_AGP_LINE, played["agp_cents"], since, summary.tournaments.agp_cents + since))
     cash = state.amendment_cash_cents
     now = None if summary.cash_profit_cents is None else summary.cash_profit_cents + cash
     rows.append(("Cash profit", filed["cash_profit_cents"], cash, now))
@@ -461,12 +465,18 @@ def filed_beside_now(
 
 
 SITES_AGP_LINE = "AGP of the organization's sites"  # FilingAmendment.Figure.SITES_AGP's line
+TOURNAMENT_AGP_LINE = FilingAmendment.Figure.TOURNAMENT_AGP.label
+
+
+def _amended_since(state: QuarterBooks, figure: str) -> int:
+    """What the entries after the filing changed of `figure` on its return (its amendments naming it)."""
+    return sum(a["delta_cents"] for a in state.filing_amendments if a["figure"] == figure)
 
 
 def _sites_agp_since(state: QuarterBooks) -> int:
     """What the other sites' later filings changed of the AGP of the organization's sites on this
     return (its `site_filing` amendments)."""
-    return sum(a["delta_cents"] for a in state.filing_amendments if a["figure"] == FilingAmendment.Figure.SITES_AGP)
+    return _amended_since(state, FilingAmendment.Figure.SITES_AGP)
 
 
 def filing_tax_now(state: QuarterBooks, filed_tax: dict, tax: "TaxReturn") -> int:

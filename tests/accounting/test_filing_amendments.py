@@ -562,6 +562,13 @@ def test_a_fee_or_prize_on_a_filed_return_is_voided_later_and_the_return_amended
     assert [(a["source"], a[f"tournament_{what}"], a["delta_cents"]) for a in body["filing_amendments"]] == [
         ("tournament_void", void.pk, delta)
     ]
+    # The return's grid says it beside the filed figure: Filed / Amendments since / Figures now.
+    (line,) = [row for row in body["filed_beside_now"] if row["figure"] == "Tournament AGP"]
+    assert (line["filed_cents"], line["amendments_since_cents"], line["now_cents"]) == (
+        played["agp_cents"],
+        delta,
+        without,
+    )
     statement = body["filing_amendments"][0]["statement"]
     assert statement.startswith(
         f"Amendment {amendment.pk}: Tournament AGP {format_money(delta, signed=True)}, by {entry}"
