@@ -65,6 +65,8 @@ RETURN_NOW_FIGURES = {
     "Other games' AGP": "other_games_agp_cents",
     "AGP of the organization's sites": "sites_agp_cents",
     "Gaming tax": "tax_cents",
+    # Where the filing froze tournament play (a void of a fee or prize on it amends this line)
+    "Tournament AGP": "tournament_agp_cents",
     # A fees or session site's return (a filing's `summary.pack`, format version 2 of the figures;
     # from version 3 in place of the drop's blocks)
     "Table fees collected": "fees_collected_cents",

@@ -46,6 +46,15 @@ def test_a_void_of_a_fee_on_a_return_sent_is_queued_for_the_registry_and_filed_a
         "reason": "rung up by mistake",
     }
 
+    # The return as it now stands carries the tournament line the void moved, read by its name.
+    line = filing_package.return_now_figures(package["figures"])["tournament_agp_cents"]
+    played = filing.figures["summary"]["tournaments"]["agp_cents"]
+    assert (line["filed_cents"], line["amendments_since_cents"], line["now_cents"]) == (
+        played,
+        -fee.fee_cents,
+        played - fee.fee_cents,
+    )
+
     assert delivery.deliver(queued.pk) == "delivered"
     held = ReceivedFiling.objects.get(amends__isnull=False)
     assert held.amends.receipt_number == package["amends"] and verify_filings(held.agency).ok
