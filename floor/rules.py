@@ -65,6 +65,14 @@ def house_dealers(where) -> bool:
     return not PLAYER_DEALER.applies(where)
 
 
+def floor_needs_a_day(where) -> bool:
+    """Does anything on `where`'s floor wait for an open gaming day (a tray count, a slip, a dealer
+    seated, verification duty)? Not where the house's chips go to no table and the house seats no
+    dealer (a fees room dealt by players, WA-BJ): its fees are recorded by the day without one, and
+    its pages offer none to open (one opened all the same is closed as anywhere)."""
+    return house_chips(where) or house_dealers(where)
+
+
 def no_house_dealer(site) -> str:
     """Why a dealer shift is refused at a player-dealt `site` (PLAYER_DEALER)."""
     return (

@@ -113,6 +113,7 @@ def _floor(request, status=200, **forms_shown):
         "day": day,
         "rows": _table_rows(site, day, house_chips, house_dealers),
         "player_dealer_rule": None if house_dealers else rules.no_house_dealer(site),
+        "offers_a_day": house_chips or house_dealers,  # rules.floor_needs_a_day, from what is read above
         "open_day_form": forms.OpenGamingDayForm(initial={"gaming_date": queries.next_gaming_date(site)}, site=site),
         "close_day_form": forms.ActionForm(),
         "can_run_floor": _can(request, rules.FLOOR_SUPERVISORS),
@@ -284,6 +285,7 @@ def _pit_context(request, site_id: int | None) -> dict:
         "cites": rules.citations_at(site),
         "fees_only_rule": _fees_only_rule(site),
         "player_dealer_rule": None if board.house_dealers else rules.no_house_dealer(site),
+        "offers_a_day": rules.floor_needs_a_day(site),
         "low_minimum": low_minimum_standing(board),  # ND 99-01.3-08-09(1) while it stands
         "unstaffed": unstaffed_standing(board),  # ND 99-01.3-08-03(4), 08-07(1), (2) while it stands
     }

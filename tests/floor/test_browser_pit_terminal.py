@@ -331,20 +331,28 @@ def test_a_terminal_without_webcrypto_says_a_reload_loses_the_steps_waiting(brow
 
 
 @pytest.mark.browser
-def test_the_terminal_at_a_fees_only_site_opens_the_day_with_no_duty_strip_and_no_script_error(
+def test_the_terminal_at_a_fees_only_site_offers_no_day_and_runs_with_one_open_with_no_duty_strip(
     browser_page, live_server, cast, site, table, chips, terminal
 ):
-    """WA-BJ (no house chips): no slip is verified there, so no one is put on duty to verify; the
-    terminal's script runs without the strip."""
+    """WA-BJ (no house chips, a player dealer/banker): nothing on its floor waits for a gaming day,
+    so the terminal offers none to open; with one opened all the same (through the API), no slip is
+    verified there, so no one is put on duty to verify, and the terminal's script runs without the
+    strip."""
+    from core.moments import gaming_date_of
+    from floor import services
+
     site.jurisdiction = "WA-BJ"
     site.save()
     page = browser_page
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     login(page, live_server, *terminal)
-    page.click("#pit-open-day")
-    page.keyboard.type(PINS[Role.SHIFT_MANAGER])
-    page.keyboard.press("Enter")
+    expect(page.locator("#pit-tables")).to_be_visible()
+    assert page.locator("#pit-open-day").count() == 0 and page.locator("#pit-day").count() == 0
+    services.open_gaming_day(
+        acting_user=cast[Role.SHIFT_MANAGER].user, site=site, gaming_date=gaming_date_of(site, timezone.now())
+    )
+    page.reload()
     expect(page.locator("#pit-day")).to_have_text(re.compile(r"^Gaming day .+ open$"))
     expect(page.locator("#pit-tables")).to_be_visible()
     assert page.locator("#pit-duty").count() == 0

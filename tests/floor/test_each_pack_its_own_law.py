@@ -494,3 +494,26 @@ def test_the_menu_of_a_fees_only_site_offers_no_chip_pages_and_names_the_floor_s
         assert ">Chips</a>" not in fees_menu and ">Floor</a>" in fees_menu and "/floor/pit/" in fees_menu
         assert ">Chips</a>" in chips_menu and ">Floor</a>" not in chips_menu
         assert "/cage/" in fees_menu and "/cage/deposits/" in fees_menu  # the cash bank and its deposits stay
+
+
+def test_a_fees_room_dealt_by_players_offers_no_gaming_day_to_open(client, org, bj_site, chips):
+    """Nothing on a WA-BJ floor waits for an open gaming day (no tray, slip, dealer or duty), and a
+    day opened would have to be closed before the books: its floor and pit offer none, and say why;
+    a North Dakota site's still do."""
+    manager = make_person(org, Role.SHIFT_MANAGER, bj_site)
+    TableFactory(site=bj_site, number=1, decks=2, banker="player", min_bank_cents=30_000,
+                 min_wager_cents=100, max_wager_cents=2500)  # fmt: skip
+    client.force_login(manager.user)
+    floor, pit = client.get("/floor/").content.decode(), client.get("/floor/pit/").content.decode()
+    assert 'id="open-day-form"' not in floor and "No gaming day open" not in floor
+    assert 'id="no-day-needed"' in floor and "/fees/" in floor
+    assert "pit-open-day" not in pit and "No gaming day open" not in pit
+    assert not rules.floor_needs_a_day(bj_site)
+
+    nd = SiteFactory(organization=org, name="Eagles Club", jurisdiction="ND")
+    nd_manager = make_person(org, Role.SHIFT_MANAGER, nd)
+    TableFactory(site=nd, number=1, min_wager_cents=100, max_wager_cents=2500)
+    client.force_login(nd_manager.user)
+    floor, pit = client.get("/floor/").content.decode(), client.get("/floor/pit/").content.decode()
+    assert 'id="open-day-form"' in floor and "No gaming day open" in floor and 'id="no-day-needed"' not in floor
+    assert 'id="pit-open-day-link"' in pit and rules.floor_needs_a_day(nd)
