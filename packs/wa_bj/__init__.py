@@ -11,6 +11,7 @@ PACK = Pack(
     state_time_zone="America/Los_Angeles",  # Lacey, where the Gambling Commission sits
     revenue_model=RevenueModel.FEES,
     table_rules=tables.table_rules,
+    table_defaults=tables.table_defaults,
     table_options=tables.TABLE_OPTIONS,
     wager_limits=tables.WAGER_LIMITS,
     handout=HANDOUT,

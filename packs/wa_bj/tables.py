@@ -58,6 +58,16 @@ CITATIONS = {
 }
 
 
+def table_defaults(given) -> dict[str, object]:
+    """A new Washington blackjack table's options not given, as (2) fixes them: a player who deals
+    the cards and banks the game (the model's default is the house) and cards dealt from a shoe."""
+    from cardroom.models import Game
+
+    if given.get("game", Game.TWENTY_ONE) != Game.TWENTY_ONE:  # the model's game when none is given
+        return {}
+    return {"banker": "player", "dealt_from": "shoe"}
+
+
 def table_rules(table) -> dict[str, str]:
     errors = wager_errors(table)
     if not is_twenty_one(table):

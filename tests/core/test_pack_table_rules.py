@@ -81,6 +81,20 @@ def test_each_packs_happy_path_is_accepted_and_reads_back(client_for, manager, a
     assert set(listed) == {"id", *pack_for(site).table_fields()}  # the site's pack's fields only
 
 
+def test_a_wa_bj_table_given_no_banker_is_player_banked_and_its_form_starts_so(client, client_for, manager, as_pack):
+    """WAC 230-40-125(2): a player deals the cards and banks the game, dealt from a shoe. A new
+    table not given its banker or dealing takes them (the model's default banker is the house),
+    through the API and on the setup form."""
+    site = as_pack("WA-BJ")
+    given = {name: value for name, value in WA_BJ_OK.items() if name not in ("banker", "dealt_from")}
+    response = post(client_for(manager), site, given)
+    assert response.status_code == 201, response.json()
+    assert (response.json()["banker"], response.json()["dealt_from"]) == ("player", "shoe")
+    client.force_login(manager.user)
+    form = client.get(f"/setup/tables/new/?site={site.pk}").content.decode()
+    assert '<option value="player" selected>' in form
+
+
 REFUSALS = [
     # NY: 9 NYCRR 4620.5
     ("NY", {"decks": 6}, "decks", "9 NYCRR 4620.5(a)(2)"),
