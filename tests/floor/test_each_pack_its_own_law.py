@@ -429,6 +429,7 @@ def test_a_player_dealt_sites_tables_are_player_dealt_never_open_without_opener(
     pit = client.get("/floor/pit/").content.decode()
     assert "pit-dealer" not in pit and "Seat dealer" not in pit and "No dealer seated" not in pit
     assert 'id="player-dealer"' in pit
+    assert "card-body" not in pit[pit.index('id="pit-tables"') :]  # neither dealer nor slip to say: no empty body
     for number in (3, 4, 5):
         TableFactory(site=table.site, number=number, decks=2, banker="player", min_bank_cents=30_000,
                      min_wager_cents=100, max_wager_cents=2500)  # fmt: skip
