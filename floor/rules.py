@@ -52,7 +52,7 @@ def no_house_chips(site, consequence: str) -> str:
     return f"{FEES_ONLY.at(site)}: the house's revenue at {site} is the fees collected at its tables; {consequence}."
 
 
-# Where the pack's game is dealt by a player who deals the cards and banks the game (Washington
+# Where the pack's game is played with a player who is both the dealer and banker (Washington
 # blackjack: WAC 230-40-125(2) as amended in 1999 strikes the house dealer), the house seats no
 # dealer: a dealer shift is refused at its tables, citing the pack's rule, and the pit, the floor
 # and the day's sheets show no dealer. Stated by that pack only (`PLAYER_DEALER.applies(site)`).
@@ -76,8 +76,8 @@ def floor_needs_a_day(where) -> bool:
 def no_house_dealer(site) -> str:
     """Why a dealer shift is refused at a player-dealt `site` (PLAYER_DEALER)."""
     return (
-        f"{PLAYER_DEALER.at(site)}: the game at {site} is played with a player who deals the cards and banks "
-        "the game (dealer/banker), so the house seats no dealer at its tables."
+        f"{PLAYER_DEALER.at(site)}: the game at {site} is played with a player who is both the dealer and "
+        "banker (dealer/banker), so the house seats no dealer at its tables."
     )
 
 

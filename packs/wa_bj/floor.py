@@ -10,7 +10,7 @@ from .tables import cite
 
 CITATIONS: dict[str, str] = {
     "floor.fees_only": cite(1),
-    # (2): "The game is played with ... a player who ... deals the cards and banks the game
+    # (2): "The game is played with ... a player who is ... both the dealer ... and banker
     # (dealer/banker)"; the amendment strikes "either a house dealer and a player/banker or".
     "floor.player_dealer": cite(2),
 }

@@ -82,7 +82,7 @@ def test_each_packs_happy_path_is_accepted_and_reads_back(client_for, manager, a
 
 
 def test_a_wa_bj_table_given_no_banker_is_player_banked_and_its_form_starts_so(client, client_for, manager, as_pack):
-    """WAC 230-40-125(2): a player deals the cards and banks the game, dealt from a shoe. A new
+    """WAC 230-40-125(2): a player who is both the dealer and banker, cards dealt from a shoe. A new
     table not given its banker or dealing takes them (the model's default banker is the house),
     through the API and on the setup form."""
     site = as_pack("WA-BJ")

@@ -27,8 +27,8 @@ from .conftest import FILL, TRAY, pack_site, pack_table, today
 FEES_RULE = "WAC 230-40-125(1) (1999 proposed amendment)"
 PLAYER_DEALER_RULE = "WAC 230-40-125(2) (1999 proposed amendment)"
 NO_HOUSE_DEALER = (
-    f"{PLAYER_DEALER_RULE}: the game at Tacoma Blackjack Room is played with a player who deals the cards and "
-    "banks the game (dealer/banker), so the house seats no dealer at its tables."
+    f"{PLAYER_DEALER_RULE}: the game at Tacoma Blackjack Room is played with a player who is both the dealer "
+    "and banker (dealer/banker), so the house seats no dealer at its tables."
 )
 
 
