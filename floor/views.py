@@ -112,8 +112,8 @@ def _floor(request, status=200, **forms_shown):
     context = {
         "day": day,
         "rows": _table_rows(site, day, house_chips, house_dealers),
-        "player_dealer_rule": None if house_dealers else rules.no_house_dealer(site),
-        "offers_a_day": house_chips or house_dealers,  # rules.floor_needs_a_day, from what is read above
+        "player_dealer_rule": _player_dealer_rule(site),
+        "offers_a_day": rules.floor_needs_a_day(site),
         "open_day_form": forms.OpenGamingDayForm(initial={"gaming_date": queries.next_gaming_date(site)}, site=site),
         "close_day_form": forms.ActionForm(),
         "can_run_floor": _can(request, rules.FLOOR_SUPERVISORS),
@@ -123,6 +123,12 @@ def _floor(request, status=200, **forms_shown):
         "fees_only_rule": _fees_only_rule(site),
     }
     return render(request, "floor/floor.html", {**context, **forms_shown}, status=status)
+
+
+def _player_dealer_rule(site) -> str | None:
+    """Where a player deals and banks the game at `site` (the house seats no dealer), why, cited at
+    the site (rules.PLAYER_DEALER); the floor's pages say so in place of a dealer to seat."""
+    return None if rules.house_dealers(site) else rules.no_house_dealer(site)
 
 
 def _fees_only_rule(site) -> str | None:
@@ -284,7 +290,7 @@ def _pit_context(request, site_id: int | None) -> dict:
         "fee_collector": here and not station and pit_terminal.may_collect_fee(site, request.user),
         "cites": rules.citations_at(site),
         "fees_only_rule": _fees_only_rule(site),
-        "player_dealer_rule": None if board.house_dealers else rules.no_house_dealer(site),
+        "player_dealer_rule": _player_dealer_rule(site),
         "offers_a_day": rules.floor_needs_a_day(site),
         "low_minimum": low_minimum_standing(board),  # ND 99-01.3-08-09(1) while it stands
         "unstaffed": unstaffed_standing(board),  # ND 99-01.3-08-03(4), 08-07(1), (2) while it stands
@@ -465,7 +471,7 @@ def dealer_shift(request, pk):
             "grid": form.chip_rows(),
             "current": queries.current_shift(table, timezone.now()),
             "shifts": shifts.select_related("dealer__user").order_by("started_at"),
-            "player_dealer_rule": None if rules.house_dealers(table.site) else rules.no_house_dealer(table.site),
+            "player_dealer_rule": _player_dealer_rule(table.site),
         },
         status=400 if form.errors else 200,
     )
