@@ -22,10 +22,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 from html.parser import HTMLParser
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from django.core.cache import cache
-from django.db import connection, reset_queries
+from django.db import DEFAULT_DB_ALIAS, connection, connections, reset_queries
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
@@ -326,23 +327,108 @@ TIME_GROWTH_TARGET = 1.5  # at most 1.5x the time for four times the rows (issue
 
 
 def walk(
-    nights: int = SMALL_NIGHTS, repeat: int = 1, progress: Callable[[str], None] | None = None
+    nights: int = SMALL_NIGHTS,
+    repeat: int = 1,
+    progress: Callable[[str], None] | None = None,
+    in_turns: bool = False,
 ) -> list[Comparison]:
     """Build the small data set, pick the addresses, measure them; grow the data four times,
-    measure them again. Runs on the current database (a test database: it writes the demo)."""
+    measure them again. Runs on the current database (a test database: it writes the demo).
+
+    `in_turns` (bench_pages): the small size is kept as a copy of the database before it grows
+    (`TwoSizes`), and after one request at each size the other `repeat - 1` requests of an
+    address go to the two sizes in turns, address by address, so that a change of the machine's
+    speed during the walk moves both sizes of a page alike. Measured one size after the other,
+    pages that read no more rows at the large size (the API's root, `/api/v1/me/`) showed 1.5-1.7
+    times the time on a machine whose speed drifted between the two halves."""
     load_nights(nights)
     fill_day_figures()
     client = manager_client()
     paths = discover(client)
     if progress:
         progress(f"{len(paths)} addresses; measuring at {nights} nights a site")
-    small = measure_rounds(client, paths, repeat)
-    load_nights(nights * GROWTH)
-    fill_day_figures()
-    if progress:
-        progress(f"measuring at {nights * GROWTH} nights a site")
-    large = measure_rounds(client, paths, repeat)
+    small = measure_rounds(client, paths, 1 if in_turns else repeat)
+    sizes = TwoSizes().keep_small() if in_turns else None
+    try:
+        load_nights(nights * GROWTH)
+        fill_day_figures()
+        if progress:
+            progress(f"measuring at {nights * GROWTH} nights a site")
+        large = measure_rounds(client, paths, 1 if in_turns else repeat)
+        if sizes:
+            if progress:
+                progress(f"{repeat - 1} more requests an address at each size, in turns")
+            sizes.in_turns(client, paths, {"small": small, "large": large}, repeat - 1)
+    finally:
+        if sizes:
+            sizes.close()
     return [Comparison(path, small[path], large[path]) for path in paths]
+
+
+class TwoSizes:
+    """The small size kept as a copy of the database (SQLite's backup of the file, PostgreSQL's
+    CREATE DATABASE ... TEMPLATE) while the data grows in the original, each open on a
+    connection of its own, and `default` pointed at one or the other between requests: no
+    connection is opened inside a timed request, and each keeps its own warm cache."""
+
+    def __init__(self) -> None:
+        self.large = connections[DEFAULT_DB_ALIAS]
+        self.small = None
+
+    def keep_small(self) -> "TwoSizes":
+        settings_dict = {**self.large.settings_dict, "NAME": self._copy_name()}
+        if self.large.vendor == "sqlite":
+            import sqlite3
+            from contextlib import closing
+
+            self.large.ensure_connection()
+            with closing(sqlite3.connect(settings_dict["NAME"])) as copy:
+                self.large.connection.backup(copy)
+        else:
+            self.large.close()  # a template database may have no other connection
+            quote = self.large.ops.quote_name
+            with self.large._nodb_cursor() as cursor:
+                cursor.execute(f"DROP DATABASE IF EXISTS {quote(settings_dict['NAME'])}")
+                cursor.execute(
+                    f"CREATE DATABASE {quote(settings_dict['NAME'])} TEMPLATE {quote(self.large.settings_dict['NAME'])}"
+                )
+        self.small = self.large.__class__(settings_dict, DEFAULT_DB_ALIAS)
+        return self
+
+    def _copy_name(self) -> str:
+        name = self.large.settings_dict["NAME"]
+        return f"{name}-small" if self.large.vendor == "sqlite" else f"{name}_small"
+
+    def use(self, size: str) -> None:
+        wrapper = self.small if size == "small" else self.large
+        connections[DEFAULT_DB_ALIAS] = wrapper
+        wrapper.ensure_connection()
+
+    def in_turns(self, client: Client, paths: list[str], measures: dict[str, dict[str, Measure]], rounds: int) -> None:
+        """`rounds` more requests of each address at each size, the two sizes one after the
+        other for each address, the first of them alternating from round to round."""
+        for number in range(rounds):
+            order = ("small", "large") if number % 2 == 0 else ("large", "small")
+            for path in paths:
+                for size in order:
+                    self.use(size)
+                    measured = measure(client, path)[0]
+                    if measured.status != measures[size][path].status:
+                        raise RuntimeError(f"{path}: {measured.status} at the {size} size, not as first measured")
+                    measures[size][path].seconds += measured.seconds
+
+    def close(self) -> None:
+        connections[DEFAULT_DB_ALIAS] = self.large
+        if self.small is None:
+            return
+        name = self.small.settings_dict["NAME"]
+        self.small.close()
+        if self.large.vendor == "sqlite":
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                Path(f"{name}{suffix}").unlink(missing_ok=True)
+        else:
+            with self.large._nodb_cursor() as cursor:
+                cursor.execute(f"DROP DATABASE IF EXISTS {self.large.ops.quote_name(name)}")
 
 
 def report(comparisons: list[Comparison], nights: int = SMALL_NIGHTS) -> list[str]:

@@ -1,7 +1,9 @@
 """`python manage.py bench_pages [--nights N] [--repeat R]`: every page and list endpoint (the URL
 conf and the API router, benchmarks/pages.py) as the gaming manager, at the demo's last N play
 nights a site and at four times as many: the queries and the least time of `--repeat` requests
-(5 by default, one a round over every address) at both sizes, then `worst query growth: X` (queries at four times the rows over
+(5 by default: one at each size as it is built, then the others at the two sizes in turns,
+address by address, the small size kept as a copy of the database before it grew:
+`benchmarks.pages.TwoSizes`) at both sizes, then `worst query growth: X` (queries at four times the rows over
 queries at the small size, for the worst page; 1.00 is no growth), the time growth, the machine
 reading and `ratio to floor: X (target 1.5)`, the worst page's time at four times the rows over
 its own time at the small size.
@@ -42,7 +44,7 @@ class Command(BaseCommand):
         old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
         try:
             machine = floors.Machine().start()
-            comparisons = pages.walk(nights=nights, repeat=repeat, progress=self.stderr.write)
+            comparisons = pages.walk(nights=nights, repeat=repeat, progress=self.stderr.write, in_turns=True)
             machine.stop()
             lines = pages.report(comparisons, nights=nights)
             for line in lines[:-1]:
