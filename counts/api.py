@@ -437,7 +437,9 @@ class CountSessionSummarySerializer(serializers.Serializer):
     boxes = BoxSummaryOut(many=True)
 
     def to_representation(self, instance):
-        return session_summary_data(instance, self.context["boxes"][instance.pk])
+        return session_summary_data(
+            instance, self.context["boxes"][instance.pk], self.context["signatures"].get(instance.pk, [])
+        )
 
 
 class CountSessionSerializer(CountSessionSummarySerializer):
@@ -464,8 +466,10 @@ def _box_head(drop, status: str, counted_by, agreed_cents) -> dict:
     }
 
 
-def _session_head(session: CountSession) -> dict:
-    signatures = list(session.signatures.all())
+def _session_head(session: CountSession, signatures=None) -> dict:
+    """`signatures`: the session's, in order of signing, where the caller read a page's at once
+    (`queries.session_signatures`); else read here."""
+    signatures = list(session.signatures.all()) if signatures is None else signatures
     return {
         "id": session.pk,
         "site": session.site_id,
@@ -481,9 +485,9 @@ def _session_head(session: CountSession) -> dict:
     }
 
 
-def session_summary_data(session: CountSession, boxes) -> dict:
+def session_summary_data(session: CountSession, boxes, signatures=None) -> dict:
     return {
-        **_session_head(session),
+        **_session_head(session, signatures),
         "boxes": [_box_head(b.drop, b.status, b.counted_by, b.agreed_cents) for b in boxes],
     }
 
@@ -501,13 +505,13 @@ class CountSessionViewSet(ScopedViewSet):
     filterset_fields = ["site", "gaming_date"]
 
     def scope(self, access):
-        return queries.visible_sessions(access).prefetch_related("signatures").order_by("-gaming_date", "site_id", "pk")
+        return queries.visible_sessions(access).order_by("-gaming_date", "site_id", "pk")
 
     @extend_schema(responses={200: CountSessionSummarySerializer(many=True)})
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        boxes = queries.session_summaries(page)
-        data = CountSessionSummarySerializer(page, many=True, context={"boxes": boxes}).data
+        context = {"boxes": queries.session_summaries(page), "signatures": queries.session_signatures(page)}
+        data = CountSessionSummarySerializer(page, many=True, context=context).data
         return self.get_paginated_response(data)
 
     def create(self, request, *args, **kwargs):

@@ -470,10 +470,17 @@ def session_summaries(sessions) -> dict[int, list[BoxSummary]]:
     counted = Drop.objects.filter(pk__in={drop_id for _, drop_id in entered}).select_related("drop_box", "table")
     drops = {d.pk: d for d in counted}
     awaiting = _awaiting_by_day(sessions)
+    # Each session's counted drops, grouped once: a page's sessions each looked through every
+    # session's entries (and each awaiting drop through the session's list), time that grew
+    # with the square of the page (bench_pages: 0.6 ms a session at 12 sessions).
+    counted_in: dict[int, list[int]] = {}
+    for session_id, drop_id in entered:
+        counted_in.setdefault(session_id, []).append(drop_id)
     result = {}
     for session in sessions:
-        own = [drops[d] for (s, d) in entered if s == session.pk]
-        own += [d for d in awaiting.get((session.site_id, session.gaming_date), []) if d not in own]
+        own_ids = counted_in.get(session.pk, [])
+        own = [drops[d] for d in own_ids]
+        own += [d for d in awaiting.get((session.site_id, session.gaming_date), []) if d.pk not in own_ids]
         boxes = []
         for drop in sorted(own, key=lambda d: (d.table.number, d.placed_at, d.pk)):
             members = entered.get((session.pk, drop.pk), [])
@@ -482,6 +489,15 @@ def session_summaries(sessions) -> dict[int, list[BoxSummary]]:
             boxes.append(BoxSummary(drop, status, tuple(dict.fromkeys(members)), cents))
         result[session.pk] = boxes
     return result
+
+
+def session_signatures(sessions) -> dict[int, list]:
+    """{session id: its signatures in order of signing} for a page of sessions, in one query
+    (a prefetch made a queryset for each session: a fifth of the list's time at 100 sessions)."""
+    signed: dict[int, list] = {}
+    for signature in CountSignature.objects.filter(session__in=[s.pk for s in sessions]).order_by("signed_at", "pk"):
+        signed.setdefault(signature.session_id, []).append(signature)
+    return signed
 
 
 def _awaiting_by_day(sessions) -> dict[tuple[int, date], list[Drop]]:
