@@ -2,6 +2,8 @@
 
 from datetime import date
 
+from django.db.models import OuterRef, Subquery
+
 from cardroom.models import Site
 
 from . import rules
@@ -17,12 +19,17 @@ def current_link(table_id: int | None) -> TableGame | None:
     """The table's latest link to an approved game (None: never linked)."""
     if table_id is None:
         return None
-    return (
-        TableGame.objects.filter(table_id=table_id)
-        .select_related("approval", "blackjack_pay_table", "side_bet_pay_table")
-        .order_by("-linked_at", "-id")
-        .first()
+    return current_links([table_id]).get(table_id)
+
+
+def current_links(table_ids) -> dict[int, TableGame]:
+    """Each table's latest link to an approved game, by table id (a table never linked is not a
+    key), with its approval and pay tables. One query, whatever the number of tables."""
+    latest = TableGame.objects.filter(table_id=OuterRef("table_id")).order_by("-linked_at", "-id").values("pk")[:1]
+    links = TableGame.objects.filter(table_id__in=table_ids, pk=Subquery(latest)).select_related(
+        "approval", "blackjack_pay_table", "side_bet_pay_table"
     )
+    return {link.table_id: link for link in links}
 
 
 def controls_in_effect(site: Site, approval: GameApproval | None, on: date | None = None) -> InternalControls | None:

@@ -80,7 +80,8 @@ TABLES = {
 # login, first, last, initials, role, employment type, organization key, site keys
 PEOPLE = [
     ("washift", "Willa", "Shaw", "WS", Role.SHIFT_MANAGER, "gaming", "wa", "spokane tacoma"),
-    ("wadealer", "Wyatt", "Dunn", "WD", Role.DEALER, "gaming", "wa", "spokane tacoma"),
+    # Spokane only: Tacoma's game is dealt and banked by a player (WAC 230-40-125(2)), no house dealer.
+    ("wadealer", "Wyatt", "Dunn", "WD", Role.DEALER, "gaming", "wa", "spokane"),
     ("wacashier", "Wren", "Castillo", "WC", Role.CASHIER, "gaming", "wa", "spokane tacoma"),
     ("wadealer2", "Wes", "Diaz", "WZ", Role.DEALER, "gaming", "wa", "spokane"),
     # The drop box count at Spokane and Kingston: two non-gaming employees (house control there,
@@ -93,6 +94,11 @@ PEOPLE = [
     ("nycount1", "Nell", "Kerr", "NK", Role.COUNT_TEAM, "non_gaming", "ny", "kingston"),
     ("nycount2", "Nate", "Quinn", "NQ", Role.COUNT_TEAM, "non_gaming", "ny", "kingston"),
 ]
+
+# Roles an earlier demo gave that it no longer gives (login, role, site key): a re-run removes
+# them where it finds them, through the service (audited). wadealer was a Dealer at Tacoma, where
+# the house seats no dealer (WAC 230-40-125(2): the player is the dealer/banker).
+WITHDRAWN = [("wadealer", Role.DEALER, "tacoma")]
 
 # Each organization's chips (cents): Spokane's $5-$300 tables play $1 to $100 chips; Kingston's
 # bets are at most $5 "or its equivalent in chips" (9 NYCRR 4620.5(f)(2)): $1 and $5 chips.
@@ -166,6 +172,7 @@ def extend_demo(demo: dict) -> dict:
                         acting_user=manager.user, employee=employee, role=role, site=sites[site_key]
                     )
             people[login] = employee
+        _withdraw(orgs, sites)
         for _org, manager in orgs.values():
             people[manager.user.username] = manager
         for key, (organization, manager) in orgs.items():
@@ -183,6 +190,15 @@ def extend_demo(demo: dict) -> dict:
         for key, (organization, _) in orgs.items()
     ]
     return demo
+
+
+def _withdraw(orgs, sites) -> None:
+    """Remove the roles an earlier demo gave and this one does not (`WITHDRAWN`), where found."""
+    for login, role, site_key in WITHDRAWN:
+        manager = orgs[SITES[site_key][0]][1]
+        found = Membership.objects.filter(employee__user__username=login, role=role, site=sites[site_key]).first()
+        if found is not None:
+            services.remove_membership(acting_user=manager.user, membership=found)
 
 
 def _chips(organization, manager, values) -> None:

@@ -92,12 +92,12 @@ def _rules_of_play(link) -> list[tuple[str, tuple[Line, ...]]]:
     return [(f"Rules of play ({approval.reference})", lines)]
 
 
-def _table_rules(t, handout) -> TableRules:
+def _table_rules(t, handout, links) -> TableRules:
+    """The table's printed lines; `links`: each table's current link to an approved game, by table
+    id, where the pack's handout prints approved games."""
     sections = [(section.title, tuple(section.lines(t))) for section in handout.sections]
     if handout.approved_games:
-        from approvals.queries import current_link
-
-        link = current_link(t.pk)
+        link = links.get(t.pk)
         title, lines = sections[-1]
         sections[-1] = (title, lines + tuple(_approved_game_lines(t, link)))
         sections += _rules_of_play(link)
@@ -117,9 +117,14 @@ def build(context: ReportContext) -> HouseRules:
         .select_related("site")
         .order_by("number")
     )
+    links = {}
+    if handout.approved_games:
+        from approvals.queries import current_links
+
+        links = current_links([t.pk for t in tables])  # one query for every table (no N+1)
     return HouseRules(
         context.site.name, str(context.end), handout.heading, handout.notice,
-        tuple(_table_rules(t, handout) for t in tables), handout.closing, handout.options_table,
+        tuple(_table_rules(t, handout, links) for t in tables), handout.closing, handout.options_table,
         game_name(context.site, Game.TWENTY_ONE),
     )  # fmt: skip
 

@@ -30,7 +30,8 @@ from tests.factories import witness_pin
 
 HOUSE_COLOURS = ("yellow", "white", "pink", "red", "green", "black")
 
-# The kinds of user who walk a site: the demo's logins where it has them, else made here.
+# The kinds of user who walk a site: the demo's logins where it has them, else made here. A site
+# whose player deals and banks (floor.rules.PLAYER_DEALER) has no dealer: the house seats none.
 USER_KINDS = ("gaming_manager", "auditor", "shift_manager", "pit_boss", "cashier", "dealer", "count_team")
 
 TRAY = [{"denomination": 2500, "quantity": 40}, {"denomination": 500, "quantity": 100}]
@@ -52,7 +53,7 @@ BANK_CHIPS = {2500: 600, 500: 200, 100: 1500}
 class BuiltSite:
     pack: str  # the site's jurisdiction code
     site: Site
-    users: dict[str, Employee]  # kind of user (USER_KINDS) -> employee
+    users: dict[str, Employee]  # kind of user (USER_KINDS; no dealer where the player deals) -> employee
     days: list[date]  # the gaming dates played
     quarter: Quarter  # the quarter the activity is in (the last ended one)
     objects: dict[str, object] = field(default_factory=dict)  # what the walk fills addresses with
@@ -525,7 +526,9 @@ def build_wa_bj(demo: dict) -> BuiltSite:
 
     site = demo["pack_sites"]["tacoma"]
     chip_set(login("wagm"), site.organization)
-    users = _users(site, WA_LOGINS, WA_PEOPLE)
+    # No dealer: the player deals and banks (WAC 230-40-125(2)), the house seats none.
+    logins = {kind: name for kind, name in WA_LOGINS.items() if kind != "dealer"}
+    users = _users(site, logins, {kind: made for kind, made in WA_PEOPLE.items() if kind != "dealer_2"})
     quarter, days = played_days(site)
     table = site.tables.get(number=1)
     manager, cashier, shift = users["gaming_manager"], users["cashier"], users["shift_manager"]

@@ -27,7 +27,8 @@ from django.test import Client
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
-from cardroom.models import Role
+from cardroom.models import Membership, Role
+from floor.rules import PLAYER_DEALER
 from tests.conftest import FAST_HASHERS
 from tests.shared_world import rolled_back_after
 
@@ -173,7 +174,7 @@ FALLBACKS = {
         (_first("reports.ReportRun", site="site")(b) or None)
         and {**_first("reports.ReportRun", site="site")(b), "fmt": "pdf"}
     ),
-    "dealer": lambda b: {"pk": b.users["dealer"].pk},
+    "dealer": lambda b: {"pk": b.users["dealer"].pk} if "dealer" in b.users else None,  # none where players deal
     "books": lambda b: {"what": "day"},
     "setup_list": lambda b: {"kind": "tables"},
     "setup_new": lambda b: {"kind": "tables"},
@@ -289,6 +290,8 @@ def print_skipped(code: str, found: walk.Addresses) -> None:
 @pytest.mark.parametrize("kind", USERS)
 def test_every_page_and_api_address_at_a_site_speaks_only_its_packs_law(built, kind):
     b, code = built, built.pack
+    # Every kind walked is a user the site has (a dealer, not where the player deals: conftest.py).
+    assert kind in b.users, (code, kind)
     found_now = code not in _ADDRESSES
     found = addresses(code, b)
     # The pages the gaming manager opened to find the addresses, in this test's transaction, are
@@ -393,9 +396,10 @@ def bad_inputs(b) -> dict[str, tuple[str, str, dict]]:
     table = b.site.tables.order_by("number").first()
     day = str(b.days[-1] + timedelta(days=1))
     u = b.users
+    preparer = "dealer" if "dealer" in u else "count_team"  # no dealer where the player deals
     mistakes = {
-        "a fill slip prepared by a dealer": (
-            "dealer",
+        f"a fill slip prepared by the {preparer.replace('_', ' ')}": (
+            preparer,
             "/api/v1/fill-slips/",
             {"table": table.pk, "chips": [{"denomination": 2500, "quantity": 4}]},
         ),
@@ -422,8 +426,8 @@ def bad_inputs(b) -> dict[str, tuple[str, str, dict]]:
         ),
     }
     if "fee" in b.objects:  # a fee-collecting site: its own records
-        mistakes["a table fee collected by a dealer"] = (
-            "dealer",
+        mistakes["a table fee collected by the count team"] = (
+            "count_team",  # a fees room's player deals: no dealer there (floor.rules.PLAYER_DEALER)
             "/api/v1/fee-collections/",
             {
                 "table": table.pk,
@@ -514,7 +518,9 @@ def test_an_organizations_menus_and_report_lists_show_only_its_packs(built, kind
 
 
 def test_the_users_walked_hold_their_roles_at_the_site(built):
-    """The walk is as each kind of user: each holds that role at the site (or org-wide)."""
+    """The walk is as each kind of user: each holds that role at the site (or org-wide). Where the
+    player deals and banks (WA-BJ) the house seats no dealer: no dealer walks, and no one, the
+    demo's logins included, holds a dealer's role there."""
     roles = {
         "gaming_manager": Role.GAMING_MANAGER,
         "auditor": Role.AUDITOR,
@@ -524,7 +530,11 @@ def test_the_users_walked_hold_their_roles_at_the_site(built):
         "dealer": Role.DEALER,
         "count_team": Role.COUNT_TEAM,
     }
-    for kind in USERS:
+    players_deal = PLAYER_DEALER.applies(built.site)
+    assert ("dealer" in built.users) == (not players_deal), built.pack
+    if players_deal:
+        assert not Membership.objects.filter(site=built.site, role=Role.DEALER).exists(), built.pack
+    for kind in [kind for kind in USERS if kind in built.users]:
         memberships = built.users[kind].memberships.filter(role=roles[kind])
         assert memberships.filter(site=built.site).exists() or memberships.filter(site__isnull=True).exists(), (
             built.pack,

@@ -217,7 +217,7 @@ def _fallback(route: str, names: list[str], built, fallbacks: dict, client: Clie
         elif n == "pk" and route.startswith("api/v1/organizations/"):
             values[n] = built.site.organization_id
         elif n == "pk" and route.startswith("api/v1/employees/"):
-            values[n] = built.users["dealer"].pk
+            values[n] = (built.users.get("dealer") or built.users["cashier"]).pk  # no dealer where players deal
         else:
             return None
     return build_path(route, values)

@@ -28,8 +28,41 @@ def test_the_pack_demo_builds_each_packs_site_and_table_and_is_idempotent(db):
     assert Table.objects.filter(site__in=sites.values()).count() == 1
     nygm = Employee.objects.get(user__username="nygm")
     assert Membership.objects.filter(employee=nygm, site=None, role=Role.GAMING_MANAGER).exists()
-    assert Membership.objects.filter(employee__user__username="wadealer", role=Role.DEALER).count() == 2
+    assert Membership.objects.filter(employee__user__username="wadealer", role=Role.DEALER).count() == 1
     assert _extensions()[0][1] is extend_demo
+
+
+def test_the_demo_gives_no_dealer_role_where_the_player_deals(db):
+    """A player-dealt site's house seats no dealer (floor.rules.PLAYER_DEALER: WAC 230-40-125(2) at
+    Tacoma), so no demo login is a Dealer there; wadealer deals at Spokane (WA house-banked)."""
+    from floor.rules import PLAYER_DEALER
+
+    extend_demo(load_demo())
+    dealt_by_players = [site for site in Site.objects.all() if PLAYER_DEALER.applies(site)]
+    assert [site.name for site in dealt_by_players] == ["Tacoma Blackjack Room"]
+    assert not Membership.objects.filter(site__in=dealt_by_players, role=Role.DEALER).exists()
+    wadealer = Membership.objects.filter(employee__user__username="wadealer", role=Role.DEALER)
+    assert [m.site.name for m in wadealer] == ["Spokane Card Room"]
+
+
+def test_a_rerun_removes_the_dealer_role_an_earlier_demo_gave_at_tacoma_and_keeps_the_others(db):
+    """A database loaded by the earlier demo holds wadealer's Dealer role at Tacoma: the re-run
+    removes it through the service (audited, as a gaming manager removes a role), and only it."""
+    from cardroom import services
+    from core.models import AuditEvent
+
+    demo = extend_demo(load_demo())
+    tacoma, wagm = demo["pack_sites"]["tacoma"], demo["pack_people"]["wagm"]
+    earlier = services.add_membership(
+        acting_user=wagm.user, employee=demo["pack_people"]["wadealer"], role=Role.DEALER, site=tacoma
+    )
+    before = set(Membership.objects.exclude(pk=earlier.pk).values_list("employee_id", "site_id", "role"))
+    extend_demo(demo)
+    extend_demo(demo)  # and a second re-run finds nothing more to remove
+    assert not Membership.objects.filter(pk=earlier.pk).exists()
+    assert set(Membership.objects.values_list("employee_id", "site_id", "role")) == before
+    removed = AuditEvent.objects.filter(action="membership.deleted", site_id=tacoma.pk)
+    assert [(e.actor_id, e.object_id) for e in removed] == [(wagm.user.pk, str(earlier.pk))]
 
 
 def test_the_demo_has_the_tours_pit_terminal_count_tablet_and_pins(db):

@@ -298,3 +298,15 @@ def test_an_nd_filing_still_freezes_the_tax(client_for, house):
         filed = api.post(f"/api/v1/sites/{here.site.pk}/quarter-filing/", {"quarter": QUARTER}, format="json")
     assert filed.status_code == 201, filed.json()
     assert QuarterFiling.objects.get(site=here.site).figures["tax"]["tax_label"].startswith("ND gaming tax")
+
+
+@pytest.mark.parametrize(
+    ("jurisdiction", "label"), [("WA-HB", "Tables and dealers of"), ("WA-BJ", "Figures of"), ("NY", "Figures of")]
+)
+def test_the_dashboards_site_chooser_is_labelled_by_what_the_page_shows_of_the_site(client, house, jurisdiction, label):
+    """Where the site's law has a hold the page charts its tables and dealers; a fees or session
+    site's shows the pack's own figures instead, and the chooser says so."""
+    here = house(jurisdiction)
+    dashboard = _pages(client, here, here.auditor)[PAGES[2]]
+    assert f'<label class="form-label" for="detail-site">{label}</label>' in dashboard
+    assert ('id="chart-dealers"' in dashboard) == (label == "Tables and dealers of")
