@@ -157,7 +157,7 @@ CHIP_LAW = declare(
 ROLE_GRANTS = declare(
     "role_grants",
     asked_by="cardroom.role_grants (Membership.clean: the employee pages, the admin, the memberships API)",
-    answered_by="counts (counts.apps)",
+    answered_by="counts (counts.apps), floor (floor.apps)",
     answer="check(membership) -> {field: message} of what the app refuses in giving that role there",
     many=True,
 )

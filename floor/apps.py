@@ -7,11 +7,13 @@ class FloorConfig(AppConfig):
 
     def ready(self):
         from cardroom.retention import retain
+        from cardroom.role_grants import register_role_check
         from packs import register_table_check
 
         from . import menu  # noqa: F401  (registers the Chips menu entries)
         from .active_tables import low_minimum_errors
         from .models import DealerShift, GamingDay, Slip, TableInventory
+        from .role_grants import no_dealer_where_players_deal
 
         # ND 99-01.3-08-16: the floor's daily records, kept three years from the quarter's end.
         retain(GamingDay, lambda r: r.gaming_date)
@@ -20,3 +22,5 @@ class FloorConfig(AppConfig):
         retain(DealerShift, lambda r: r.gaming_day.gaming_date)
         # The pack's low-minimum rule for a table in play (ND 99-01.3-08-09(1) "active table").
         register_table_check(low_minimum_errors)
+        # No dealer's role where the player deals and banks (WAC 230-40-125(2), floor.player_dealer).
+        register_role_check(no_dealer_where_players_deal)
