@@ -104,6 +104,27 @@ def make_person(organization, role: str, site=None, **employee_fields) -> Employ
     return employee
 
 
+def admin_role_added(employee, site, role: str, **fields) -> dict:
+    """The admin's employee change form as posted with `employee`'s roles kept and one row added:
+    `role` at `site` (None: at every site); `fields` beside the employee's own (a supervisor)."""
+    held = list(employee.memberships.order_by("pk"))
+    data = {
+        "initials": employee.initials,
+        "employment_type": employee.employment_type,
+        "active": "on",
+        "memberships-TOTAL_FORMS": len(held) + 1,
+        "memberships-INITIAL_FORMS": len(held),
+        **fields,
+    }
+    for i, m in enumerate(held):
+        data.update({f"memberships-{i}-id": m.pk, f"memberships-{i}-employee": employee.pk,
+                     f"memberships-{i}-site": m.site_id or "", f"memberships-{i}-role": m.role})  # fmt: skip
+    n = len(held)
+    data.update({f"memberships-{n}-employee": employee.pk, f"memberships-{n}-site": site.pk if site else "",
+                 f"memberships-{n}-role": role})  # fmt: skip
+    return data
+
+
 # The table options every admin table form posts (their defaults), beside the fields a test sets.
 TABLE_OPTION_DEFAULTS = {
     "max_players": 7,

@@ -83,9 +83,8 @@ def ddm_controls(manager, site, ddm, today):
     )
 
 
-@pytest.fixture
-def ddm_table(manager, site, ddm, ddm_controls, house_controls):
-    table = TableFactory(site=site, number=2, payout_rounding="down")
+def link_ddm(manager, table, ddm) -> None:
+    """`table` linked to Double Down Madness through the service: pay tables 01 and Push 22's 1."""
     pay_tables = PayTable.objects.filter(approval=ddm)
     services.link_table_game(
         acting_user=manager.user,
@@ -96,5 +95,11 @@ def ddm_table(manager, site, ddm, ddm_controls, house_controls):
         shuffler_model=SHUFFLER,
         settings=DDM_TABLE_SETTINGS,
     )
+
+
+@pytest.fixture
+def ddm_table(manager, site, ddm, ddm_controls, house_controls):
+    table = TableFactory(site=site, number=2, payout_rounding="down")
+    link_ddm(manager, table, ddm)
     table.refresh_from_db()
     return table

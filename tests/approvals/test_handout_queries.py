@@ -6,11 +6,10 @@ three such tables as with one."""
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from approvals import services
-from approvals.demo import DDM_TABLE_SETTINGS, SHUFFLER
-from approvals.models import PayTable
 from cardroom.services import create_table
 from tests.reports.test_reports import auditor_api, pdf_text, request  # noqa: F401  (fixture)
+
+from .conftest import link_ddm
 
 
 def _ddm_table(manager, site, ddm, number):
@@ -18,16 +17,7 @@ def _ddm_table(manager, site, ddm, number):
         acting_user=manager.user, site=site, number=number, game="21", min_wager_cents=500,
         max_wager_cents=30000, payout_rounding="down",
     )  # fmt: skip
-    pay_tables = PayTable.objects.filter(approval=ddm)
-    services.link_table_game(
-        acting_user=manager.user,
-        table=table,
-        approval=ddm,
-        blackjack_pay_table=pay_tables.get(side_bet="", code="01"),
-        side_bet_pay_table=pay_tables.get(side_bet="Push 22", code="1"),
-        shuffler_model=SHUFFLER,
-        settings=DDM_TABLE_SETTINGS,
-    )
+    link_ddm(manager, table, ddm)
 
 
 def _handout_queries(api, site, tables: int) -> int:

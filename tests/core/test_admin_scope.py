@@ -21,6 +21,7 @@ from tests.factories import (
     OrganizationFactory,
     SiteFactory,
     UserFactory,
+    admin_role_added,
     make_chips,
     make_person,
 )
@@ -295,32 +296,8 @@ def test_another_organizations_employee_is_not_accepted_as_a_supervisor(gm_clien
 def test_a_role_added_in_the_employee_page_goes_through_the_services(gm_client, world):
     own = world["own"]
     dealer = own[Employee]
-    memberships = list(dealer.memberships.order_by("pk"))
-    data = {
-        "initials": dealer.initials,
-        "employment_type": "gaming",
-        "supervisor": dealer.supervisor_id,
-        "active": "on",
-        "memberships-TOTAL_FORMS": len(memberships) + 1,
-        "memberships-INITIAL_FORMS": len(memberships),
-    }
-    for i, m in enumerate(memberships):
-        data.update(
-            {
-                f"memberships-{i}-id": m.pk,
-                f"memberships-{i}-employee": dealer.pk,
-                f"memberships-{i}-site": m.site_id,
-                f"memberships-{i}-role": m.role,
-            }
-        )
-    n = len(memberships)
-    data.update(
-        {
-            f"memberships-{n}-employee": dealer.pk,
-            f"memberships-{n}-site": own[Site].pk,
-            f"memberships-{n}-role": "cashier",
-        }
-    )
+    data = admin_role_added(dealer, own[Site], "cashier", supervisor=dealer.supervisor_id or "")
+    n = dealer.memberships.count()
     assert gm_client.post(url(Employee, "change", dealer.pk), data).status_code == 302
     added = dealer.memberships.get(role="cashier")
     assert AuditEvent.objects.filter(action="membership.created", object_id=str(added.pk)).exists()

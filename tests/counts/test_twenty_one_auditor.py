@@ -12,7 +12,7 @@ from core.models import AuditEvent
 from counts import queries
 from counts.models import CountSettings
 from counts.rules import AUDITOR_BAR
-from tests.factories import SiteFactory, make_person
+from tests.factories import SiteFactory, admin_role_added, make_person
 
 
 def url(site):
@@ -97,20 +97,7 @@ def test_the_employee_page_refuses_it_inline_and_writes_nothing(client, client_f
 
 def test_the_admin_refuses_it_on_the_role_row_and_writes_nothing(client, client_for, manager, org, site):
     auditor = _named_auditor(client_for, manager, org, site)
-    held = list(auditor.memberships.order_by("pk"))
-    data = {
-        "initials": auditor.initials,
-        "employment_type": auditor.employment_type,
-        "active": "on",
-        "memberships-TOTAL_FORMS": len(held) + 1,
-        "memberships-INITIAL_FORMS": len(held),
-    }
-    for i, m in enumerate(held):
-        data.update({f"memberships-{i}-id": m.pk, f"memberships-{i}-employee": auditor.pk,
-                     f"memberships-{i}-site": m.site_id or "", f"memberships-{i}-role": m.role})  # fmt: skip
-    n = len(held)
-    data.update({f"memberships-{n}-employee": auditor.pk, f"memberships-{n}-site": site.pk,
-                 f"memberships-{n}-role": Role.COUNT_TEAM})  # fmt: skip
+    data = admin_role_added(auditor, site, Role.COUNT_TEAM)
     before = AuditEvent.objects.count()
     client.force_login(manager.user)
     response = client.post(f"/admin/cardroom/employee/{auditor.pk}/change/", data)

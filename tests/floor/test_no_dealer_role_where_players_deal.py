@@ -7,7 +7,7 @@ from django.utils.html import escape
 
 from cardroom.models import Role
 from core.models import AuditEvent
-from tests.factories import SiteFactory, fees_site, make_person
+from tests.factories import SiteFactory, admin_role_added, fees_site, make_person
 
 PLAYER_DEALER_RULE = "WAC 230-40-125(2) (1999 proposed amendment)"
 
@@ -65,20 +65,7 @@ def test_the_admin_refuses_it_on_the_role_row_and_writes_nothing(client, org):
     manager = make_person(org, Role.GAMING_MANAGER)
     tacoma = fees_site(org)
     person = make_person(org, Role.CASHIER, site=tacoma)
-    held = list(person.memberships.order_by("pk"))
-    data = {
-        "initials": person.initials,
-        "employment_type": person.employment_type,
-        "active": "on",
-        "memberships-TOTAL_FORMS": len(held) + 1,
-        "memberships-INITIAL_FORMS": len(held),
-    }
-    for i, m in enumerate(held):
-        data.update({f"memberships-{i}-id": m.pk, f"memberships-{i}-employee": person.pk,
-                     f"memberships-{i}-site": m.site_id or "", f"memberships-{i}-role": m.role})  # fmt: skip
-    n = len(held)
-    data.update({f"memberships-{n}-employee": person.pk, f"memberships-{n}-site": tacoma.pk,
-                 f"memberships-{n}-role": Role.DEALER})  # fmt: skip
+    data = admin_role_added(person, tacoma, Role.DEALER)
     before = AuditEvent.objects.count()
     client.force_login(manager.user)
     response = client.post(f"/admin/cardroom/employee/{person.pk}/change/", data)
