@@ -227,19 +227,12 @@ def _voided_entry(amendment: FilingAmendment, void) -> dict:
         "entered_on": str(void.gaming_date),
         "reason": void.reason,
     }
-    if amendment.tournament_fee_id:
-        return {
-            "tournament_fee_void": void.pk,
-            "fee": voided.pk,
-            "kind": voided.kind,
-            "fee_cents": voided.fee_cents,
-            **entry,
-        }
+    what, amount = ("fee", "fee_cents") if amendment.tournament_fee_id else ("prize", "amount_cents")
     return {
-        "tournament_prize_void": void.pk,
-        "prize": voided.pk,
+        f"tournament_{what}_void": void.pk,
+        what: voided.pk,
         "kind": voided.kind,
-        "amount_cents": voided.amount_cents,
+        amount: getattr(voided, amount),
         **entry,
     }
 

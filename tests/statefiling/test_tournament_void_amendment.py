@@ -60,3 +60,24 @@ def test_a_void_of_a_fee_on_a_return_sent_is_queued_for_the_registry_and_filed_a
     assert held.amends.receipt_number == package["amends"] and verify_filings(held.agency).ok
     rows = [r for r in quarter_rows(held.agency, Quarter.parse(held.quarter)) if r["amends"]]
     assert [(r["amended_figure"], r["amended_delta_cents"]) for r in rows] == [("Tournament AGP", -fee.fee_cents)]
+
+
+def test_a_void_of_a_prize_on_a_return_sent_names_the_prize_and_its_amount(linked, site, people, cast, table, manager):
+    from cardroom.models import Role
+
+    filing, _, prize = a_tournament_on_the_return(site, people, cast, table, manager)
+    assert delivery.deliver(Submission.objects.get(filing=filing, amendment__isnull=True).pk) == "delivered"
+
+    void = tournaments.void_prize(acting_user=cast[Role.SHIFT_MANAGER].user, prize=prize, reason="wrong player")
+    change = Submission.objects.get(amendment__tournament_prize=void).package["figures"]["amendment"]
+    assert (change["figure"], change["delta_cents"]) == ("tournament_agp_cents", prize.amount_cents)
+    assert change["entry"] == {
+        "tournament_prize_void": void.pk,
+        "prize": prize.pk,
+        "kind": prize.kind,
+        "amount_cents": prize.amount_cents,
+        "tournament": prize.tournament_id,
+        "voided_date": str(prize.gaming_date),
+        "entered_on": str(void.gaming_date),
+        "reason": "wrong player",
+    }
