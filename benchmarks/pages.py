@@ -335,7 +335,7 @@ def walk(
     """Build the small data set, pick the addresses, measure them; grow the data four times,
     measure them again. Runs on the current database (a test database: it writes the demo).
 
-    `in_turns` (bench_pages): the small size is kept as a copy of the database before it grows
+    `in_turns` (bench_pages, on SQLite: `TwoSizes.available`): the small size is kept as a copy of the database before it grows
     (`TwoSizes`), and after one request at each size the other `repeat - 1` requests of an
     address go to the two sizes in turns, address by address, so that a change of the machine's
     speed during the walk moves both sizes of a page alike. Measured one size after the other,
@@ -347,6 +347,7 @@ def walk(
     paths = discover(client)
     if progress:
         progress(f"{len(paths)} addresses; measuring at {nights} nights a site")
+    in_turns = in_turns and TwoSizes.available()
     small = measure_rounds(client, paths, 1 if in_turns else repeat)
     sizes = TwoSizes().keep_small() if in_turns else None
     try:
@@ -366,38 +367,31 @@ def walk(
 
 
 class TwoSizes:
-    """The small size kept as a copy of the database (SQLite's backup of the file, PostgreSQL's
-    CREATE DATABASE ... TEMPLATE) while the data grows in the original, each open on a
-    connection of its own, and `default` pointed at one or the other between requests: no
-    connection is opened inside a timed request, and each keeps its own warm cache."""
+    """The small size kept as a copy of the database (SQLite's backup of the file) while the data
+    grows in the original, each open on a connection of its own, and `default` pointed at one or
+    the other between requests: no connection is opened inside a timed request, and each keeps its
+    own warm cache. SQLite only, the database bench_pages is read on: PostgreSQL copies a database
+    only while no other session is connected to it (CREATE DATABASE ... TEMPLATE), which a test
+    process's other connections break, so there the sizes are measured one after the other."""
 
     def __init__(self) -> None:
         self.large = connections[DEFAULT_DB_ALIAS]
         self.small = None
 
-    def keep_small(self) -> "TwoSizes":
-        settings_dict = {**self.large.settings_dict, "NAME": self._copy_name()}
-        if self.large.vendor == "sqlite":
-            import sqlite3
-            from contextlib import closing
+    @staticmethod
+    def available() -> bool:
+        return connections[DEFAULT_DB_ALIAS].vendor == "sqlite"
 
-            self.large.ensure_connection()
-            with closing(sqlite3.connect(settings_dict["NAME"])) as copy:
-                self.large.connection.backup(copy)
-        else:
-            self.large.close()  # a template database may have no other connection
-            quote = self.large.ops.quote_name
-            with self.large._nodb_cursor() as cursor:
-                cursor.execute(f"DROP DATABASE IF EXISTS {quote(settings_dict['NAME'])}")
-                cursor.execute(
-                    f"CREATE DATABASE {quote(settings_dict['NAME'])} TEMPLATE {quote(self.large.settings_dict['NAME'])}"
-                )
+    def keep_small(self) -> "TwoSizes":
+        import sqlite3
+        from contextlib import closing
+
+        settings_dict = {**self.large.settings_dict, "NAME": f"{self.large.settings_dict['NAME']}-small"}
+        self.large.ensure_connection()
+        with closing(sqlite3.connect(settings_dict["NAME"])) as copy:
+            self.large.connection.backup(copy)
         self.small = self.large.__class__(settings_dict, DEFAULT_DB_ALIAS)
         return self
-
-    def _copy_name(self) -> str:
-        name = self.large.settings_dict["NAME"]
-        return f"{name}-small" if self.large.vendor == "sqlite" else f"{name}_small"
 
     def use(self, size: str) -> None:
         wrapper = self.small if size == "small" else self.large
@@ -423,12 +417,8 @@ class TwoSizes:
             return
         name = self.small.settings_dict["NAME"]
         self.small.close()
-        if self.large.vendor == "sqlite":
-            for suffix in ("", "-wal", "-shm", "-journal"):
-                Path(f"{name}{suffix}").unlink(missing_ok=True)
-        else:
-            with self.large._nodb_cursor() as cursor:
-                cursor.execute(f"DROP DATABASE IF EXISTS {self.large.ops.quote_name(name)}")
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(f"{name}{suffix}").unlink(missing_ok=True)
 
 
 def report(comparisons: list[Comparison], nights: int = SMALL_NIGHTS) -> list[str]:
