@@ -126,7 +126,7 @@ def _chip_values(organization) -> list[int]:
     return sorted({v for law in laws for v in law.specs}) if laws else [100, 500, 2500, 10000]
 
 
-DEMO_LOADED_EVENT = "demo.loaded"  # the whole demo built, for the dates in its `after`
+DEMO_LOADED_EVENT = "demo.loaded"  # the whole demo built, for the stamp in its `after`
 
 
 def demo_dates() -> list[str]:
@@ -141,22 +141,23 @@ def demo_dates() -> list[str]:
     return sorted(str(d) for d in dates)
 
 
-def loaded_for() -> list[str] | None:
-    """The `demo_dates` for which `load_demo` last built the whole demo in the database, or None:
-    never, or not to its end."""
+def loaded_for() -> dict | None:
+    """The stamp for which `load_demo` last built the whole demo in the database (its
+    `demo_dates` and its builders' code: `{"dates": [...], "code": "..."}`), or None: never, or
+    not to its end."""
     from core.models import AuditEvent
 
     organization = Organization.objects.filter(name=ORGANIZATION, licence_number=LICENCE).first()
     if organization is None:
         return None
     event = AuditEvent.objects.filter(organization_id=organization.pk, action=DEMO_LOADED_EVENT).order_by("-pk").first()
-    return event.after["dates"] if event else None
+    return event.after if event else None
 
 
-def mark_loaded(demo: dict, dates: list[str]) -> None:
-    """Record that every builder ran to its end for `dates` (an audit event of the demo's
-    organization): run again before one of them turns, `load_demo` finds the demo loaded and
-    writes nothing."""
+def mark_loaded(demo: dict, stamp: dict) -> None:
+    """Record that every builder ran to its end for `stamp` (its dates and builders' code: an
+    audit event of the demo's organization): run again before a date turns or the builders
+    change, `load_demo` finds the demo loaded and writes nothing."""
     from core.audit import record_event
 
     organization = demo["organization"]
@@ -167,7 +168,7 @@ def mark_loaded(demo: dict, dates: list[str]) -> None:
             object_type="demo",
             object_id=str(organization.pk),
             organization_id=organization.pk,
-            after={"dates": dates},
+            after=stamp,
         )
 
 

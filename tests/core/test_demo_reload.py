@@ -1,5 +1,6 @@
 """Loading the demo again (a second `make run`) writes nothing and says it found the demo loaded:
-no row of any kind is added, compliance runs included, and no step's progress line is repeated."""
+no row of any kind is added, compliance runs included, and no step's progress line is repeated.
+Loaded by other builders' code, it is built again: what the code withdrew goes, nothing else is added."""
 
 from datetime import UTC, datetime
 from io import StringIO
@@ -9,7 +10,11 @@ import time_machine
 from django.apps import apps
 from django.core.management import call_command
 
+from cardroom.demo import DEMO_LOADED_EVENT
+from cardroom.models import Employee, Membership, Role, Site
 from compliance.models import ComplianceRun
+from core.audit import record_event
+from core.models import AuditEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +51,7 @@ def _quarter_read_on_time(quarter: str) -> None:
 
 
 @pytest.mark.slow
-def test_the_demo_loaded_after_its_quarters_deadlines_reads_on_time_and_a_second_load_writes_nothing():
+def test_the_demo_loaded_after_its_quarters_deadlines_reads_on_time_and_a_second_load_writes_nothing_until_its_code_changes():
     with time_machine.travel(LOADED_AT, tick=True):
         first = StringIO()
         call_command("load_demo", stdout=first)
@@ -63,6 +68,36 @@ def test_the_demo_loaded_after_its_quarters_deadlines_reads_on_time_and_a_second
     assert "The demo is already loaded (its records through 2026-11-26): nothing was written." in said
     assert "[1/" not in said and "Demo built" not in said  # no step's progress repeated
     assert "Every demo login uses the password" in said and "state " in said  # the logins, as make run prints
+
+    # Loaded by other code (an earlier checkout's demo, which gave wadealer a Dealer role at
+    # Tacoma, as such a database holds it): the builders run again, withdraw that role, and add
+    # nothing else.
+    last = AuditEvent.objects.filter(action=DEMO_LOADED_EVENT).latest("pk")
+    record_event(
+        actor=None,
+        action=DEMO_LOADED_EVENT,
+        object_type="demo",
+        object_id=last.object_id,
+        organization_id=last.organization_id,
+        after={**last.after, "code": "an earlier checkout's"},
+    )
+    tacoma = Site.objects.get(name="Tacoma Blackjack Room")
+    Membership.objects.create(employee=Employee.objects.get(user__username="wadealer"), role=Role.DEALER, site=tacoma)
+    with time_machine.travel(LOADED_AT, tick=True):
+        third = StringIO()
+        call_command("load_demo", stdout=third)
+
+    assert "[1/" in third.getvalue() and "already loaded" not in third.getvalue()  # built again
+    assert not Membership.objects.filter(role=Role.DEALER, site=tacoma).exists()
+    # Beside the audit log: the role's history (given above, withdrawn), and the chain heads that
+    # moved anchored at their registries.
+    moved = {"core.AuditEvent", "cardroom.HistoricalMembership", "registry.ReceivedAnchor"}
+    after = _rows()
+    assert {k: n for k, n in after.items() if k not in moved} == {k: n for k, n in before.items() if k not in moved}
+    assert after["cardroom.HistoricalMembership"] == before["cardroom.HistoricalMembership"] + 2
+    assert after["registry.ReceivedAnchor"] > before["registry.ReceivedAnchor"]
+    added = AuditEvent.objects.filter(pk__gt=last.pk).order_by("pk").values_list("action", flat=True)
+    assert list(added) == [DEMO_LOADED_EVENT, "membership.deleted", DEMO_LOADED_EVENT]
 
 
 def test_the_demos_compliance_checks_run_once_for_their_quarter_and_week():

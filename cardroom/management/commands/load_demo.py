@@ -1,5 +1,8 @@
+import hashlib
 import os
+import sys
 from contextlib import contextmanager
+from pathlib import Path
 
 from django.core.management.base import CommandError
 from django.test.utils import override_settings
@@ -36,9 +39,12 @@ class Command(DatabaseCommand):
                 f"The database holds organizations the demo did not make ({shown}): the demo loads only into an "
                 "empty database or its own; nothing was written. Use another VAR_DIR or DATABASE_URL."
             )
-        dates = demo_dates()  # what every builder dates its records from
-        if loaded_for() == dates:
-            # Built to its end for these dates already: every builder would find its records, write none.
+        # What every builder dates its records from, and the builders' code: a demo built by other
+        # code (an earlier checkout's) is built again, its builders finding their records and
+        # adding or withdrawing what changed (`cardroom.pack_demo.WITHDRAWN`).
+        stamp = {"dates": demo_dates(), "code": builders_code()}
+        if loaded_for() == stamp:
+            # Built to its end for these dates by this code already: every builder would find its records, write none.
             self.stdout.write(
                 f"The demo is already loaded (its records through {timezone.localdate()}): nothing was written."
             )
@@ -46,7 +52,7 @@ class Command(DatabaseCommand):
                 demo = load_demo()  # the organization, sites and people it finds, for the logins below
         else:
             demo = self._build()
-            mark_loaded(demo, dates)
+            mark_loaded(demo, stamp)
         port = os.environ.get("PORT", "8000")  # `make run PORT=8123`
         self.stdout.write(self.style.SUCCESS(f"Demo data ready: http://127.0.0.1:{port}/"))
         self.stdout.write(f"Every demo login uses the password {DEMO_PASSWORD!r}:")
@@ -108,6 +114,15 @@ def _queries_not_logged():
     reads. The build runs with DEBUG off; settings.DEBUG is read nowhere else at run time."""
     with override_settings(DEBUG=False):
         yield
+
+
+def builders_code() -> str:
+    """A digest of the demo builders' source (`cardroom.demo` and each of `_extensions`'s modules)."""
+    digest = hashlib.sha256()
+    modules = [sys.modules[load_demo.__module__]] + [sys.modules[extend.__module__] for _, extend in _extensions()]
+    for module in modules:
+        digest.update(Path(module.__file__).read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def _extensions():
