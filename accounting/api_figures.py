@@ -6,6 +6,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.forms import ValidationError as DjangoFormError
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.text import capfirst
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -20,7 +21,7 @@ from core.api import ERROR_RESPONSES, CentsField, DateField, Input, TextField
 from core.api_filters import PAGE_PARAMETERS, IdFormField, Pagination
 from core.periods import Quarter
 from floor.rules import house_chips
-from packs import pack_for
+from packs import pack_for, revenue_words
 
 from . import books, day_figures, dealer_hold, figures, frozen, games, queries, rules, services, summaries
 from .figures import Custody, ratio_string
@@ -204,6 +205,33 @@ class PackFiguresOut(serializers.Serializer):
     )
 
 
+class FigureNamesOut(serializers.Serializer):
+    """What the site's pack calls the custody figures whose keys keep North Dakota's names (the
+    formulas are the same everywhere: `packs.base.RevenueWords`)."""
+
+    gross_proceeds_cents = serializers.CharField(help_text='"Gross proceeds" in North Dakota; "Drop" elsewhere.')
+    prizes_cents = serializers.CharField(help_text='"Prizes" in North Dakota; "Paid out" elsewhere.')
+    agp_cents = serializers.CharField(help_text='"Adjusted gross proceeds (AGP)" in North Dakota; "Win" elsewhere.')
+    hold_ratio = serializers.CharField(help_text='"Hold (AGP / GP)" in North Dakota; "Hold (win / drop)" elsewhere.')
+
+
+FIGURE_NAMES_DOC = (
+    "The custody keys (`gross_proceeds_cents`, `prizes_cents`, `agp_cents`, `hold_ratio`) keep one name at "
+    "every pack; these are the names the site's pack gives them, for a client to show."
+)
+
+
+def figure_names(site) -> dict:
+    """`FigureNamesOut` of `site`: its pack's words for the custody keys."""
+    words = revenue_words(site)
+    return {
+        "gross_proceeds_cents": capfirst(words.gross),
+        "prizes_cents": words.paid_label,
+        "agp_cents": words.net_label,
+        "hold_ratio": f"Hold ({words.hold})",
+    }
+
+
 CUSTODY_NULL_DOC = (
     "Null where the site's pack has no such custody: a fees pack (WA-BJ), whose tables take none of the house's "
     "chips, has no drop at all; a pack whose tables deal no paddlewheel has no paddlewheel block."
@@ -236,6 +264,9 @@ class DailySummaryOut(serializers.Serializer):
         required=False,
         help_text="A fees or session pack's site: the pack and its own figures (a drop pack's are the summary).",
     )
+    figure_names = FigureNamesOut(
+        required=False, help_text=f"{FIGURE_NAMES_DOC} Given with a day's summary; a quarter's gives them once."
+    )
 
 
 class QuarterSummaryOut(serializers.Serializer):
@@ -260,6 +291,7 @@ class QuarterSummaryOut(serializers.Serializer):
     amendments = AmendmentOut(many=True, help_text="Corrections of this quarter entered in a later quarter.")
     amending_earlier = AmendmentOut(many=True, help_text="Corrections entered in this quarter of an earlier one.")
     pack = PackFiguresOut(help_text="The site's jurisdiction pack and its own figures for the quarter.")
+    figure_names = FigureNamesOut(help_text=FIGURE_NAMES_DOC)
 
 
 class ShiftOut(serializers.Serializer):
@@ -509,7 +541,8 @@ class DailySummaryView(APIView):
         pack = pack_figures(site, summary.gaming_date, summary.gaming_date)
         extra = {"pack": pack} if not pack["hold_applies"] else {}  # a drop pack's figures are the summary
         figures = daily_json(summary, site, reconciled=pack["hold_applies"])
-        return Response({**figures, "games": lines, "books": books_check_json(check), **extra})
+        names = {"figure_names": figure_names(site)}
+        return Response({**figures, "games": lines, "books": books_check_json(check), **extra, **names})
 
 
 class QuarterSummaryView(APIView):
@@ -560,6 +593,7 @@ class QuarterSummaryView(APIView):
             "amendments": [amendment_json(a) for a in state.amendments],
             "amending_earlier": [amendment_json(a) for a in state.amending_earlier],
             "pack": pack,
+            "figure_names": figure_names(site),
         }
         # A fees or session pack's quarter has no long (short) reconciled against a drop-based AGP.
         return Response(figures if reconciled else {**figures, **dict.fromkeys(QUARTER_RECONCILED_CASH)})
