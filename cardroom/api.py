@@ -435,7 +435,13 @@ class MembershipViewSet(ScopedViewSet, mixins.CreateModelMixin, mixins.DestroyMo
     filterset_fields = ["employee", "site", "role"]
 
     def scope(self, access):
-        return Membership.objects.filter(employee__in=visible_employees(access)).order_by("employee_id", "role")
+        """The roles of the people one sees (`visible_employees`): every one for an org-wide role;
+        otherwise their roles at one's own sites and their org-wide ones, not who holds what at the
+        organization's other sites."""
+        found = Membership.objects.filter(employee__in=visible_employees(access))
+        if access.employee is not None and not access.org_roles:
+            found = found.filter(Q(site__in=list(access.site_roles)) | Q(site__isnull=True))
+        return found.order_by("employee_id", "role")
 
     def create(self, request, *args, **kwargs):
         return self.write(request)
