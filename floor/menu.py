@@ -30,7 +30,7 @@ register(
     SECTION,
     "Slip register",
     "floor:register",
-    rules.VERIFIERS | rules.FILL_PREPARERS | rules.SLIP_BOOK_REGISTRARS | OVERSIGHT,
+    rules.SLIP_REGISTER.roles,
     offered=SLIPS,
 )
 

@@ -241,9 +241,15 @@ UNSTAFFED_TABLE = Rule("floor.unstaffed_table")
 # The site's daily summary, which a closed gaming day's slips enter (the books' rule, accounting.rules).
 DAILY_SUMMARY = Rule("floor.daily_summary")
 
-# The slip register lists slip numbers (ND 99-01.3-08-05(2)): anyone holding a role at the site.
-# House control: chapter 08 says what the records hold (08-16), not who may read them.
-SLIP_REGISTER = ReadRule(ALL_SITE_ROLES, HOUSE_CONTROL, "see the slip register")
+# The slip register lists slip numbers (ND 99-01.3-08-05(2)) with every slip's total and preparer:
+# read by those who prepare, verify and register slips and by oversight, not by the dealers at the
+# tables nor the count team, whose count stays apart from the chips' movements. House control:
+# chapter 08 says what the records hold (08-16), not who may read them.
+SLIP_REGISTER = ReadRule(
+    VERIFIERS | FILL_PREPARERS | SLIP_BOOK_REGISTRARS | {Role.GAMING_MANAGER, Role.AUDITOR},
+    HOUSE_CONTROL,
+    "see the slip register",
+)
 
 # The live pit view (every table's state, dealer and waiting slips): the people who run the
 # pit and the chip bank, and oversight. House control: chapter 08 says what the records hold,

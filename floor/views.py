@@ -771,6 +771,7 @@ def _queues_context(request) -> dict:
 
 @site_page
 def slip_register(request):
+    rules.SLIP_REGISTER.require(request.user, request.site)
     today = site_today(request.site)
     data = request.GET if "start" in request.GET else {"start": today - timedelta(days=6), "end": today}
     form = forms.RegisterPeriodForm(data)

@@ -104,3 +104,25 @@ def test_slips_of_another_period_are_not_in_the_register(fill, site):
     earlier = today(site) - timedelta(days=10)
     assert slip_register(site, earlier, earlier).series[0].entries == []
     assert [e.number for e in slip_register(site, today(site), today(site)).series[0].entries] == [1]
+
+
+REGISTER_READERS = {  # floor.rules.SLIP_REGISTER: who prepares, verifies or registers slips, and oversight
+    Role.GAMING_MANAGER, Role.AUDITOR, Role.SHIFT_MANAGER, Role.PIT_BOSS, Role.CASHIER,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("role", list(Role))
+def test_the_register_is_read_by_its_roles_on_the_page_the_api_and_the_menu_alike(client, client_for, cast, site, role):
+    """Not by the dealers at the tables nor the count team, whose count stays apart from the
+    chips' movements: their menu offers no register, and its address refuses them (it used to
+    answer anyone at the site who typed it)."""
+    day = str(today(site))
+    api = client_for(cast[role]).get(f"/api/v1/sites/{site.pk}/slip-register/", {"start": day, "end": day})
+    client.force_login(cast[role].user)
+    page = client.get("/floor/register/")
+    home = client.get("/").content.decode()
+    may = role in REGISTER_READERS
+    assert (api.status_code, page.status_code) == ((200, 200) if may else (403, 403))
+    assert ('href="/floor/register/"' in home) is may
+    if not may:
+        assert "see the slip register" in api.json()["detail"]

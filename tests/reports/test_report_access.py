@@ -32,7 +32,7 @@ READERS = {
     "quarterly": {GM, AUD},  # the quarter-summary API
     "dealer_hold": {GM, AUD, SM},  # the dealer percent-of-hold API
     "dealer_shifts": {GM, AUD, SM},  # the same dealers' figures, shift by shift
-    "slip_register": EVERYONE,  # the slip-register API: anyone at the site
+    "slip_register": {GM, AUD, SM, PB, CA},  # the slip-register API: who prepares, verifies, registers; oversight
     "chip_inventory": {GM, AUD, SM, CA},  # the cage's inventory log
     "count_sheets": {GM, AUD, SM, CT},  # the count sessions
     "surveillance_log": {GM, AUD, SM, PB},  # the surveillance records
