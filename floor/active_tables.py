@@ -23,7 +23,9 @@ pack without a ceiling has no such rule.
 Beside it the pit board says which tables are open with no dealer stationed at them (opener
 counted, no closer, no shift running): North Dakota has the tray removed or secured with a locking
 cover (08-03(4)) and the cards and the shoe removed or securely covered (08-07(1), (2))
-(`unstaffed_standing`, from the rows the board already reads).
+(`unstaffed_standing`, from the rows the board already reads), and which open twenty-one tables
+have no inspection of their dealing shoe (08-07(2)) or approval of their decks (08-07(1)) recorded
+in the open day (`unchecked_standing`, from the card checks the board reads with its rows).
 """
 
 from datetime import datetime
