@@ -260,7 +260,7 @@ class StationReads:
 
 
 # The API routes (`router.register` basenames) of the pit's records, read as a list or one by one.
-_PIT_ROUTES = "site table chip-denomination gaming-day dealer-shift slip-book fill-slip credit-slip".split()
+_PIT_ROUTES = "site table chip-denomination gaming-day dealer-shift slip-book fill-slip credit-slip card-check".split()
 
 STATION_READS = StationReads(
     endpoints=frozenset(
@@ -270,7 +270,7 @@ STATION_READS = StationReads(
     rule=HOUSE_CONTROL,
     what=(
         "what its site's pit needs (its tables, chips, gaming days and their open items, dealers on shift, "
-        "slip books, fill and credit slips, the slip register and the slips waiting)"
+        "slip books, fill and credit slips, the tables' card checks, the slip register and the slips waiting)"
     ),
 )
 

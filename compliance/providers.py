@@ -31,6 +31,7 @@ from floor.queries import (
     SLIP_RECEIVED,
     SLIP_VERIFIED,
     SLIP_VOIDED,
+    card_checks_of_tables_played,
     closed_day_slip_signatures,
     open_day_slip_steps,
     shifts_of_tables,
@@ -299,6 +300,25 @@ def low_table_closed(sites: list[Site], start: date, end: date, book: ThresholdB
         if start <= day <= end:
             found += rules.low_table_closings(site_id, day, tables, book=book, time_zone=by_id[site_id].time_zone)
     return found
+
+
+@day_provider(rule=(rules.DECKS_APPROVED, rules.SHOE_INSPECTED), day_by_day=True)
+def card_checks_missing(sites: list[Site], start: date, end: date, book: ThresholdBook):
+    """ND 99-01.3-08-07(1), (2): each twenty-one table in play on a closed gaming day (its opener
+    counted) has an approval of its decks and an inspection of its dealing shoe recorded that day
+    (the floor's card checks); each check judged where the site's pack states it. Two queries for
+    all the sites (`floor.queries.card_checks_of_tables_played`)."""
+    by_id = {s.pk: s for s in sites}
+    missing: dict[tuple[int, str], dict[date, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for site_id, day, number, checked in card_checks_of_tables_played(list(by_id), start, end):
+        for kind, (rule, *_) in rules.CARD_CHECKS.items():
+            if kind not in checked and rule.applies(by_id[site_id]):
+                missing[(site_id, kind)][day].append(number)
+    return [
+        f
+        for (site_id, kind), days in sorted(missing.items())
+        for f in rules.missing_card_checks(site_id, kind, dict(days), at=by_id[site_id])
+    ]
 
 
 def _over_span(run: RunContext | None, name: str, site_ids: list[int], start: date, end: date, read, *key):

@@ -57,6 +57,10 @@ COUNT_RESOLVED = Rule("compliance.count_resolved")
 DEPOSIT_DEADLINE = Rule("compliance.deposit_deadline")
 DISCONTINUED_REDEMPTION = Rule("compliance.discontinued_redemption")
 TIPS_BEFORE_LEAVING = Rule("compliance.tips_before_leaving")
+# A twenty-one table in play on a closed gaming day (its opener counted) with no approval of its
+# decks, or no inspection of its dealing shoe, recorded that day (floor.models.CardCheck).
+DECKS_APPROVED = Rule("compliance.decks_approved")
+SHOE_INSPECTED = Rule("compliance.shoe_inspected")
 # The low-minimum table's play ended while a table with a higher minimum stayed active.
 LOW_TABLE_CLOSED = Rule("compliance.low_table_closed")
 # The chips the inventory log says exist cover the banks' and trays' last counts (the chip
@@ -490,6 +494,53 @@ def missing_review_logs(site_id: int, missing: dict[date, list[int]], *, at) -> 
             day,
             f"{citation}, {REVIEW_LOG_RECORD.at(at)}: document that the camera of {noun_for(len(tables), 'table')} {', '.join(map(str, tables))} "
             f"recorded an unobstructed view and a clear picture on {day}.",
+            day,
+            {"tables": tables},
+        )
+        for day, tables in sorted(missing.items())
+        if tables
+    ]
+
+
+# ND 99-01.3-08-07(1), (2): the cards and the shoe checked ------------------------------------------
+
+# Each check: its rule, the alert's name and title, and what must be done.
+CARD_CHECKS = {
+    "decks_approved": (
+        DECKS_APPROVED,
+        "decks_not_approved",
+        "Decks not approved",
+        "a dealer approves all decks of cards when they are brought to a table, and again when they are brought "
+        "back; no approval of the decks of {tables} was recorded on {day}. Find out why, and record each approval "
+        "as it is made.",
+    ),
+    "shoe_inspected": (
+        SHOE_INSPECTED,
+        "shoe_not_inspected",
+        "Dealing shoe not inspected",
+        "a dealer or shift manager inspects each dealing shoe before each day's activity; no inspection of the "
+        "shoe of {tables} was recorded on {day}. Find out why, and record each inspection as it is made.",
+    ),
+}
+
+
+def missing_card_checks(site_id: int, kind: str, missing: dict[date, list[int]], *, at) -> list[Finding]:
+    """Each closed gaming day on which twenty-one tables in play (`missing`: gaming date -> their
+    numbers) have no check of `kind` recorded (`CARD_CHECKS`); `at`: the site, whose citation the
+    findings carry. One alert a day, naming the tables."""
+    rule, name, title, action = CARD_CHECKS[kind]
+    citation = rule.at(at)
+    return [
+        Finding(
+            name,
+            citation,
+            title,
+            site_id,
+            str(day),
+            day,
+            day,
+            f"{citation}: "
+            + action.format(tables=f"{noun_for(len(tables), 'table')} {', '.join(map(str, tables))}", day=day),
             day,
             {"tables": tables},
         )

@@ -23,7 +23,9 @@ pack without a ceiling has no such rule.
 Beside it the pit board says which tables are open with no dealer stationed at them (opener
 counted, no closer, no shift running): North Dakota has the tray removed or secured with a locking
 cover (08-03(4)) and the cards and the shoe removed or securely covered (08-07(1), (2))
-(`unstaffed_standing`, from the rows the board already reads).
+(`unstaffed_standing`, from the rows the board already reads), and which open twenty-one tables
+have no inspection of their dealing shoe (08-07(2)) or approval of their decks (08-07(1)) recorded
+in the open day (`unchecked_standing`, from the card checks the board reads with its rows).
 """
 
 from datetime import datetime
@@ -37,7 +39,7 @@ from packs import pack_for
 
 from .models import GamingDay, TableInventory
 from .queries import open_gaming_day, shifts_running
-from .rules import UNSTAFFED_TABLE
+from .rules import CARD_CHECK_RULES, UNSTAFFED_TABLE
 
 
 def active_tables(day: GamingDay, at: datetime) -> QuerySet[Table]:
@@ -178,3 +180,35 @@ def unstaffed_standing(board) -> str | None:
         "the shoe or securely cover them (the cards in the discard holder or the shoe), until a dealer is seated or "
         "the closer is counted."
     )
+
+
+def unchecked_standing(board) -> list[str]:
+    """What the pit board says of the open twenty-one tables whose cards are not checked in the open
+    day (a `queries.PitBoard`, no query more: its rows carry their checks), where the site's pack
+    states the checks (`CARD_CHECK_RULES`): the tables whose dealing shoe no one inspected
+    (ND 99-01.3-08-07(2)), and those whose decks no dealer approved (08-07(1)). Shown while it
+    stands; the night's checks flag a closed day's tables left so (compliance's card checks)."""
+    if board.day is None:
+        return []
+    said = []
+    for kind, rule in CARD_CHECK_RULES.items():
+        if not rule.applies(board.site):
+            continue
+        tables = [r.table.number for r in board.rows if r.needs_card_checks and kind not in r.checks]
+        if tables:
+            said.append(f"{rule.at(board.site)}: {_tables_are(tables)} {UNCHECKED[kind]}")
+    return said
+
+
+UNCHECKED = {
+    "shoe_inspected": "open with no inspection of the dealing shoe recorded today: a dealer or shift manager "
+    "inspects each dealing shoe before the day's activity.",
+    "decks_approved": "open with no approval of the decks recorded today: a dealer approves all decks when the "
+    "cards are brought to the table, and again when they are brought back.",
+}
+
+
+def _tables_are(numbers: list[int]) -> str:
+    if len(numbers) == 1:
+        return f"Table {numbers[0]} is"
+    return f"Tables {', '.join(map(str, numbers))} are"

@@ -43,6 +43,7 @@ from packs import packs_of
 from . import queries, rules, services
 from .active_tables import low_table_left
 from .models import (
+    CardCheck,
     CarriedItem,
     DealerShift,
     DutyPeriod,
@@ -648,6 +649,68 @@ class DutyPeriodViewSet(CustodyViewSet):
         period = self.get_object()
         data = dict(_parse(DutyPeriodEndSerializer, request))
         return self.respond(services.end_duty(acting_user=pin_acting_user(request, data), period=period, **data))
+
+
+# --- Card checks ----------------------------------------------------------------------------------
+
+
+class CardCheckSerializer(serializers.ModelSerializer):
+    gaming_date = serializers.DateField(source="gaming_day.gaming_date", read_only=True)
+    table_number = serializers.IntegerField(source="table.number", read_only=True)
+    checked_by_initials = serializers.CharField(source="checked_by.initials", read_only=True)
+    recorded_by_initials = serializers.CharField(source="recorded_by.initials", read_only=True)
+
+    class Meta:
+        model = CardCheck
+        fields = [
+            "id", "table", "table_number", "gaming_day", "gaming_date", "kind", "decks", "checked_by",
+            "checked_by_initials", "checked_as", "checked_at", "recorded_by", "recorded_by_initials", "entered_at",
+            "entered_late",
+        ]  # fmt: skip
+
+
+class CardCheckInputSerializer(PinSignerInput):
+    table = ScopedTableField()
+    kind = serializers.ChoiceField(choices=CardCheck.Kind.choices)
+    checked_by = EmployeeIdField(
+        required=False,
+        help_text="Who checked: a dealer (decks), a dealer or shift manager (shoe); default: the signed-in employee. "
+        "A dealer records their own check only.",
+    )
+    decks = ServiceCheckedInteger(
+        required=False,
+        help_text="Decks approved (`decks_approved` only): 1 to the table's decks; default: the table's.",
+    )
+    checked_at = MomentField(source="at")
+
+
+class CardCheckFilter(FilterSet):
+    site = IdFilter(field_name="table__site")
+    gaming_date = DateFilter(field_name="gaming_day__gaming_date")
+
+    class Meta:
+        model = CardCheck
+        fields = ["site", "table", "gaming_date", "kind"]
+
+
+@extend_schema_view(
+    retrieve=extend_schema(responses={200: CardCheckSerializer, 404: ERROR_RESPONSES[404]}),
+    create=extend_schema(request=CardCheckInputSerializer, responses={201: CardCheckSerializer, **ERROR_RESPONSES}),
+)
+class CardCheckViewSet(CustodyViewSet):
+    # A table's decks approved and its dealing shoe inspected, where the site's pack states them
+    # (floor.services.record_card_check refuses elsewhere); read at the sites the user may see.
+    output_serializer_class = CardCheckSerializer
+    input_serializer_class = CardCheckInputSerializer
+    filterset_class = CardCheckFilter
+
+    def scope(self, access):
+        checks = CardCheck.objects.filter(table__site__in=access.sites())
+        return checks.select_related("gaming_day", "table", "checked_by", "recorded_by").order_by("-checked_at", "-id")
+
+    def create_object(self, data):
+        data = dict(data)
+        return services.record_card_check(acting_user=pin_acting_user(self.request, data), **data)
 
 
 # --- Fill and credit slips ---------------------------------------------------------------------

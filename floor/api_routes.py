@@ -10,6 +10,7 @@ ROUTES = [
     ("credit-slips", api.CreditSlipViewSet, "credit-slip"),
     ("slip-books", api.SlipBookViewSet, "slip-book"),
     ("duty-periods", api.DutyPeriodViewSet, "duty-period"),
+    ("card-checks", api.CardCheckViewSet, "card-check"),
     (r"sites/(?P<site_pk>[0-9]+)/slip-register", api.SlipRegisterViewSet, "slip-register"),
     (r"sites/(?P<site_pk>[0-9]+)/custody-queues", api.CustodyQueueViewSet, "custody-queues"),
 ]

@@ -379,10 +379,26 @@ def _declare_no_tips(day, table_days, start) -> None:
 
 
 def _seat(table_day, at, dealer, cast) -> None:
-    chips = _chips(table_day.tray) if table_day.changes[0][0] != at else None
+    first = table_day.changes[0][0] == at
+    chips = None if first else _chips(table_day.tray)
     services.start_dealer_shift(
         acting_user=cast.shift_manager.user, table=table_day.table, dealer=dealer, started_at=at, chips=chips
     )
+    if first:
+        _check_cards(table_day.table, at, dealer, cast)
+
+
+def _check_cards(table, at, dealer, cast) -> None:
+    """Where the site's pack states the card checks (ND 99-01.3-08-07(1), (2)): the shift manager
+    inspects the dealing shoe before play and the first dealer seated approves the table's decks,
+    entered by the shift manager; so a demo night raises no alert of a check not recorded."""
+    from . import rules
+
+    if table.game != Game.TWENTY_ONE or not rules.card_checks_kept(table.site):
+        return
+    boss = cast.shift_manager
+    services.record_card_check(acting_user=boss.user, table=table, kind="shoe_inspected", at=at)
+    services.record_card_check(acting_user=boss.user, table=table, kind="decks_approved", checked_by=dealer, at=at)
 
 
 def _seated(table_day, at):

@@ -315,6 +315,46 @@ class SlipStep(EnteredRecord, AppendOnlyModel):
         ]
 
 
+class CardCheck(EnteredRecord, AppendOnlyModel):
+    """A check of a twenty-one table's cards or shoe on a gaming day, where the site's pack states
+    it (floor.rules.CARD_CHECK_RULES): its decks approved by a dealer when the cards are brought to
+    the table, and again each time they are brought back (ND 99-01.3-08-07(1)), or its dealing shoe
+    inspected by a dealer or shift manager before the day's activity (08-07(2)). Several a day are
+    allowed. Append-only, like the floor's other signed records: who checked, when, and who
+    entered it stay as written; there is nothing to void (a check is not a movement of chips)."""
+
+    occurred_field = "checked_at"  # entered_at / entered_late: core.moments
+    entry_site = "table.site"
+
+    class Kind(models.TextChoices):
+        DECKS_APPROVED = "decks_approved", "Decks approved"
+        SHOE_INSPECTED = "shoe_inspected", "Shoe inspected"
+
+    gaming_day = models.ForeignKey(GamingDay, on_delete=models.PROTECT, related_name="card_checks")
+    # no index of its own: the (table, checked_at) index leads with it
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="card_checks", db_index=False)
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    decks = models.PositiveSmallIntegerField(null=True, blank=True)  # decks approved; none for a shoe
+    checked_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    checked_as = models.CharField(max_length=30)  # rules.SignedAs: dealer or shift manager
+    checked_at = models.DateTimeField()
+    recorded_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["table_id", "checked_at", "id"]
+        indexes = [models.Index(fields=["table", "checked_at"], name="card_check_table_time")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind="decks_approved", decks__gte=1) | Q(kind="shoe_inspected", decks__isnull=True),
+                name="card_check_decks_only_when_approved",
+                violation_error_message="Decks are counted when decks are approved, and only then.",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} {self.table} {self.checked_at}"
+
+
 class DutyPeriod(models.Model):
     """The site's duty register: a shift manager or authorized employee (rules.VERIFIERS) on
     duty at the site from `started_at` until `ended_at` (null while on duty).

@@ -3,7 +3,7 @@
 import json
 from bisect import bisect_right
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from functools import cache
 from operator import itemgetter
@@ -13,7 +13,7 @@ from django.db.models import Case, CharField, Exists, F, Max, OuterRef, Q, Query
 from django.db.models.functions import ExtractQuarter, ExtractYear
 from django.db.models.lookups import IsNull, LessThan
 
-from cardroom.models import ChipDenomination, Employee, Membership, Site, Table
+from cardroom.models import ChipDenomination, Employee, Game, Membership, Site, Table
 from core.money import format_money
 from core.periods import Quarter
 from core.plurals import plural
@@ -23,6 +23,7 @@ from core.rows import shaped_rows, value_rows
 from .calculations import check_series, site_today
 from .chip_log import chips_exist_sql
 from .models import (
+    CardCheck,
     CarriedItem,
     DealerShift,
     DutyPeriod,
@@ -34,7 +35,7 @@ from .models import (
     SlipStep,
     TableInventory,
 )
-from .rules import UNVERIFIED_NOTE_START, house_chips, house_dealers
+from .rules import UNVERIFIED_NOTE_START, card_checks_kept, house_chips, house_dealers
 
 
 def shifts_overlapping(start: datetime, end: datetime) -> QuerySet[DealerShift]:
@@ -860,6 +861,15 @@ class PitRow:
     shift: DealerShift | None
     unverified: list[Slip]
     unreceived: list[Slip]
+    # The table's last card check of each kind in the open day (rules.CARD_CHECK_RULES), by kind;
+    # empty where the site's pack keeps none.
+    checks: Mapping[str, CardCheck] = field(default_factory=dict)
+
+    @property
+    def needs_card_checks(self) -> bool:
+        """An open twenty-one table (its opener counted, no closer) whose cards are checked where the
+        site's pack states it (ND 99-01.3-08-07(1), (2)): the board shows its checks."""
+        return self.state in ("open", "open without opener") and self.table.game == Game.TWENTY_ONE
 
     @property
     def takes_slips(self) -> bool:
@@ -915,6 +925,7 @@ def pit_board(site: Site, at: datetime) -> PitBoard:
     for slip in waiting.order_by("prepared_at", "kind", "number"):
         slips.setdefault((slip.table_id, slip.status_code), []).append(slip)
     chips, dealers = house_chips(site), house_dealers(site)
+    checks = card_checks_of_day(day) if day is not None and card_checks_kept(site) else {}
     rows = [
         PitRow(
             table=table,
@@ -922,10 +933,20 @@ def pit_board(site: Site, at: datetime) -> PitBoard:
             shift=shifts.get(table.pk),
             unverified=slips.get((table.pk, "issued"), []),
             unreceived=slips.get((table.pk, "verified"), []),
+            checks=checks.get(table.pk, {}),
         )
         for table in tables
     ]
     return PitBoard(site=site, day=day, rows=rows, at=at, house_dealers=dealers)
+
+
+def card_checks_of_day(day: GamingDay) -> dict[int, dict[str, CardCheck]]:
+    """{table id: {kind: the table's last card check of that kind in `day`}}, with who checked; one query."""
+    found: dict[int, dict[str, CardCheck]] = {}
+    checks = CardCheck.objects.filter(gaming_day=day).select_related("checked_by__user").order_by("checked_at", "id")
+    for check in checks:
+        found.setdefault(check.table_id, {})[check.kind] = check  # the latest wins
+    return found
 
 
 def running_shifts(day: GamingDay, at: datetime) -> dict[int, DealerShift]:
@@ -1082,6 +1103,25 @@ def tables_dealt(site_ids, start: date, end: date) -> set[tuple]:
         DealerShift.objects.filter(table__site_id__in=site_ids, gaming_day__gaming_date__range=(start, end))
         .values_list("table__site_id", "gaming_day__gaming_date", "table__number", "table_id", "table__location")
         .distinct()
+    )
+
+
+def card_checks_of_tables_played(site_ids, start: date, end: date) -> list[tuple[int, date, int, frozenset[str]]]:
+    """[(site id, gaming date, table number, the kinds of card check recorded that day)] of every
+    twenty-one table in play (its opener counted) on a closed gaming day of the sites in [start, end],
+    by site, day and table: two queries."""
+    days = GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end), close__isnull=False)
+    openers = TableInventory.objects.filter(
+        gaming_day__in=days, kind=TableInventory.Kind.OPENER, table__game=Game.TWENTY_ONE
+    ).values_list("gaming_day__site_id", "gaming_day__gaming_date", "table__number", "gaming_day_id", "table_id")
+    checked: dict[tuple[int, int], set[str]] = {}
+    for day_id, table_id, kind in CardCheck.objects.filter(gaming_day__in=days).values_list(
+        "gaming_day_id", "table_id", "kind"
+    ):
+        checked.setdefault((day_id, table_id), set()).add(kind)
+    return sorted(
+        (site_id, gaming_date, number, frozenset(checked.get((day_id, table_id), ())))
+        for site_id, gaming_date, number, day_id, table_id in openers
     )
 
 

@@ -238,6 +238,31 @@ TIPS_BEFORE_LEAVING = Rule("floor.tips_before_leaving")
 # pack states it (`UNSTAFFED_TABLE.applies(site)`: North Dakota's 08-03(4) and 08-07(1), (2)).
 UNSTAFFED_TABLE = Rule("floor.unstaffed_table")
 
+# A table's card checks (floor.models.CardCheck), recorded where the site's pack states them
+# (`applies`: North Dakota's 08-07(1) and (2)); at another pack's site nothing of them is offered
+# and a record is refused. The decks brought to a table are approved by a dealer, again each
+# time the cards are brought back (DECKS_APPROVED); each dealing shoe is inspected by a dealer or
+# shift manager before each day's activity (SHOE_INSPECTED).
+DECKS_APPROVED = Rule("floor.decks_approved")
+SHOE_INSPECTED = Rule("floor.shoe_inspected")
+CARD_CHECK_RULES = {"decks_approved": DECKS_APPROVED, "shoe_inspected": SHOE_INSPECTED}
+# Who does each check, as the text names them: "a dealer shall first approve all decks" (08-07(1));
+# "a dealer or shift manager shall inspect each dealing shoe" (08-07(2)).
+CARD_CHECKERS = {
+    "decks_approved": frozenset({Role.DEALER}),
+    "shoe_inspected": frozenset({Role.DEALER, Role.SHIFT_MANAGER}),
+}
+# Who enters a check: a shift manager (the floor's supervisor) for whoever did it; a dealer for
+# their own check only (at a shared terminal, with their badge and PIN). *Assumed*: the text says
+# who checks, not who records it.
+CARD_CHECK_RECORDERS = FLOOR_SUPERVISORS | {Role.DEALER}
+
+
+def card_checks_kept(where) -> bool:
+    """Are a table's card checks recorded at `where` (a Site or a pack): does its pack state them?"""
+    return DECKS_APPROVED.applies(where) or SHOE_INSPECTED.applies(where)
+
+
 # The site's daily summary, which a closed gaming day's slips enter (the books' rule, accounting.rules).
 DAILY_SUMMARY = Rule("floor.daily_summary")
 

@@ -39,3 +39,7 @@ def moved(old: str, name: str):
 MOVED = [moved("floor/", "floor"), moved("floor/open-day/", "open_day"), moved("floor/close-day/", "close_day")]
 MOVED += [moved("floor/close-day/carry/", "carry_items")]
 MOVED += [moved(str(p.pattern), p.name) for p in urlpatterns[4:]]
+
+# Pages added since the move: no old address to answer.
+ADDED = [path("tables/<int:pk>/card-check/<str:kind>/", views.card_check, name="card_check")]
+urlpatterns += ADDED

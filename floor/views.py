@@ -24,17 +24,18 @@ from django.views.decorators.http import require_POST
 
 from cardroom.access import SESSION_KEY, access_for, require_role
 from cardroom.forms import add_pin_fields
-from cardroom.models import Role, Site, Station, Table
+from cardroom.models import Employee, Role, Site, Station, Table
 from cardroom.pins import acting_user_for
 from cardroom.views import call_service
 from core import form_tokens
 from core.audit import chain_head
+from core.limits import record_id
 from core.pdf import audit_head_text
 from core.plurals import one_of, plural
 from core.rules import HOUSE_CONTROL
 
 from . import forms, pit_terminal, queries, rules, services
-from .active_tables import low_minimum_standing, low_table_left, unstaffed_standing
+from .active_tables import low_minimum_standing, low_table_left, unchecked_standing, unstaffed_standing
 from .calculations import site_today
 from .models import CarriedItem, DealerShift, Slip, SlipBook, SlipKind, SlipStep, TableInventory
 from .open_items import CLOSE_CONTROL
@@ -294,6 +295,12 @@ def _pit_context(request, site_id: int | None) -> dict:
         "offers_a_day": rules.floor_needs_a_day(site),
         "low_minimum": low_minimum_standing(board),  # ND 99-01.3-08-09(1) while it stands
         "unstaffed": unstaffed_standing(board),  # ND 99-01.3-08-03(4), 08-07(1), (2) while it stands
+        "unchecked": unchecked_standing(board),  # ND 99-01.3-08-07(1), (2): cards not checked today
+        # Each open twenty-one table's card checks, where the pack states them; signed in as a shift
+        # manager, one button records each (a terminal's badge and PIN: floor.pit_terminal).
+        "card_checks": rules.card_checks_kept(site) and board.day is not None,
+        "can_check_cards": here and not station and _can(request, rules.FLOOR_SUPERVISORS),
+        "card_check_cites": {kind: rule.at(site) for kind, rule in rules.CARD_CHECK_RULES.items()},
     }
 
 
@@ -332,6 +339,29 @@ def outbox_seal(user, site) -> str:
 @site_page
 def pit_live(request, site_id):
     return render(request, "floor/_pit_board.html", _pit_context(request, site_id))
+
+
+@site_page
+@require_POST
+def card_check(request, pk, kind):
+    """One button of the pit board: a table's dealing shoe inspected by the shift manager signed in,
+    or its decks approved by the dealer seated there (`checked_by`), in the open day (ND
+    99-01.3-08-07(1), (2), where the site's pack states them; the service refuses elsewhere)."""
+    if kind not in rules.CARD_CHECK_RULES:
+        raise Http404("A card check is the decks approved or the shoe inspected.")
+    table = _site_table(request, pk)
+    form = forms.ActionForm(request.POST)
+    form.is_valid()
+    named = record_id(request.POST.get("checked_by", ""))
+    checker = Employee.objects.filter(pk=named, organization_id=table.site.organization_id).first() if named else None
+    saved = _call(
+        form, lambda: services.record_card_check(acting_user=request.user, table=table, kind=kind, checked_by=checker)
+    )
+    if saved is None:
+        messages.error(request, " ".join(form.non_field_errors()))
+        return form_tokens.refused(redirect("floor:pit_here"))
+    messages.success(request, f"Table {table.number}: {saved.get_kind_display().lower()} by {saved.checked_by}.")
+    return redirect("floor:pit_here")
 
 
 OUTBOX_SEAL = "floor.pit_outbox_seal"  # the salt of the key sealing the terminal's queued steps

@@ -9,10 +9,12 @@ One module per kind of change (`from floor import services; services.prepare_fil
 - dealer_shifts: start_dealer_shift, end_dealer_shift
 - slips: prepare_fill, prepare_credit, verify_slip, receive_slip, void_slip
 - slip_books: register_slip_book
+- card_checks: record_card_check (a table's decks approved, its shoe inspected: ND 99-01.3-08-07(1), (2))
 - duty: start_duty, end_duty (the duty register, 08-05(5))
 - steps: parse_chips, chip_lines (counts or dollar amounts), and the steps the others share
 """
 
+from .card_checks import record_card_check
 from .dealer_shifts import end_dealer_shift, start_dealer_shift
 from .duty import end_duty, start_duty
 from .gaming_days import carry_open_items, close_gaming_day, items_left_open, open_gaming_day
@@ -45,6 +47,7 @@ __all__ = [
     "prepare_credit",
     "prepare_fill",
     "receive_slip",
+    "record_card_check",
     "record_table_inventory",
     "register_slip_book",
     "start_dealer_shift",

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from .cage import LIMITS as CAGE_LIMITS
 from .core import CITATIONS as CORE_CITATIONS
+from .floor import CITATIONS as FLOOR_CITATIONS
 from .procedures import CITATIONS as PROCEDURE_CITATIONS
 from .surveillance import LIMITS as SURVEILLANCE_LIMITS
 from .tables import LOW_MINIMUM_CEILING_CENTS
@@ -64,6 +65,10 @@ CITATIONS: dict[str, str] = {
     # 08-09(1): a minimum above $3 only on an additional active table: the low table's play ended
     # while a higher one stayed active
     "compliance.low_table_closed": "ND 99-01.3-08-09(1)",
+    # 08-07(1), (2): a table in play on a closed gaming day with no approval of its decks, or no
+    # inspection of its dealing shoe, recorded that day (the floor's card checks)
+    "compliance.decks_approved": FLOOR_CITATIONS["floor.decks_approved"],
+    "compliance.shoe_inspected": FLOOR_CITATIONS["floor.shoe_inspected"],
     # 08-06(3): a dealer redeems tips before leaving a site
     "compliance.tips_before_leaving": "ND 99-01.3-08-06(3)",
     # 08-16(2): inventory records (per 03-09(6), a text we do not hold), on the attorney general's

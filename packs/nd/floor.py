@@ -27,6 +27,11 @@ CITATIONS: dict[str, str] = {
     # An opened table with no dealer stationed at it: the chip tray removed or locked (08-03(4)), the
     # cards and the shoe removed or securely covered (08-07(1), (2)).
     "floor.unstaffed_table": "ND 99-01.3-08-03(4), 08-07(1), (2)",
+    # A dealer approves all decks when the cards are brought to a table, and again each time they
+    # are brought back (08-07(1)); a dealer or shift manager inspects each dealing shoe before each
+    # day's activity (08-07(2)): the floor records each check (floor.models.CardCheck).
+    "floor.decks_approved": "ND 99-01.3-08-07(1)",
+    "floor.shoe_inspected": "ND 99-01.3-08-07(2)",
     # The site's daily summary, which a closed gaming day's slips enter.
     "floor.daily_summary": "ND 99-01.3-08-16(1)(g)",
 }

@@ -391,6 +391,18 @@
         data.supervisors, "Shift manager", "Relieve", "/api/v1/dealer-shifts/" + table.shift + "/end/", {},
         "The dealer left table " + table.number + ".");
     }
+    if (what === "card-check") {
+      // A card check, where the site's pack states it: the person who checked taps their
+      // badge (the dealer seated there preselected) and types their PIN; the check is recorded as theirs.
+      const decks = button.dataset.kind === "decks_approved";
+      const people = decks ? data.dealers : data.dealers.concat(data.supervisors.filter(function (p) { return !byId(data.dealers, p.id); }));
+      const title = (decks ? "Decks approved at table " : "Shoe inspected at table ") + table.number;
+      return signerFocus(open(title, button.dataset.intro, [signers(people, decks ? "Dealer" : "Dealer or shift manager", table.dealer_id), pinField()],
+        decks ? "Decks approved" : "Shoe inspected", function () {
+          return {url: "/api/v1/card-checks/", body: {table: table.id, kind: button.dataset.kind}, label: title,
+            done: function () { return title + "."; }};
+        }));
+    }
     if (what === "on-duty") {
       const off = data.duty.filter(function (p) { return !p.on_duty && !p.dealing; });
       return simple("On duty", "A pit boss or shift manager coming on duty to verify slips signs in.", off,

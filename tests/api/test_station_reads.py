@@ -19,6 +19,7 @@ PIT_LISTS = {
     "/api/v1/slip-books/",
     "/api/v1/fill-slips/",
     "/api/v1/credit-slips/",
+    "/api/v1/card-checks/",  # the tables' card checks the pit shows (where the site's pack states them)
 }
 
 

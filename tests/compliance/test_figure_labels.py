@@ -44,6 +44,9 @@ CASES = {
         rules.OutageRecord(4, 1, 2, NOW - timedelta(days=3), NOW - timedelta(days=1), None, 2500), now=NOW, book=book
     ),
     "missing_review_logs": lambda book: rules.missing_review_logs(1, {date(2026, 11, 3): [1, 2]}, at="ND"),
+    "missing_card_checks": lambda book: rules.missing_card_checks(
+        1, "shoe_inspected", {date(2026, 11, 3): [1, 2]}, at="ND"
+    ),
     "slip_exceptions": lambda book: rules.slip_exceptions(
         [rules.SlipException(1, date(2026, 11, 3), "fill", 12, problem) for problem in rules._SLIP_TEXT], at={1: "ND"}
     ),

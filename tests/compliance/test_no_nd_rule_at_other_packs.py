@@ -60,6 +60,8 @@ ND_ONLY_RULES = {
     "chip_colours",
     "tips_before_leaving",
     "review_week_short",
+    "decks_not_approved",
+    "shoe_not_inspected",
 }
 # Each pack's own legal table (packs/), so that the day trips only ND rules.
 TABLES = {

@@ -33,6 +33,8 @@ class Floor:
     dealer: object
     fill: object
     verified_fill: object
+    seated: object
+    card_check: object
 
 
 def build_floor(site, boss, seated_dealer):
@@ -48,7 +50,8 @@ def build_floor(site, boss, seated_dealer):
     fill = services.prepare_fill(acting_user=cashier.user, table=table, chips=FILL)
     verified = services.prepare_fill(acting_user=cashier.user, table=table, chips=FILL)
     services.verify_slip(acting_user=boss.user, slip=verified)
-    return Floor(site, table, spare, spare_for_shift, make_person(org, DE, site), fill, verified)
+    check = services.record_card_check(acting_user=boss.user, table=table, kind="shoe_inspected")  # ND 08-07(2)
+    return Floor(site, table, spare, spare_for_shift, make_person(org, DE, site), fill, verified, seated_dealer, check)
 
 
 ENDPOINTS = {
@@ -67,6 +70,15 @@ ENDPOINTS = {
     "receive": lambda c, f: c.post(f"/api/v1/fill-slips/{f.verified_fill.pk}/receive/", format="json"),
     "void": lambda c, f: c.post(f"/api/v1/fill-slips/{f.fill.pk}/void/", {"reason": "matrix"}, format="json"),
     "read slip": lambda c, f: c.get(f"/api/v1/fill-slips/{f.fill.pk}/"),
+    "inspect shoe": lambda c, f: c.post(
+        "/api/v1/card-checks/", {"table": f.table.pk, "kind": "shoe_inspected"}, format="json"
+    ),
+    "approve decks": lambda c, f: c.post(
+        "/api/v1/card-checks/",
+        {"table": f.table.pk, "kind": "decks_approved", "checked_by": f.seated.pk},
+        format="json",
+    ),
+    "read card check": lambda c, f: c.get(f"/api/v1/card-checks/{f.card_check.pk}/"),
     "register": lambda c, f: c.get(
         f"/api/v1/sites/{f.site.pk}/slip-register/", {"start": str(today(f.site)), "end": str(today(f.site))}
     ),
@@ -78,7 +90,15 @@ ENDPOINTS = {
         format="json",
     ),
 }
-CREATES = {"open gaming day", "record opener", "start dealer shift", "prepare fill", "prepare credit"}
+CREATES = {
+    "open gaming day",
+    "record opener",
+    "start dealer shift",
+    "prepare fill",
+    "prepare credit",
+    "inspect shoe",
+    "approve decks",
+}
 
 # Who may do it where they can see the site: {endpoint: {role: status}}, otherwise 403.
 ALLOWED = {
@@ -96,8 +116,12 @@ ALLOWED = {
     "void": {role: 400 for role in ALL_ROLES},
     # House control: a shift manager or gaming manager carries an open item past the close.
     "carry open item": {SM: 201, GM: 201},
+    # ND 99-01.3-08-07(2): a dealer or shift manager inspects the shoe, each entering their own; (1): a
+    # dealer approves the decks, entered by the shift manager or by the dealer (table 1's, seated).
+    "inspect shoe": {SM: 201, DE: 201},
+    "approve decks": {SM: 201, DE: 201},
 }
-READS = {"read slip", "register", "queues", "open items"}
+READS = {"read slip", "register", "queues", "open items", "read card check"}
 
 
 def expected(endpoint, role, scope):
