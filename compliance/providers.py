@@ -306,8 +306,10 @@ def low_table_closed(sites: list[Site], start: date, end: date, book: ThresholdB
 def card_checks_missing(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-07(1), (2): each twenty-one table in play on a closed gaming day (its opener
     counted) has an approval of its decks and an inspection of its dealing shoe recorded that day
-    (the floor's card checks); each check judged where the site's pack states it. Two queries for
-    all the sites (`floor.queries.card_checks_of_tables_played`)."""
+    (the floor's card checks); each check judged where the site's pack states it, on the days after
+    the product began keeping them (`floor.queries.card_checks_kept_since`: an earlier night had
+    nothing to record them in). Three queries for all the sites
+    (`floor.queries.card_checks_of_tables_played`)."""
     by_id = {s.pk: s for s in sites}
     missing: dict[tuple[int, str], dict[date, list[int]]] = defaultdict(lambda: defaultdict(list))
     for site_id, day, number, checked in card_checks_of_tables_played(list(by_id), start, end):

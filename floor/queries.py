@@ -1106,11 +1106,30 @@ def tables_dealt(site_ids, start: date, end: date) -> set[tuple]:
     )
 
 
+CARD_CHECKS_MIGRATION = ("floor", "0015_card_checks")  # the migration that made the card checks' table
+
+
+def card_checks_kept_since() -> date | None:
+    """The date this database began keeping card checks: when the migration that made their table
+    was applied here (None where its record is gone). A day up to it had no record to keep, so a
+    house that ran the product before is not flagged for its earlier nights; one query."""
+    from django.db import connection
+    from django.db.migrations.recorder import MigrationRecorder
+
+    app, name = CARD_CHECKS_MIGRATION
+    applied = MigrationRecorder(connection).migration_qs.filter(app=app, name=name).values_list("applied", flat=True)
+    return applied[0].date() if applied else None
+
+
 def card_checks_of_tables_played(site_ids, start: date, end: date) -> list[tuple[int, date, int, frozenset[str]]]:
     """[(site id, gaming date, table number, the kinds of card check recorded that day)] of every
-    twenty-one table in play (its opener counted) on a closed gaming day of the sites in [start, end],
-    by site, day and table: two queries."""
+    twenty-one table in play (its opener counted) on a closed gaming day of the sites in [start, end]
+    after the card checks were kept (`card_checks_kept_since`: its date in UTC, so the day after it
+    wherever the site is), by site, day and table: three queries."""
     days = GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end), close__isnull=False)
+    kept_since = card_checks_kept_since()
+    if kept_since is not None:
+        days = days.filter(gaming_date__gt=kept_since)
     openers = TableInventory.objects.filter(
         gaming_day__in=days, kind=TableInventory.Kind.OPENER, table__game=Game.TWENTY_ONE
     ).values_list("gaming_day__site_id", "gaming_day__gaming_date", "table__number", "gaming_day_id", "table_id")

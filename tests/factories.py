@@ -171,3 +171,15 @@ def witness_pin(employee) -> str:
 
     pins.set_pin(acting_user=employee.user, employee=employee, pin=WITNESS_PIN)
     return WITNESS_PIN
+
+
+def card_checks_kept_from(applied) -> None:
+    """This database began keeping card checks at `applied` (an aware datetime): the record of the
+    migration that made their table (`floor.queries.card_checks_kept_since`), in the test's transaction."""
+    from django.db import connection
+    from django.db.migrations.recorder import MigrationRecorder
+
+    from floor.queries import CARD_CHECKS_MIGRATION
+
+    app, name = CARD_CHECKS_MIGRATION
+    assert MigrationRecorder(connection).migration_qs.filter(app=app, name=name).update(applied=applied) == 1

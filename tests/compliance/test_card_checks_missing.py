@@ -4,6 +4,8 @@ citing the section, one a day naming the tables; running the scan again opens no
 of it at a Washington or New York site. The day is recorded through the services, as the floor
 would (a check written straight to the table could pass where the service's rows do not)."""
 
+from datetime import UTC, datetime, time, timedelta
+
 import pytest
 
 from cardroom.models import Role
@@ -11,10 +13,16 @@ from compliance import tasks
 from compliance.models import Alert
 from floor import services as floor
 from tests.compliance.test_no_nd_rule_at_other_packs import TABLES, record_what_the_table_follows
-from tests.factories import TableFactory
+from tests.factories import TableFactory, card_checks_kept_from
 from tests.floor.conftest import TRAY, today
 
 RULES = {"decks_not_approved", "shoe_not_inspected"}
+
+
+@pytest.fixture(autouse=True)
+def _kept_long_before():
+    """The product kept card checks long before these nights (as on a database made with it)."""
+    card_checks_kept_from(datetime(2000, 1, 1, tzinfo=UTC))
 
 
 def a_night(site, cast, *, checked: dict[int, set[str]], code: str = "ND", close: bool = True):
@@ -94,3 +102,14 @@ def test_no_such_alert_at_a_site_whose_pack_does_not_state_it(site, cast, chips,
     day = a_night(site, cast, checked={}, code=code)
     assert day.close is not None
     assert scan(day) == []
+
+
+def test_a_night_before_the_product_kept_card_checks_is_not_judged_and_the_next_is(site, cast, chips, day_under_way):
+    """A house that ran the product before this record existed had nowhere to record its checks:
+    the nights up to the day the database began keeping them (the migration's record, in UTC) are
+    not flagged; the nights after it are."""
+    day = a_night(site, cast, checked={})
+    card_checks_kept_from(datetime.combine(day.gaming_date, time(12), tzinfo=UTC))  # upgraded that day
+    assert scan(day) == []
+    card_checks_kept_from(datetime.combine(day.gaming_date, time(12), tzinfo=UTC) - timedelta(days=1))
+    assert [a.rule for a in scan(day)] == ["decks_not_approved", "shoe_not_inspected"]

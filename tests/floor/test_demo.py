@@ -1,6 +1,6 @@
 """The demo builder: realistic custody records, idempotent."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.utils import timezone
 
@@ -8,7 +8,7 @@ from cardroom.models import Role
 from floor.demo import build_demo_custody
 from floor.models import DealerShift, GamingDay, Slip, TableInventory
 from floor.queries import slip_register
-from tests.factories import TableFactory, make_person
+from tests.factories import TableFactory, card_checks_kept_from, make_person
 
 
 def test_demo_custody_builds_closed_days_with_gapless_slips_and_is_idempotent(org, site, chips, cast):
@@ -47,6 +47,7 @@ def test_demo_nights_check_each_twenty_one_tables_cards_so_the_scan_opens_no_suc
     from floor.models import CardCheck
 
     ensure_seeded()
+    card_checks_kept_from(datetime(2000, 1, 1, tzinfo=UTC))  # so the scan judges the demo's nights
     for number in (1, 2):
         TableFactory(site=site, number=number)
     dealers = [cast[Role.DEALER], make_person(org, Role.DEALER, site)]
