@@ -296,13 +296,13 @@ def test_the_filed_quarters_page_shows_filed_figures_beside_figures_now(amended,
     line = page[page.index(f'data-adjustment="{amended.pk}"') :].split("</li>")[0]
     entered = amended.recorded_at.astimezone(ZoneInfo(site.time_zone))
     assert amended.recorded_at >= filed.filed_at and amended.recorded_on < filed.filed_at.date()
-    assert f"{DAY} corrected, entered on gaming day {ENTERED} (at {entered:%Y-%m-%d %H:%M} C" in line
+    assert f"{DAY} corrected, counted on gaming day {ENTERED} (entered {entered:%Y-%m-%d %H:%M} C" in line
     assert ", after filing)" in line and f"corrected on {ENTERED}" not in line
     # The quarter it counts in lists it the same way.
     q4 = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q4").content.decode()
     line = q4[q4.index('id="amending-earlier"') :].split("</li>")[0]
     assert (
-        f"amends 2026Q3 (filed): {DAY} corrected, entered on gaming day {ENTERED} (at {entered:%Y-%m-%d %H:%M} C"
+        f"amends 2026Q3 (filed): {DAY} corrected, counted on gaming day {ENTERED} (entered {entered:%Y-%m-%d %H:%M} C"
         in line
     )
     assert 'id="tax-amendment"' in page
