@@ -6,9 +6,10 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 
+from cardroom.access import current_site
 from core import limits
 from core.plurals import plural
 
@@ -24,9 +25,7 @@ class UploadForm(forms.Form):
 
 
 def _site(request):
-    if request.site is None:
-        raise Http404("You hold no role at any site.")
-    return request.site
+    return current_site(request)
 
 
 @login_required

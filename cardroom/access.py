@@ -126,6 +126,20 @@ class Access:
         return Role.GAMING_MANAGER in self.org_roles
 
 
+def current_site(request) -> Site:
+    """The request's current site (`request.site`, chosen by config.middleware), for a page that
+    shows a site's records. None: a login that is no card room's employee (an agency's registry
+    staff) is refused with the rule (403); an employee holding no role at any site finds none (404)."""
+    from django.http import Http404
+
+    site = getattr(request, "site", None)
+    if site is not None:
+        return site
+    if access_for(request.user).employee is None:
+        raise PermissionDenied(f"{HOUSE_CONTROL}: the card room's pages are its staff's.")
+    raise Http404("You hold no role at any site.")
+
+
 def access_for(user) -> Access:
     cached = getattr(user, _CACHE_ATTR, None)
     if cached is None:

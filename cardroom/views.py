@@ -22,7 +22,7 @@ from core.pins import PIN_MAX_DIGITS, PIN_MIN_DIGITS
 from core.rules import HOUSE_CONTROL
 
 from . import forms, pins, services
-from .access import SESSION_KEY, access_for, refusal
+from .access import SESSION_KEY, access_for, current_site, refusal
 from .api import visible_employees
 from .chips import marking_notices
 from .models import ORG_WIDE_ROLES, ChipDenomination, EmployeeRelation, Membership, Role, Station, Table
@@ -120,9 +120,7 @@ def page_at_current_site(may_read: Callable):
         @login_required
         @wraps(view)
         def wrapper(request, *args, **kwargs):
-            site = getattr(request, "site", None)
-            if site is None:
-                raise Http404("Choose a site first.")
+            site = current_site(request)
             access = access_for(request.user)
             may_read(access, site)
             return view(request, site, access, *args, **kwargs)

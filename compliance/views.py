@@ -5,13 +5,12 @@ from collections import defaultdict
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from cardroom.access import access_for, refusal, require_role
+from cardroom.access import access_for, current_site, refusal, require_role
 from cardroom.models import Role
 from cardroom.views import activate_site_zone, call_service
 from core import form_tokens
@@ -214,9 +213,7 @@ def calendar(request):
 @login_required
 @require_POST
 def run_checks(request):
-    site = request.site
-    if site is None:
-        raise Http404("Choose a site first.")
+    site = current_site(request)
     require_role(request.user, site, Role.GAMING_MANAGER, action="run the compliance checks", rule=HOUSE_CONTROL)
     form = RunForm(request.POST, today=timezone.localdate())
     if not form.is_valid():

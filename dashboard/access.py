@@ -4,7 +4,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from accounting.rules import DAILY_FIGURES, DEALER_FIGURES, QUARTER_FIGURES
-from cardroom.access import ReadRule, access_for
+from cardroom.access import ReadRule, access_for, current_site
 from cardroom.models import Role
 from core.limits import record_id
 from core.rules import HOUSE_CONTROL
@@ -43,9 +43,7 @@ def figure_site(request, rule: ReadRule):
         if pk is None:
             raise Http404("No such site.")
         site = get_object_or_404(access.sites(), pk=pk)
-    elif request.site is not None:
-        site = request.site
     else:
-        raise Http404("You hold no role at any site.")
+        site = current_site(request)
     rule.require(request.user, site)
     return site

@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.views.decorators.http import require_POST
 
-from cardroom.access import SESSION_KEY, access_for, require_role
+from cardroom.access import SESSION_KEY, access_for, current_site, require_role
 from cardroom.forms import add_pin_fields
 from cardroom.models import Employee, Role, Site, Station, Table
 from cardroom.pins import acting_user_for
@@ -49,8 +49,7 @@ def site_page(view):
     @login_required
     @wraps(view)
     def wrapper(request, *args, **kwargs):
-        if request.site is None:
-            raise Http404("You hold no role at any site.")
+        current_site(request)
         return view(request, *args, **kwargs)
 
     return wrapper
