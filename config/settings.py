@@ -280,6 +280,7 @@ SPECTACULAR_SETTINGS = {
         "EmployeeRelationKindEnum": "cardroom.models.EmployeeRelation.Kind",
         "TableLocationEnum": "cardroom.models.Table.Location",
         "TrayCountKindEnum": "floor.models.TableInventory.Kind",
+        "CardCheckKindEnum": "floor.models.CardCheck.Kind",
         "SlipKindEnum": "floor.models.SlipKind",
         "SlipStepKindEnum": "floor.models.SlipStep.Kind",
         "BankCountKindEnum": "cage.models.BankCount.Kind",

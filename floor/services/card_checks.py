@@ -43,7 +43,10 @@ def record_card_check(
     actor = acts.acting_employee(access)
     checker = checked_by or actor
     if checker != actor and not access.has_role(site.pk, *rules.FLOOR_SUPERVISORS):
-        raise PermissionDenied(f"{citation}: a dealer records their own check; a shift manager records another's.")
+        raise PermissionDenied(
+            f"{rules.CARD_CHECK_RULES[kind].at(site)}: a dealer records their own check; a shift manager records "
+            "another's."
+        )
     _require_twenty_one(table, citation)
     checked_as = _capacity(checker, site, kind, citation)
     decks = _decks(kind, decks, table, citation)

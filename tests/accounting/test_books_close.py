@@ -65,6 +65,7 @@ def test_the_snapshot_equals_the_apis_daily_summary(closed_books, client_for, ca
     body = client_for(cast[Role.AUDITOR]).get(f"/api/v1/sites/{site.pk}/daily-summary/?date={DAY}").json()
     assert body["books_closed"] is True
     books = body.pop("books")  # the API says how the figures stand against the snapshot; the snapshot is the figures
+    assert body.pop("figure_names")["agp_cents"] == "Adjusted gross proceeds (AGP)"  # the keys' words, not figures
     # Each game beside its threshold: the snapshot's own per-game figures, with compliance's thresholds.
     lines = {line["game"]: line for line in body.pop("games")}
     for game, key in (("21", "twenty_one"), ("PW", "paddlewheel"), ("total", "total")):

@@ -122,12 +122,16 @@ ALLOWED = {
     "approve decks": {SM: 201, DE: 201},
 }
 READS = {"read slip", "register", "queues", "open items", "read card check"}
+# The slip register: who prepares, verifies or registers slips, and oversight (floor.rules.SLIP_REGISTER).
+REGISTER_READERS = {GM, Role.AUDITOR, SM, PB, CA}
 
 
 def expected(endpoint, role, scope):
     sees_site = scope == "own" or (scope == "other site" and role in (GM, Role.AUDITOR))
     if not sees_site:
         return 400 if endpoint in CREATES else 404
+    if endpoint == "register" and role not in REGISTER_READERS:
+        return 403
     if endpoint in READS:
         return 200
     if scope != "own" and role not in (GM, Role.AUDITOR):
