@@ -656,7 +656,7 @@ class DealerHoldView(APIView):
                 OpenApiTypes.STR,
                 enum=list(GAMES),
                 description="21 (dealers, default) or PW (wheel operators), at the sites whose pack deals it "
-                "(where none does: 400 on `game`). Only sites whose revenue is a drop have a percent-of-hold "
+                "(where none does: 400 on `game`). Only sites whose revenue is a drop have a hold "
                 "(asked only of fees or session sites: 400 on `site`).",
             ),
         ],

@@ -47,12 +47,13 @@ Schedule = dict[str, tuple[HoldThreshold, ...]]
 def sites_holding(sites) -> list:
     """The `sites` whose revenue is a drop, so whose dealers have a percent-of-hold; none of them
     is a bad request on `site` naming each site's revenue (a fees room, WA-BJ, or a games-of-chance
-    site, NY: their dealers' pages say the same)."""
+    site, NY: their dealers' pages say the same), the ratio named in their packs' words (hold)."""
     holding = [s for s in sites if pack_for(s).revenue_model == RevenueModel.DROP]
     if not holding:
         said = "; ".join(f"{s.name}: {_revenue(pack_for(s))}" for s in sites)
+        hold = " or ".join(dict.fromkeys(pack_for(s).revenue_words.hold_name for s in sites))
         raise ValidationError(
-            {"site": f"No dealer has a percent-of-hold here: the revenue of these sites is not a drop ({said})."}
+            {"site": f"No dealer has a {hold} here: the revenue of these sites is not a drop ({said})."}
         )
     return holding
 

@@ -49,7 +49,7 @@ QUARTERLY_SUMMARY = Rule("accounting.quarterly_summary")
 DAILY_FIGURES = ReadRule(
     frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.AUDITOR}), HOUSE_CONTROL, "see a site's daily figures"
 )
-DEALER_FIGURES = ReadRule(DAILY_FIGURES.roles, HOUSE_CONTROL, "see dealers' percent-of-hold figures")
+DEALER_FIGURES = ReadRule(DAILY_FIGURES.roles, HOUSE_CONTROL, "see dealers' hold figures")
 QUARTER_FIGURES = ReadRule(
     frozenset({Role.GAMING_MANAGER, Role.AUDITOR}), HOUSE_CONTROL, "see a site's quarterly figures and the tax"
 )

@@ -23,6 +23,9 @@ class MenuItem:
     # Whether a site of a jurisdiction (Site.jurisdiction) is offered the entry: the registering
     # app asks that site's pack (its revenue model, its rules). None: every site.
     offered: Callable[[str], bool] | None = None
+    # The entry's label at a site of a jurisdiction, where its pack names it in its own words (the
+    # dealers' "percent-of-hold" in North Dakota). None: the registered label everywhere.
+    label_at: Callable[[str], str] | None = None
 
     def offered_at(self, jurisdictions) -> bool:
         return self.offered is None or jurisdictions is None or any(self.offered(j) for j in jurisdictions)
@@ -41,9 +44,11 @@ def _url(prefix: str, url_name: str, kwargs: tuple) -> str:
 MENU: list[MenuItem] = []
 
 
-def register(section: str, label: str, url_name: str, roles, offered=None, **kwargs) -> None:
-    """An entry for `roles`; `offered(jurisdiction) -> bool`: only at sites whose pack offers it."""
-    MENU.append(MenuItem(section, label, url_name, frozenset(roles), tuple(sorted(kwargs.items())), offered))
+def register(section: str, label: str, url_name: str, roles, offered=None, label_at=None, **kwargs) -> None:
+    """An entry for `roles`; `offered(jurisdiction) -> bool`: only at sites whose pack offers it;
+    `label_at(jurisdiction) -> str`: its label there, where the pack words it otherwise."""
+    key = tuple(sorted(kwargs.items()))
+    MENU.append(MenuItem(section, label, url_name, frozenset(roles), key, offered, label_at))
 
 
 def offer_only_where(url_name: str, offered: Callable[[str], bool], **kwargs) -> None:
@@ -72,13 +77,20 @@ def _section_name(section: str, jurisdictions) -> str:
     return names.pop() if len(names) == 1 else section
 
 
+def _labelled(item: MenuItem, jurisdictions) -> MenuItem:
+    """The entry with its label at `jurisdictions` where they all agree on one; else as registered."""
+    labels = {item.label_at(j) for j in jurisdictions} if item.label_at and jurisdictions else set()
+    return replace(item, label=labels.pop()) if len(labels) == 1 else item
+
+
 def menu_for(roles: set[str], jurisdictions=None) -> dict[str, list[MenuItem]]:
     """The entries for `roles`, keeping those offered at the user's sites (`jurisdictions`: their
-    Site.jurisdiction values; None: every entry), each section by its name there."""
+    Site.jurisdiction values; None: every entry), each section and entry by its name there."""
     sections: dict[str, list[MenuItem]] = {}
     for item in MENU:
         if item.roles & roles and item.offered_at(jurisdictions):
-            sections.setdefault(_section_name(item.section, jurisdictions), []).append(item)
+            entry = _labelled(item, jurisdictions)
+            sections.setdefault(_section_name(item.section, jurisdictions), []).append(entry)
     return sections
 
 

@@ -171,7 +171,7 @@ def dealer_problems(dealers) -> dict[str, str]:
                 return {f"dealers[{index}].{name}": f"give a whole number from {lowest} (amounts in cents)."}
         ratio = dealer.get("hold_ratio")
         if ratio is not None and not (isinstance(ratio, str) and RATIO.match(ratio)):
-            return {f"dealers[{index}].hold_ratio": "give the percent-of-hold as a decimal string, or null."}
+            return {f"dealers[{index}].hold_ratio": "give the hold as a decimal string, or null."}
     return {}
 
 

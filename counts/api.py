@@ -599,7 +599,7 @@ class CountSettingsSerializer(serializers.Serializer):
         choices=BoxExchange.choices,
         help_text="dealer_shift: the drop box is exchanged at every dealer change (one drop per dealer shift), "
         "so each dealer shift's drop is counted on its own (where the site's revenue is a drop, each dealer's "
-        "percent-of-hold can be separated; a session site has none); gaming_day: once per day.",
+        "hold can be separated; a session site has none); gaming_day: once per day.",
     )
     twenty_one_auditor = serializers.IntegerField(source="twenty_one_auditor_id", allow_null=True, read_only=True)
 

@@ -52,12 +52,15 @@ class OpenSessionForm(BootstrapMixin, forms.Form):
 def box_exchange_help(site) -> str:
     """What exchanging the box at each dealer change gives at `site`: each dealer's percent-of-hold
     where its pack's revenue is a drop; elsewhere (a session site, NY) no dealer has one, so only
-    each dealer shift's drop counted on its own."""
-    if pack_for(site).revenue_model == RevenueModel.DROP:
-        return "At each dealer change, each dealer's percent-of-hold can be separated."
+    each dealer shift's drop counted on its own. The ratio in the pack's words (percent-of-hold in
+    North Dakota, hold elsewhere: packs.RevenueWords.hold_name)."""
+    pack = pack_for(site)
+    hold = pack.revenue_words.hold_name
+    if pack.revenue_model == RevenueModel.DROP:
+        return f"At each dealer change, each dealer's {hold} can be separated."
     return (
         f"At each dealer change, each dealer shift's drop is counted on its own (no dealer has a "
-        f"percent-of-hold at {site.name}: its revenue is not a drop)."
+        f"{hold} at {site.name}: its revenue is not a drop)."
     )
 
 

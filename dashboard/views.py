@@ -686,9 +686,10 @@ def _game(request, law: dict) -> str:
     return "PW" if request.GET.get("game") == "PW" and law["deals_paddlewheel"] else "21"
 
 
-# What having no hold means on each page that says so (`no_hold`).
-NO_DEALER_HOLD = "so no dealer has a percent-of-hold here"
-NO_HOLD_CHARTS = "so it has no percent-of-hold by table or dealer to chart (its own figures are below)"
+# What having no hold means on each page that says so (`no_hold`); {hold}: the ratio in the words
+# of the site's pack (packs.RevenueWords.hold_name).
+NO_DEALER_HOLD = "so no dealer has a {hold} here"
+NO_HOLD_CHARTS = "so it has no {hold} by table or dealer to chart (its own figures are below)"
 
 
 def no_hold(site, consequence: str) -> str | None:
@@ -696,9 +697,11 @@ def no_hold(site, consequence: str) -> str | None:
     NO_HOLD_CHARTS on the dashboard), worded once for them all; None where its revenue is a drop.
     A fees pack's rule says its revenue is its fees (WAC 230-40-125(1)); a session pack's only
     defines the game (9 NYCRR 4620.5), so the session record is said to be an assumption."""
-    model = pack_for(site).revenue_model
+    pack = pack_for(site)
+    model = pack.revenue_model
     if model == RevenueModel.DROP:
         return None
+    consequence = consequence.format(hold=pack.revenue_words.hold_name)
     if model == RevenueModel.FEES:
         return f"{TABLE_FEES.at(site)}: the revenue of {site.name} is not a drop, {consequence}."
     return (

@@ -36,14 +36,16 @@ class RevenueWords:
     """What a drop-based pack calls a table's figures; the formulas are the same everywhere
     (docs/domain.md section 3): the drop; what the tray paid out net (fills - credits + opener -
     closer); the drop less that (the win); hold is the win over the drop. North Dakota's texts
-    name them gross proceeds, prizes and adjusted gross proceeds (`packs.nd.accounting.WORDS`); a
-    pack whose texts name none speaks the trade's words, these defaults."""
+    name them gross proceeds, prizes, adjusted gross proceeds and percent-of-hold
+    (`packs.nd.accounting.WORDS`); a pack whose texts name none speaks the trade's words, these
+    defaults."""
 
     gross: str = "drop"  # the drop box cash
     gross_short: str = "drop"
     paid: str = "paid out"  # fills - credits + opener - closer
     net: str = "win"  # gross - paid
     net_short: str = "win"
+    hold_name: str = "hold"  # net / gross, named as a word ("a dealer's hold")
 
     @property
     def gross_column(self) -> bool:
@@ -65,6 +67,11 @@ class RevenueWords:
     def paid_label(self) -> str:
         """The tray's net payout's row: "Paid out", or "Prizes"."""
         return capfirst(self.paid)
+
+    @property
+    def hold_label(self) -> str:
+        """The ratio's heading or title: "Hold", or "Percent-of-hold"."""
+        return capfirst(self.hold_name)
 
     @property
     def hold(self) -> str:
@@ -264,7 +271,7 @@ class Pack:
             )
         if self.revenue_model != RevenueModel.DROP:
             return (
-                f"{self.name}: the house's revenue is not a drop, so a dealer has no percent-of-hold "
+                f"{self.name}: the house's revenue is not a drop, so a dealer has no {self.revenue_words.hold_name} "
                 f"to show by {self.employee_identifier.label} ({self.employee_identifier.citation})."
             )
         return ""

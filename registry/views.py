@@ -174,6 +174,7 @@ def dealers(request, regulator):
     if context["absent"]:
         return render(request, "registry/dealers.html", context)
     context["label"] = get_pack(agency.jurisdiction).employee_identifier
+    context["words"] = get_pack(agency.jurisdiction).revenue_words  # the pack's names of the figures and of hold
     identifier = (request.GET.get("identifier") or "").strip()
     if not identifier:
         return render(request, "registry/dealers.html", context)
@@ -192,7 +193,7 @@ def dealers(request, regulator):
         return download
     names = game_names(agency.jurisdiction)  # the game as the pack's texts name it: Blackjack, not "21"
     shown = [{**r, "game_label": names.label(r["game"])} for r in rows]
-    context.update(identifier=identifier, rows=shown, total=queries.dealer_total(rows), words=words)
+    context.update(identifier=identifier, rows=shown, total=queries.dealer_total(rows))
     return render(request, "registry/dealers.html", context)
 
 

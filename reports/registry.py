@@ -8,7 +8,7 @@ from datetime import date
 
 from cardroom.access import ReadRule
 from core.rules import HOUSE_CONTROL
-from packs import Rule, pack_of
+from packs import RevenueWords, Rule, pack_of, revenue_words
 
 from .columns import Column
 
@@ -49,6 +49,9 @@ class ReportKind:
     # The rule the report records, offered only where the site's pack states it (the tournament
     # record where tournaments are the pack's law); None: no such condition.
     needs: Rule | None = None
+    # The title in the words of the site's pack where it names one of its figures (the dealers'
+    # "percent-of-hold" in North Dakota, their "hold" elsewhere: packs.RevenueWords); None: `title`.
+    worded: Callable[[RevenueWords], str] | None = None
 
     def applies_to(self, where) -> bool:
         """Is the report offered at `where` (a Site, a Pack or a jurisdiction code)? The pack's own
@@ -63,9 +66,12 @@ class ReportKind:
         return self.jurisdictions is None or pack.code in self.jurisdictions
 
     def title_at(self, where) -> str:
-        """The title at `where`: the form's where the pack states the form, else the plain title."""
+        """The title at `where`: the form's where the pack states the form, else the plain title
+        in the pack's words."""
         if where is not None and self.form is not None and self.form_title and self.form.applies(where):
             return self.form_title
+        if where is not None and self.worded is not None:
+            return self.worded(revenue_words(where))
         return self.title
 
     def rule_at(self, where) -> str:

@@ -13,7 +13,12 @@ GAMING_TAX = "N.D.C.C. 53-06.1-12"
 # summary of "gross proceeds, prizes, adjusted gross proceeds" (08-16(1)(g)). Their definitions are
 # in 99-01.3-02-01, which we do not hold (docs/domain.md section 3).
 WORDS = RevenueWords(
-    gross="gross proceeds", gross_short="GP", paid="prizes", net="adjusted gross proceeds", net_short="AGP"
+    gross="gross proceeds",
+    gross_short="GP",
+    paid="prizes",
+    net="adjusted gross proceeds",
+    net_short="AGP",
+    hold_name="percent-of-hold",
 )
 
 CITATIONS: dict[str, str] = {

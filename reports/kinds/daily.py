@@ -76,7 +76,9 @@ LINES = figure_lines(RevenueWords())  # the rows' attributes in order; their lab
 
 
 def hold_line(words: RevenueWords) -> str:
-    return f"Percent of hold ({words.hold})"
+    """The hold row, named in the pack's words: "Hold (win / drop)", as the quarterly's Hold column
+    and the figures API say it; "Percent-of-hold (AGP / GP)" in North Dakota (08-01(3))."""
+    return f"{words.hold_label} ({words.hold})"
 
 
 @dataclass(frozen=True)

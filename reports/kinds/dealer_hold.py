@@ -154,7 +154,7 @@ def table(data: DealerHoldReport) -> tuple[list[Column], list[list]]:
 KIND = register(
     ReportKind(
         "dealer_hold",
-        "Dealer percent-of-hold summary",
+        "Dealer hold summary",
         report_rules.DEALER_HOLD,
         "range",
         build,
@@ -163,5 +163,6 @@ KIND = register(
         large=True,
         reader=DEALER_FIGURES,
         revenue_models=frozenset({RevenueModel.DROP}),  # percent-of-hold: a drop-based house's figure
+        worded=lambda words: f"Dealer {words.hold_name} summary",  # "Dealer percent-of-hold summary" in ND
     )
 )

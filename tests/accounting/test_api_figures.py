@@ -131,7 +131,7 @@ def test_no_percent_of_hold_is_answered_where_the_revenue_is_not_a_drop(
     refused = api.get(f"{url}&site={other_site.pk}")
     assert refused.status_code == 400
     message = refused.json()["site"][0]
-    assert message.startswith("No dealer has a percent-of-hold here: the revenue of these sites is not a drop")
+    assert message.startswith("No dealer has a hold here: the revenue of these sites is not a drop")
     assert other_site.name in message
     every = api.get(url)
     assert every.status_code == 200 and other_site.pk not in {s["site"] for s in every.json()["sites"]}

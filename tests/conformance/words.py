@@ -28,6 +28,9 @@ ND_MARKS = (
     ("gross proceeds", r"\b[Gg]ross\s+proceeds\b"),
     ("AGP", r"\bAGP\b"),
     ("GP", r"(?<![\w-])GP(?![\w-])"),  # its short name for the gross proceeds ("AGP / GP")
+    # Its name for the ratio AGP / GP (08-01(3): "percent-of-hold is computed as ..."): the trade's
+    # "hold" elsewhere (packs.RevenueWords.hold_name), hyphenated or not, any case.
+    ("percent-of-hold", r"(?i)\bpercent[-\s]+of[-\s]+hold\b"),
     # Its record of a tournament's fees less its prizes (08-16(1)(f): the record of win, 99-01.3-03-08).
     ("record of win", r"(?i)\brecord\s+of\s+win\b"),
     # Its name for game 21 (the chapter's "Twenty-one"): Washington's texts say blackjack, New

@@ -125,7 +125,7 @@ def test_a_session_site_shows_its_session_net(client, house):
     no_hold = pages[PAGES[2]][pages[PAGES[2]].index('id="no-hold"') :].split("</p>")[0]
     assert f"The revenue of {here.site.name} is its games-of-chance sessions, not a drop" in no_hold
     assert "(the session record is an assumption: 9 NYCRR 4620.5 defines the game)" in no_hold
-    assert "Weekly percent-of-hold" not in pages[PAGES[2]]  # no chart of a hold it has not, nor its caption
+    assert "Weekly hold" not in pages[PAGES[2]]  # no chart of a hold it has not, nor its caption
 
 
 def test_a_fees_sites_daily_page_leads_to_its_fee_records(client, house):
@@ -177,10 +177,10 @@ def test_the_quarter_page_allocates_a_combined_banks_long_short_to_twenty_one(cl
 @pytest.mark.parametrize(
     ("jurisdiction", "shown", "hidden"),
     [
-        ("ND", {"Dealer percent-of-hold"}, {"Table fees", "Approvals and licences"}),
-        ("WA-HB", {"Approvals and licences", "Dealer percent-of-hold"}, {"Table fees"}),
-        ("WA-BJ", {"Table fees"}, {"Approvals and licences", "Dealer percent-of-hold"}),
-        ("NY", {"Approvals and licences"}, {"Table fees", "Dealer percent-of-hold"}),
+        ("ND", {"Dealer percent-of-hold"}, {"Table fees", "Approvals and licences", "Dealer hold<"}),
+        ("WA-HB", {"Approvals and licences", "Dealer hold<"}, {"Table fees", "Dealer percent-of-hold"}),
+        ("WA-BJ", {"Table fees"}, {"Approvals and licences", "Dealer percent-of-hold", "Dealer hold<"}),
+        ("NY", {"Approvals and licences"}, {"Table fees", "Dealer percent-of-hold", "Dealer hold<"}),
     ],
 )
 def test_an_organization_sees_only_its_packs_menus(client, house, jurisdiction, shown, hidden):
@@ -310,3 +310,43 @@ def test_the_dashboards_site_chooser_is_labelled_by_what_the_page_shows_of_the_s
     dashboard = _pages(client, here, here.auditor)[PAGES[2]]
     assert f'<label class="form-label" for="detail-site">{label}</label>' in dashboard
     assert ('id="chart-dealers"' in dashboard) == (label == "Tables and dealers of")
+
+
+@pytest.mark.parametrize(("jurisdiction", "hold"), [("ND", "percent-of-hold"), ("WA-HB", "hold"), ("NY", "hold")])
+def test_the_hold_ratio_is_named_in_the_packs_words_in_the_menu_reports_dashboard_and_counts(
+    client, client_for, house, jurisdiction, hold
+):
+    """North Dakota's text names the ratio AGP / GP "percent-of-hold" (ND 99-01.3-08-01(3)); the
+    texts of Washington and New York name none, so their sites say the trade's "hold" (win / drop):
+    the menu's dealers entry and the dealers pages, the dealer hold summary's title (the report list
+    and its PDF), the dashboard's caption and charts, and the box exchange's help on the counts
+    page. A session site (NY) has no dealer hold, and says so in the same word."""
+    import html
+
+    from tests.reports.test_pack_words import _report, pdf_text
+
+    here = house(jurisdiction)
+    holds = jurisdiction != "NY"
+    pages = _pages(client, here, here.manager)
+    dealers = client.get(f"/dashboard/dealers/?site={here.site.pk}&start={DAY}&end={DAY}").content.decode()
+    boxes = html.unescape(client.get("/counts/boxes/").content.decode())
+    dashboard, reports_page = pages[PAGES[2]], pages[PAGES[3]]
+    if holds:
+        assert f'<a class="dropdown-item" href="/dashboard/dealers/">Dealer {hold}</a>' in reports_page
+        assert f"<title>Dealer {hold}" in dealers and f'<h1 class="h3">Dealer {hold} · {here.site.name}' in dealers
+        assert f">Dealer {hold} summary (" in reports_page  # the report list's choice
+        api = client_for(here.auditor)
+        pdf = " ".join(
+            pdf_text(api.get(f"/api/v1/reports/{_report(api, here, 'dealer_hold')['id']}/download/").content).split()
+        )
+        assert f"Dealer {hold} summary" in pdf
+        assert f"Weekly {hold} over the last" in dashboard
+        assert all(f'aria-label="{hold.capitalize()} by {what}"' in dashboard for what in ("site", "table", "dealer"))
+        assert f"At each dealer change, each dealer's {hold} can be separated." in boxes
+    else:
+        assert "/dashboard/dealers/" not in reports_page and "dealer_hold" not in reports_page
+        assert f"so no dealer has a {hold} here." in dealers
+        assert f"so it has no {hold} by table or dealer to chart" in dashboard
+        assert f"(no dealer has a {hold} at {here.site.name}: its revenue is not a drop)" in boxes
+    said = " ".join([*pages.values(), dealers, boxes]).lower()
+    assert ("percent-of-hold" in said) == (jurisdiction == "ND") and "percent of hold" not in said

@@ -146,7 +146,7 @@ def test_a_fees_site_reports_its_fees_and_no_drop_win_or_hold(client_for, house)
     quarterly = pdf_text(api.get(f"/api/v1/reports/{_report(api, here, 'quarterly')['id']}/download/").content)
     for text in (" ".join(daily.split()), " ".join(quarterly.split())):
         assert "Table fees" in text and "WAC 230-40-125(1)" in text
-        assert "Percent of hold" not in text and "Cash long (short)" not in text and "21 hold" not in text
+        assert "Hold (win / drop)" not in text and "Cash long (short)" not in text and "21 hold" not in text
 
 
 def test_a_session_site_reports_its_session_net(client_for, house):
@@ -249,7 +249,7 @@ def test_a_washington_room_reads_its_figures_as_drop_and_win_and_has_no_wheel_op
     api = client_for(here.auditor)
     daily = _every_format(api, _report(api, here, "daily")["id"])
     assert "Paid out (fills - credits + opener - closer)" in daily["pdf"]
-    assert "Percent of hold (win / drop)" in daily["pdf"] and "Cash long (short) = cash profit - win" in daily["pdf"]
+    assert "Hold (win / drop)" in daily["pdf"] and "Cash long (short) = cash profit - win" in daily["pdf"]
     header = daily["csv"].splitlines()[0].split(",")
     assert header.count("Drop") == 1 and "Paid out" in header and "Win" in header  # no second drop column
     assert not {"Gross proceeds", "Prizes", "AGP"} & set(header)
@@ -269,7 +269,7 @@ def test_a_north_dakota_site_keeps_its_own_names_of_the_figures(client, client_f
     api = client_for(here.auditor)
     daily = _every_format(api, _report(api, here, "daily")["id"])
     assert "Drop (gross proceeds)" in daily["pdf"] and "Adjusted gross proceeds (AGP)" in daily["pdf"]
-    assert "Percent of hold (AGP / GP)" in daily["pdf"] and "Prizes (fills - credits + opener - closer)" in daily["pdf"]
+    assert "Percent-of-hold (AGP / GP)" in daily["pdf"] and "Prizes (fills - credits + opener - closer)" in daily["pdf"]
     header = daily["csv"].splitlines()[0].split(",")
     assert {"Drop", "Gross proceeds", "Prizes", "AGP"} <= set(header)
     held = _every_format(api, _report(api, here, "dealer_hold")["id"])
