@@ -212,7 +212,9 @@ class FigureNamesOut(serializers.Serializer):
     gross_proceeds_cents = serializers.CharField(help_text='"Gross proceeds" in North Dakota; "Drop" elsewhere.')
     prizes_cents = serializers.CharField(help_text='"Prizes" in North Dakota; "Paid out" elsewhere.')
     agp_cents = serializers.CharField(help_text='"Adjusted gross proceeds (AGP)" in North Dakota; "Win" elsewhere.')
-    hold_ratio = serializers.CharField(help_text='"Hold (AGP / GP)" in North Dakota; "Hold (win / drop)" elsewhere.')
+    hold_ratio = serializers.CharField(
+        help_text='"Percent-of-hold (AGP / GP)" in North Dakota; "Hold (win / drop)" elsewhere.'
+    )
 
 
 FIGURE_NAMES_DOC = (
@@ -228,7 +230,7 @@ def figure_names(site) -> dict:
         "gross_proceeds_cents": capfirst(words.gross),
         "prizes_cents": words.paid_label,
         "agp_cents": words.net_label,
-        "hold_ratio": f"Hold ({words.hold})",
+        "hold_ratio": f"{words.hold_label} ({words.hold})",
     }
 
 

@@ -14,7 +14,7 @@ ND_NAMES = {
     "gross_proceeds_cents": "Gross proceeds",
     "prizes_cents": "Prizes",
     "agp_cents": "Adjusted gross proceeds (AGP)",
-    "hold_ratio": "Hold (AGP / GP)",
+    "hold_ratio": "Percent-of-hold (AGP / GP)",
 }
 TRADE_NAMES = {  # a pack whose texts name none of them: the trade's words
     "gross_proceeds_cents": "Drop",
