@@ -173,9 +173,8 @@ def unstaffed_standing(board) -> str | None:
     if not open_alone:
         return None
     one = len(open_alone) == 1
-    tables = f"Table {open_alone[0]} is" if one else f"Tables {', '.join(map(str, open_alone))} are"
     return (
-        f"{UNSTAFFED_TABLE.at(board.site)}: {tables} open with no dealer stationed: remove the chip "
+        f"{UNSTAFFED_TABLE.at(board.site)}: {_tables_are(open_alone)} open with no dealer stationed: remove the chip "
         f"tray{'' if one else 's'} or secure {'it' if one else 'them'} with a locking cover, and remove the cards and "
         "the shoe or securely cover them (the cards in the discard holder or the shoe), until a dealer is seated or "
         "the closer is counted."
