@@ -199,8 +199,14 @@ class ReadRule:
     roles: frozenset[str]
     rule: str  # a section, or HOUSE_CONTROL
     what: str  # "see a site's daily figures"
+    # A pit terminal reads it too, at its own site (one of the pit's reads, STATION_READS); no
+    # other station does, holding no role.
+    pit_station_reads: bool = False
 
     def allows(self, access: Access, site_id: int | None) -> bool:
+        if access.station is not None:
+            station = access.station
+            return self.pit_station_reads and station.site_id == site_id and station.presents(Station.Kind.PIT)
         return access.has_role(site_id, *self.roles)
 
     def site_ids(self, access: Access) -> list[int]:

@@ -274,6 +274,7 @@ SLIP_REGISTER = ReadRule(
     VERIFIERS | FILL_PREPARERS | SLIP_BOOK_REGISTRARS | {Role.GAMING_MANAGER, Role.AUDITOR},
     HOUSE_CONTROL,
     "see the slip register",
+    pit_station_reads=True,  # the pit's terminal lists the numbers it is writing on
 )
 
 # The live pit view (every table's state, dealer and waiting slips): the people who run the

@@ -132,3 +132,28 @@ def test_the_kind_is_chosen_when_the_station_is_created_and_audited(client, mana
     )
     assert refused.status_code in (200, 400) and "kind" in refused.content.decode()
     assert not Station.objects.filter(user__username="x-station").exists()
+
+
+@pytest.mark.parametrize("kind", Station.Kind.values)
+def test_the_slip_register_is_read_by_a_pit_terminal_at_its_own_site_and_by_no_count_tablet(
+    api_client, client, manager, site, other_site, gaming_day, kind
+):
+    """The register is one of the pit's reads (cardroom.access.STATION_READS), through the same
+    rule as a person's (floor.rules.SLIP_REGISTER): a terminal presenting the pit reads it on
+    the API and the page at its own site; a count tablet reads neither, and no terminal reads
+    another site's."""
+    station = _station(manager, site, kind)
+    day = str(gaming_day.gaming_date)
+    api_client.force_authenticate(station.user)
+    client.force_login(station.user)
+    own = api_client.get(f"/api/v1/sites/{site.pk}/slip-register/", {"start": day, "end": day})
+    other = api_client.get(f"/api/v1/sites/{other_site.pk}/slip-register/", {"start": day, "end": day})
+    page = client.get("/floor/register/")
+    pit = station.presents(Station.Kind.PIT)
+    assert (own.status_code, page.status_code) == ((200, 200) if pit else (403, 403)), kind
+    assert other.status_code in (403, 404)
+    if pit:
+        assert own.json()["site"] == site.pk
+        assert "Slip register" in page.content.decode()
+    else:
+        assert own.json()["detail"] == station_refusal(access_for(station.user), "floor")
