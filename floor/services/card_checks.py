@@ -15,6 +15,7 @@ from core.audit import snapshot
 
 from .. import queries, rules
 from ..models import CardCheck, GamingDay
+from .steps import held_open
 
 WHAT = {"decks_approved": "approval of the decks", "shoe_inspected": "inspection of the dealing shoe"}
 
@@ -128,7 +129,7 @@ def _decks(kind: str, decks, table: Table, citation: str) -> int | None:
 
 
 def _open_day(site: Site, citation: str) -> GamingDay:
-    day = queries.open_gaming_day(site)
+    day = held_open(queries.open_gaming_day(site))
     if day is None:
         raise ValidationError(
             {

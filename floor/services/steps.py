@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from datetime import UTC, date, datetime
 
 from django.core.exceptions import ValidationError
+from django.db import connection
 
 from cardroom.chips import not_a_chip_value, require_twenty_five_chips
 from cardroom.models import ChipDenomination, Employee, Site, Table
@@ -20,7 +21,7 @@ from core.money import decimal_to_cents, format_money
 
 from .. import queries, rules
 from ..calculations import chips_for_amount, chips_total_cents
-from ..models import DealerShift, GamingDay, TableInventory, TableInventoryLine
+from ..models import DealerShift, GamingDay, GamingDayClose, TableInventory, TableInventoryLine
 
 
 def require_in_day(site: Site, day: GamingDay, at: datetime, given: datetime | None, field: str, **checks) -> None:
@@ -72,11 +73,26 @@ def refuse_house_chips_at_fees_site(site: Site, field: str, what: str) -> None:
 
 
 def require_open_day(site: Site, field: str) -> GamingDay:
-    day = queries.open_gaming_day(site)
+    """The site's open gaming day, held open to the end of the caller's transaction (`held_open`)."""
+    day = held_open(queries.open_gaming_day(site))
     if day is None:
         raise ValidationError({field: f"{rules.GAMING_DAY_STATE}: no gaming day is open at {site}; open one first."})
     day.site = site  # the day is the site's: what its records' audit rows read (core.audit_rows), not re-read
     return day
+
+
+def held_open(day: GamingDay | None) -> GamingDay | None:
+    """`day`, kept from closing until the caller's transaction ends; None if a close committed
+    after it was read as open, so that a record entered in it does not land in closed books
+    (rules.GAMING_DAY_STATE). On PostgreSQL a key-share lock of the day's row: the close's row
+    lock (services.close_gaming_day) waits for it, it waits for a close in progress, and records
+    entered in the day at once do not wait for each other; then the close is read again. SQLite's
+    transactions begin IMMEDIATE (config.settings), one writer at a time, so none cross there."""
+    if day is None or connection.vendor != "postgresql":
+        return day
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT 1 FROM {GamingDay._meta.db_table} WHERE id = %s FOR KEY SHARE", [day.pk])
+    return None if GamingDayClose.objects.filter(gaming_day_id=day.pk).exists() else day
 
 
 CHIP_LINE_KEYS = frozenset({"denomination", "quantity"})
