@@ -12,7 +12,8 @@ the floor allowed `CLOCK_TOLERANCE`, fees hard-coded five minutes).
   it by more. With the site, the paper-first rules apply (`core.moments.occurred_at`: the
   site's local time, business hours of the gaming day, closed books).
 - `refuse_closed_books(site, gaming_date, what, field)`: a 400 naming the field when the day's
-  books are closed (`core.closing`).
+  books are closed (`core.closing`); `hold_books_open(...)` the same inside the act's
+  transaction, with the books' close kept out until it ends (`key_share`).
 - `record(acting_user, action, obj, site, after=...)`: the audit event of the act at the site
   (`core.audit.record_site_event`).
 """
@@ -20,6 +21,7 @@ the floor allowed `CLOCK_TOLERANCE`, fees hard-coded five minutes).
 from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
+from django.db import connection
 from django.utils import timezone
 
 from . import closing, moments
@@ -27,7 +29,16 @@ from .audit import record_site_event
 from .moments import CLOCK_TOLERANCE
 from .scoping import access_for
 
-__all__ = ["CLOCK_TOLERANCE", "acting_employee", "acting_employee_of", "moment", "record", "refuse_closed_books"]
+__all__ = [
+    "CLOCK_TOLERANCE",
+    "acting_employee",
+    "acting_employee_of",
+    "hold_books_open",
+    "key_share",
+    "moment",
+    "record",
+    "refuse_closed_books",
+]
 
 
 def acting_employee(access):
@@ -80,6 +91,28 @@ def refuse_closed_books(site, gaming_date: date, what: str, field: str = "gaming
     refusal = closing.closed_books_refusal(site, gaming_date, what)  # the Site: its pack read from it
     if refusal is not None:
         raise ValidationError({field: refusal})
+
+
+def hold_books_open(site, gaming_date: date, what: str, field: str = "gaming_date") -> None:
+    """`refuse_closed_books`, read inside the act's transaction with the books' close kept out
+    until it ends: a check made before the transaction is passed by a close that commits before
+    the act's write, whose row would then change closed figures. The close (and a quarter's
+    filing) takes the site's row lock (accounting.services), which waits for this key-share lock
+    of it, as this waits for a close in progress (`key_share`); SQLite's transactions begin
+    IMMEDIATE, one writer at a time, so there the reading inside the transaction is enough."""
+    key_share(site)
+    refuse_closed_books(site, gaming_date, what, field)
+
+
+def key_share(row) -> None:
+    """A key-share lock of `row` (a saved model instance) to the end of the transaction, on
+    PostgreSQL: a `select_for_update()` of that row waits for it and it waits for one, while
+    other key-share locks and the rows inserted referring to it wait for nothing. Nothing on
+    SQLite, whose writers queue (config.settings: IMMEDIATE transactions)."""
+    if connection.vendor == "postgresql":
+        meta = row._meta
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT 1 FROM {meta.db_table} WHERE {meta.pk.column} = %s FOR KEY SHARE", [row.pk])
 
 
 def record(acting_user, action: str, obj, site, *, before=None, after=None):

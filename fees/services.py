@@ -115,6 +115,7 @@ def record_fee(
     gaming_date = _gaming_date(site, at)
     acts.refuse_closed_books(site, gaming_date, "a table fee")
     with transaction.atomic():
+        acts.hold_books_open(site, gaming_date, "a table fee")
         fee = FeeCollection.objects.create(
             site=site,
             table=table,
@@ -155,6 +156,7 @@ def void_fee(*, acting_user, fee: FeeCollection, reason: str, voided_at: datetim
         what="the fee was collected",
     )
     with transaction.atomic():
+        acts.hold_books_open(site, fee.gaming_date, "a table fee")
         list(
             FeeCollection.objects.select_for_update().filter(pk=fee.pk).values_list("pk", flat=True)
         )  # one void at a time
@@ -227,6 +229,7 @@ def count_fees(
     _refuse_counting_before_collection(site, gaming_date, at)
     _witness_confirms(acting_user, witness, witness_pin)  # last: a count refused for another reason spends no PIN
     with transaction.atomic():
+        acts.hold_books_open(site, gaming_date, "a fee cash count")
         last = (
             FeeCount.objects.select_for_update(of=("self",))
             .filter(site=site, gaming_date=gaming_date, corrected_by__isnull=True)
@@ -365,6 +368,9 @@ def record_session(
     if corrects is not None:  # the correction replaces it in its own day's total: that day's books too
         acts.refuse_closed_books(site, corrects.gaming_date, "a games-of-chance session", field="corrects")
     with transaction.atomic():
+        acts.hold_books_open(site, gaming_date, "a games-of-chance session")
+        if corrects is not None:
+            acts.refuse_closed_books(site, corrects.gaming_date, "a games-of-chance session", field="corrects")
         session = GameSession.objects.create(
             site=site,
             gaming_date=gaming_date,

@@ -183,6 +183,7 @@ def announce_tournament(
     announced_at = acts.moment(at, "announced_at", site=site, books=False, what="a tournament")
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)  # two announcements of one name: one waits
+        acts.refuse_closed_books(site, gaming_date, "a tournament")  # as does the books' close
         _refuse_same_name(site, gaming_date, name)
         tournament = Tournament.objects.create(
             site=site,
@@ -292,6 +293,7 @@ def collect_fee(
     gaming_date = _gaming_date(site, at)
     acts.refuse_closed_books(site, gaming_date, "a tournament fee")
     with transaction.atomic():
+        acts.hold_books_open(site, gaming_date, "a tournament fee")
         # One writer at a time per tournament, so two fees cannot both pass the cap.
         list(Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk", flat=True))
         player = _player_for(tournament, kind, player, player_name, employee, at)
@@ -400,6 +402,7 @@ def void_fee(*, acting_user, fee: TournamentFee, reason: str, at: datetime | Non
     gaming_date = _gaming_date(site, at)
     acts.refuse_closed_books(site, gaming_date, "a tournament fee")
     with transaction.atomic():
+        acts.hold_books_open(site, gaming_date, "a tournament fee")
         if TournamentFee.objects.filter(voids=fee).exists():
             raise ValidationError({"fee": "This fee is voided already."})
         if fee.kind == FeeKind.ENTRY and paid_cents(fee.player) > fee.fee_cents:
@@ -464,6 +467,7 @@ def award_prize(
     gaming_date = _gaming_date(site, at)
     acts.refuse_closed_books(site, gaming_date, "a tournament prize")
     with transaction.atomic():
+        acts.hold_books_open(site, gaming_date, "a tournament prize")
         prize = TournamentPrize.objects.create(
             tournament=tournament,
             player=player,
@@ -506,6 +510,7 @@ def void_prize(*, acting_user, prize: TournamentPrize, reason: str, at: datetime
     gaming_date = _gaming_date(site, at)
     acts.refuse_closed_books(site, gaming_date, "a tournament prize")
     with transaction.atomic():
+        acts.hold_books_open(site, gaming_date, "a tournament prize")
         if TournamentPrize.objects.filter(voids=prize).exists():
             raise ValidationError({"prize": "This prize is voided already."})
         void = TournamentPrize.objects.create(

@@ -53,6 +53,7 @@ def record_count_adjustment(
     figures, found = parse_currency(currency), parse_forms(forms)
     when = _adjusted_at(session, current, at)
     with transaction.atomic():
+        acts.hold_books_open(session.site, session.gaming_date, "the counted drop", field="session")
         entry = save_entry(
             session, current.drop, EntryKind.ADJUSTMENT, manager, figures, found, when, note=reason.strip()
         )

@@ -85,6 +85,7 @@ def open_count_session(
         raise ValidationError({"gaming_date": f"The count of {gaming_date} at {site} is already open."})
     check_count_team(site, members[0], members[1], gaming_date=gaming_date, count_date=count_date)
     with transaction.atomic(), appended_at_end():
+        acts.hold_books_open(site, gaming_date, "the count")
         session = CountSession.objects.create(
             site=site,
             gaming_date=gaming_date,

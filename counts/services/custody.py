@@ -68,6 +68,7 @@ def place_drop_box(
     _validate_reuse(site, drop_box)
     _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
     with transaction.atomic(), appended_at_end():
+        acts.hold_books_open(site, gaming_date, "the drop")
         drop = Drop.objects.create(
             site=site,
             drop_box=drop_box,
@@ -182,6 +183,8 @@ def remove_drop_box(
         second_key_holder=second_key_holder,
     )
     with transaction.atomic(), appended_at_end():
+        if drop is None:  # a drop implied by its removal enters the day's books
+            acts.hold_books_open(site, gaming_date, "the drop")
         if drop is None:
             drop = Drop(
                 site=site,

@@ -90,8 +90,7 @@ def held_open(day: GamingDay | None) -> GamingDay | None:
     transactions begin IMMEDIATE (config.settings), one writer at a time, so none cross there."""
     if day is None or connection.vendor != "postgresql":
         return day
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT 1 FROM {GamingDay._meta.db_table} WHERE id = %s FOR KEY SHARE", [day.pk])
+    acts.key_share(day)
     return None if GamingDayClose.objects.filter(gaming_day_id=day.pk).exists() else day
 
 

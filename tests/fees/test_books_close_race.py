@@ -1,0 +1,84 @@
+"""Closed books stay closed when a fee meets the books' close (core.acts.hold_books_open), on
+whichever database the suite runs (SQLite by default, PostgreSQL with DATABASE_URL): a fee or
+a fee's void that found the day's books open before its transaction, while another terminal
+closed them, is refused inside it, and the closed figures stand as closed."""
+
+import threading
+from datetime import datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import connection
+
+from accounting.models import BooksClose
+from cage import services as cage
+from cardroom.models import Role
+from core import acts
+from core.audit_verify import verify_chain
+from fees import services
+from fees.models import FeeCollection
+
+from .test_books import DAY, PACIFIC, _count, _fee
+
+
+@pytest.fixture
+def day_ready_to_close(cast, site, bj_table):
+    fees = [_fee(cast, bj_table, hour) for hour in (14, 15)]
+    _count(cast, site)
+    for kind, hour, cash in (("start", 13, 10), ("end", 23, 26)):
+        cage.record_bank_count(
+            acting_user=cast[Role.CASHIER].user,
+            site=site,
+            gaming_date=DAY,
+            kind=kind,
+            cash={100: cash},
+            chips={},
+            at=datetime(2026, 8, 14, hour, tzinfo=PACIFIC),
+        )
+    return fees
+
+
+def _close_once_checked(monkeypatch, cast, site) -> list:
+    """The books are closed on another terminal right after the act's first look at them (before
+    its transaction), and that close commits before the act goes on."""
+    look, closed = acts.refuse_closed_books, []
+
+    def close():
+        try:
+            from accounting import services as books
+
+            manager = get_user_model().objects.get(pk=cast[Role.GAMING_MANAGER].user_id)  # its own Access cache
+            closed.append(books.close_books(acting_user=manager, site=site, gaming_date=DAY))
+        except Exception as exc:  # noqa: BLE001 - asserted by the tests
+            closed.append(exc)
+        finally:
+            connection.close()
+
+    def look_then_close(*args, **kwargs):
+        look(*args, **kwargs)
+        if not closed:
+            other_terminal = threading.Thread(target=close)
+            other_terminal.start()
+            other_terminal.join()
+
+    monkeypatch.setattr(acts, "refuse_closed_books", look_then_close)
+    return closed
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("act", ["void", "fee"])
+def test_a_fee_meeting_the_books_close_is_refused_and_the_closed_day_keeps_its_fees(
+    cast, site, bj_table, day_ready_to_close, monkeypatch, act
+):
+    closed = _close_once_checked(monkeypatch, cast, site)
+    with pytest.raises(ValidationError) as refused:
+        if act == "void":
+            services.void_fee(acting_user=cast[Role.GAMING_MANAGER].user, fee=day_ready_to_close[0], reason="twice")
+        else:
+            _fee(cast, bj_table, 16)
+    assert isinstance(closed[0], BooksClose), closed
+    assert "so a table fee of 2026-08-14 cannot be changed" in str(refused.value)
+    assert FeeCollection.objects.count() == 2
+    assert BooksClose.objects.get().figures["cash"]["cash_profit_cents"] == 1600
+    assert verify_chain().ok
