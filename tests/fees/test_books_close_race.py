@@ -4,7 +4,6 @@ a fee's void that found the day's books open before its transaction, while anoth
 closed them, is refused inside it, and the closed figures stand as closed."""
 
 import threading
-from datetime import datetime
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -12,31 +11,13 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 
 from accounting.models import BooksClose
-from cage import services as cage
 from cardroom.models import Role
 from core import acts
 from core.audit_verify import verify_chain
 from fees import services
 from fees.models import FeeCollection
-
-from .test_books import DAY, PACIFIC, _count, _fee
-
-
-@pytest.fixture
-def day_ready_to_close(cast, site, bj_table):
-    fees = [_fee(cast, bj_table, hour) for hour in (14, 15)]
-    _count(cast, site)
-    for kind, hour, cash in (("start", 13, 10), ("end", 23, 26)):
-        cage.record_bank_count(
-            acting_user=cast[Role.CASHIER].user,
-            site=site,
-            gaming_date=DAY,
-            kind=kind,
-            cash={100: cash},
-            chips={},
-            at=datetime(2026, 8, 14, hour, tzinfo=PACIFIC),
-        )
-    return fees
+from tests.fees.test_books import DAY, _fee, fee_day  # noqa: F401
+from tests.fees.test_frozen_revenue import fee_day_to_close  # noqa: F401
 
 
 def _close_once_checked(monkeypatch, cast, site) -> list:
@@ -69,12 +50,14 @@ def _close_once_checked(monkeypatch, cast, site) -> list:
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("act", ["void", "fee"])
 def test_a_fee_meeting_the_books_close_is_refused_and_the_closed_day_keeps_its_fees(
-    cast, site, bj_table, day_ready_to_close, monkeypatch, act
+    cast, site, bj_table, fee_day_to_close, monkeypatch, act  # noqa: F811
 ):
     closed = _close_once_checked(monkeypatch, cast, site)
     with pytest.raises(ValidationError) as refused:
         if act == "void":
-            services.void_fee(acting_user=cast[Role.GAMING_MANAGER].user, fee=day_ready_to_close[0], reason="twice")
+            services.void_fee(
+                acting_user=cast[Role.GAMING_MANAGER].user, fee=fee_day_to_close[0], reason="twice"
+            )
         else:
             _fee(cast, bj_table, 16)
     assert isinstance(closed[0], BooksClose), closed

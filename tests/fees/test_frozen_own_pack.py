@@ -19,7 +19,7 @@ from accounting import services as books
 from cardroom.models import Role
 from core.periods import Quarter
 from tests.fees.test_books import DAY, fee_day  # noqa: F401
-from tests.fees.test_frozen_revenue import a_fee_behind_the_books, closed_fee_day  # noqa: F401
+from tests.fees.test_frozen_revenue import a_fee_behind_the_books, closed_fee_day, fee_day_to_close  # noqa: F401
 from tests.statefiling.registry_in_process import in_process_registry  # noqa: F401
 
 Q3 = Quarter(2026, 3)

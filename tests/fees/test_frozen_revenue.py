@@ -26,7 +26,8 @@ Q3 = Quarter(2026, 3)
 
 
 @pytest.fixture
-def closed_fee_day(cast, site, fee_day):  # noqa: F811
+def fee_day_to_close(cast, site, fee_day):  # noqa: F811
+    """DAY's fees ($16) counted by two people and its bank counted at both ends: its books may close."""
     from cage import services as cage
 
     _count(cast, site)
@@ -35,6 +36,11 @@ def closed_fee_day(cast, site, fee_day):  # noqa: F811
             acting_user=cast[Role.CASHIER].user, site=site, gaming_date=DAY, kind=kind, cash={100: dollars},
             chips={}, at=datetime(2026, 8, 14, hour, tzinfo=PACIFIC),
         )  # fmt: skip
+    return fee_day
+
+
+@pytest.fixture
+def closed_fee_day(cast, site, fee_day_to_close):
     return _close(cast, site)
 
 
