@@ -49,14 +49,17 @@ def _close_once_checked(monkeypatch, cast, site) -> list:
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("act", ["void", "fee"])
+@pytest.mark.usefixtures("fee_day_to_close")
 def test_a_fee_meeting_the_books_close_is_refused_and_the_closed_day_keeps_its_fees(
-    cast, site, bj_table, fee_day_to_close, monkeypatch, act  # noqa: F811
+    cast, site, bj_table, monkeypatch, act
 ):
     closed = _close_once_checked(monkeypatch, cast, site)
     with pytest.raises(ValidationError) as refused:
         if act == "void":
             services.void_fee(
-                acting_user=cast[Role.GAMING_MANAGER].user, fee=fee_day_to_close[0], reason="twice"
+                acting_user=cast[Role.GAMING_MANAGER].user,
+                fee=FeeCollection.objects.order_by("pk").first(),
+                reason="twice",
             )
         else:
             _fee(cast, bj_table, 16)
