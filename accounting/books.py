@@ -450,7 +450,13 @@ def filed_beside_now(
     played = filed.get("tournaments")  # frozen only where the quarter had tournament play
     if played is not None:  # a void of a fee or prize on the return amends it (`amend_with_tournament_void`)
         since = _amended_since(state, FilingAmendment.Figure.TOURNAMENT_AGP)
-        rows.append((TOURNAMENT_AGP_LINE, played["agp_cents"], since, summary.tournaments.agp_cents + since))
+        fees_since, prizes_since = _tournament_voids_since(state)
+        now = summary.tournaments
+        rows += [
+            (TOURNAMENT_GROSS_LINE, played["gross_proceeds_cents"], fees_since, now.gross_proceeds_cents + fees_since),
+            (TOURNAMENT_PRIZES_LINE, played["prizes_cents"], prizes_since, now.prizes_cents + prizes_since),
+            (TOURNAMENT_AGP_LINE, played["agp_cents"], since, now.agp_cents + since),
+        ]
     cash = state.amendment_cash_cents
     now = None if summary.cash_profit_cents is None else summary.cash_profit_cents + cash
     rows.append(("Cash profit", filed["cash_profit_cents"], cash, now))
@@ -466,11 +472,25 @@ def filed_beside_now(
 
 SITES_AGP_LINE = "AGP of the organization's sites"  # FilingAmendment.Figure.SITES_AGP's line
 TOURNAMENT_AGP_LINE = FilingAmendment.Figure.TOURNAMENT_AGP.label
+# The tournament figures an amendment of its AGP moves with it: a fee voided lowers the fees
+# (gross proceeds), a prize voided the prizes (ND 99-01.3-08-16(1)(g): all twenty-one activity).
+TOURNAMENT_GROSS_LINE = "Tournament gross proceeds"
+TOURNAMENT_PRIZES_LINE = "Tournament prizes"
 
 
 def _amended_since(state: QuarterBooks, figure: str) -> int:
     """What the entries after the filing changed of `figure` on its return (its amendments naming it)."""
     return sum(a["delta_cents"] for a in state.filing_amendments if a["figure"] == figure)
+
+
+def _tournament_voids_since(state: QuarterBooks) -> tuple[int, int]:
+    """(gross proceeds, prizes): what the voids of tournament fees and prizes entered after the filing
+    changed of the return's tournament fees and prizes. Each void's amendment gives its AGP effect
+    (`amend_with_tournament_void`): a fee's is the fee less, a prize's the prize back."""
+    voids = [a for a in state.filing_amendments if a["figure"] == FilingAmendment.Figure.TOURNAMENT_AGP]
+    fees = sum(a["delta_cents"] for a in voids if a["tournament_fee"] is not None)
+    prizes = -sum(a["delta_cents"] for a in voids if a["tournament_prize"] is not None)
+    return fees, prizes
 
 
 def _sites_agp_since(state: QuarterBooks) -> int:

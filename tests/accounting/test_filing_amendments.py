@@ -566,12 +566,16 @@ def test_a_fee_or_prize_on_a_filed_return_is_voided_later_and_the_return_amended
         ("tournament_void", void.pk, delta)
     ]
     # The return's grid says it beside the filed figure: Filed / Amendments since / Figures now.
-    (line,) = [row for row in body["filed_beside_now"] if row["figure"] == "Tournament AGP"]
-    assert (line["filed_cents"], line["amendments_since_cents"], line["now_cents"]) == (
-        played["agp_cents"],
-        delta,
-        without,
-    )
+    grid = {
+        row["figure"]: (row["filed_cents"], row["amendments_since_cents"], row["now_cents"])
+        for row in body["filed_beside_now"]
+    }
+    assert grid["Tournament AGP"] == (played["agp_cents"], delta, without)
+    # and the fees or the prizes it moves with it: the fee less, or the prize back
+    assert grid["Tournament gross proceeds"] == (
+        played["gross_proceeds_cents"], -fee_cents, played["gross_proceeds_cents"] - fee_cents
+    )  # fmt: skip
+    assert grid["Tournament prizes"] == (played["prizes_cents"], -prize_cents, played["prizes_cents"] - prize_cents)
     statement = body["filing_amendments"][0]["statement"]
     assert statement.startswith(
         f"Amendment {amendment.pk}: Tournament AGP {format_money(delta, signed=True)}, by {entry}"
@@ -579,8 +583,14 @@ def test_a_fee_or_prize_on_a_filed_return_is_voided_later_and_the_return_amended
     client.force_login(manager.user)
     page = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
     assert f'<li data-amendment="{amendment.pk}">' in page and entry in page
-    _, report = pdf_grid(api, site)
+    printed, report = pdf_grid(api, site)
     assert entry in report
+    assert [printed[line] for line in ("Tournament gross proceeds", "Tournament prizes", "Tournament AGP")] == [
+        [format_money(filed), format_money(since), format_money(now)]
+        for filed, since, now in (
+            grid[line] for line in ("Tournament gross proceeds", "Tournament prizes", "Tournament AGP")
+        )
+    ]
 
 
 def test_a_fee_voided_before_its_quarter_is_filed_amends_nothing(site, people, cast, table, manager):
