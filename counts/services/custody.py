@@ -185,7 +185,6 @@ def remove_drop_box(
     with transaction.atomic(), appended_at_end():
         if drop is None:  # a drop implied by its removal enters the day's books
             acts.hold_books_open(site, gaming_date, "the drop")
-        if drop is None:
             drop = Drop(
                 site=site,
                 drop_box=drop_box,
