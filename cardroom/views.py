@@ -105,9 +105,13 @@ def safe_next(request, target: str | None) -> str:
     return reverse("home")
 
 
-def activate_site_zone(site) -> None:
-    """Times, and today's date, in `site`'s zone for the rest of the request (the middleware
-    resets the zone after each one, config.middleware)."""
+def show_site(request, site) -> None:
+    """A page showing `site`'s records, which its address may name apart from the current site
+    (`?site=`, an alert's site): the page is that site's, its header and menu in the words of its
+    pack (config.context_processors reads `request.site`), as if switched to it for this page (the
+    session's choice stays); times, and today's date, in its zone for the rest of the request (the
+    middleware resets the zone after each one, config.middleware)."""
+    request.site = site
     timezone.activate(ZoneInfo(site.time_zone))
 
 

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from cardroom.access import access_for, current_site, refusal, require_role
 from cardroom.models import Role
-from cardroom.views import activate_site_zone, call_service
+from cardroom.views import call_service, show_site
 from core import form_tokens
 from core.limits import digits
 from core.periods import Quarter
@@ -136,7 +136,7 @@ def alert_detail(request, pk):
     _require_alert_reader(request)
     access = access_for(request.user)
     alert = get_object_or_404(alerts_for(access), pk=pk)
-    activate_site_zone(alert.site)
+    show_site(request, alert.site)
     status = status_of(alert)
     action, form = _offered_form(access, alert, request.POST if request.method == "POST" else None)
     if request.method == "POST":

@@ -26,7 +26,7 @@ class CurrentSiteMiddleware:
         if request.site is not None and not request.path_info.startswith(_OWN_ZONES):
             # A page prints times, and today's date, in the zone of the site it is worked at (a
             # Spokane shift's 2 a.m. is not Chicago's); a view showing another site's record
-            # activates that site's zone instead (cardroom.views.activate_site_zone). The API
+            # activates that site's zone instead (cardroom.views.show_site). The API
             # gives instants with their offset, and the registry is the state's, not a site's.
             timezone.activate(ZoneInfo(request.site.time_zone))
         try:

@@ -43,7 +43,7 @@ from cage.rules import DEPOSIT_DAYS
 from cardroom.access import access_for, refusal
 from cardroom.api import visible_employees
 from cardroom.models import Game, Role
-from cardroom.views import activate_site_zone, refusal_text
+from cardroom.views import refusal_text, show_site
 from compliance.queries import ALERTS, open_alerts
 from core import form_tokens, limits
 from core.money import decimal_to_cents, format_money, format_ratio
@@ -168,7 +168,7 @@ def _sessions_check(site, day, summary):
 @login_required
 def daily(request):
     site = figure_site(request, DAILY_FIGURES)
-    activate_site_zone(site)
+    show_site(request, site)
     errors: dict = {}
     day, gaming_day = _gaming_day(site, _date(request.GET.get("date"), None, errors, "date"))
     table_days, shifts = published.table_days_and_shifts([site.pk], day, day)
@@ -555,7 +555,7 @@ def _adjust(request, site, day) -> None:
 @login_required
 def quarter(request):
     site = figure_site(request, QUARTER_FIGURES)
-    activate_site_zone(site)
+    show_site(request, site)
     errors = {}
     chosen = Quarter.containing(site_today(site))
     if request.GET.get("quarter"):
@@ -713,7 +713,7 @@ def no_hold(site, consequence: str) -> str | None:
 @login_required
 def dealers(request):
     site = figure_site(request, DEALER_FIGURES)
-    activate_site_zone(site)
+    show_site(request, site)
     start, end, errors = _period(request, site)
     law = site_law(site)
     game = _game(request, law)
@@ -736,7 +736,7 @@ def dealers(request):
 @login_required
 def dealer(request, pk):
     site = figure_site(request, DEALER_FIGURES)
-    activate_site_zone(site)
+    show_site(request, site)
     employee = get_object_or_404(visible_employees(access_for(request.user)).select_related("user"), pk=pk)
     start, end, errors = _period(request, site)
     law = site_law(site)
@@ -785,7 +785,7 @@ def _detail_site(request, sites):
 def overview(request):
     access, sites = _dashboard_access(request)
     site = _detail_site(request, sites)
-    activate_site_zone(site)
+    show_site(request, site)
     today = site_today(site)
     # The alerts of every site the user sees (the middleware's list) where ALERTS lets them read,
     # not resolved, as values in one query (issue 37); the exceptions are those of the slip and
