@@ -21,6 +21,8 @@ What is here, by question:
 - the pack's own figures: `pack_figures` (and each day's, `pack_days`); a session pack's day against
   its custody: `sessions_against_custody` (`SessionsAgainstCustody`, with `uncounted_boxes`); the other games' AGP: `other_games_agp`,
   `other_games_history`;
+- where a quarter's tournament play is counted, day by day, under its days' rows (the tables'):
+  `tournament_days_statement`;
 - the frozen format's tax label (`TAX_LABEL`), the figures' value types (`Custody`, `ZERO`,
   `ratio_string`) and the adjustment fields (`ADJUSTMENT_FIELDS`).
 """
@@ -28,7 +30,8 @@ What is here, by question:
 from datetime import date
 
 from cardroom.models import Site
-from packs import get_pack
+from core.money import format_money
+from packs import get_pack, revenue_words
 
 from . import rules
 from .amendments import entry_text as amendment_entry
@@ -105,6 +108,28 @@ def tax_label(tax: TaxFigures) -> str:
     )
 
 
+def tournament_days_statement(summary: QuarterSummary, where, *, taxed: bool) -> str:
+    """Where the quarter's tournament play is counted, day by day, as the days' table says it
+    under its rows ("" without tournament play): a day's row is its tables' figures, so a
+    tournament's fees and prizes are not in it, even on a date with no gaming day opened (a row of
+    $0.00); they are the tournament lines' and, `taxed`, in the site's line of the tax
+    reconciliation (ND 99-01.3-08-16(1)(g): all twenty-one activity reconciles to the return)."""
+    days = summary.tournament_days
+    if not days:
+        return ""
+    words = revenue_words(where)
+    each = "; ".join(
+        f"{d.gaming_date}: {words.gross} {format_money(t.gross_proceeds_cents)}, prizes {format_money(t.prizes_cents)}, "
+        f"{words.net_short} {format_money(t.agp_cents)}"
+        for d, t in ((d, d.tournaments) for d in days)
+    )
+    counted = "in the tournament lines" + (" and in the site's line of the tax reconciliation" if taxed else "")
+    return (
+        f"Tournament play ({rules.TOURNAMENT_PLAY.at(where)}) is not in these rows, which are the tables' figures; "
+        f"it is counted {counted}: {each}."
+    )
+
+
 def closed_books_of(site: Site, gaming_date: date) -> BooksClose | None:
     """The books closed on the site's gaming day, or None while they are open."""
     return BooksClose.objects.filter(site=site, gaming_date=gaming_date).first()
@@ -113,6 +138,7 @@ def closed_books_of(site: Site, gaming_date: date) -> BooksClose | None:
 __all__ = [
     "adjustment_custody",
     "tax_label",
+    "tournament_days_statement",
     "ADJUSTMENT_FIELDS",
     "register_amendment_flag",
     "amendment_entry",

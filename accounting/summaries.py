@@ -441,6 +441,12 @@ class QuarterSummary:
     def twenty_one_agp_with_tournaments_cents(self) -> int:
         return self.twenty_one.agp_cents + self.tournaments.agp_cents
 
+    @property
+    def tournament_days(self) -> tuple[DailySummary, ...]:
+        """The days with tournament play: their rows carry the tables' figures only, the
+        tournaments' are the quarter's tournament lines (`tournament_days_statement`)."""
+        return tuple(d for d in self.days if not d.tournaments.is_empty)
+
 
 def _known_sum(values) -> int | None:
     values = [v for v in values if v is not None]

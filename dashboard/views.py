@@ -600,6 +600,8 @@ def quarter(request):
         ),
         "tax": tax.figures if tax else None,
         "tax_return": tax,
+        # A day's row is its tables'; the tournaments' days, and where they are counted, under them.
+        "tournament_days": published.tournament_days_statement(summary, site, taxed=tax is not None),
         "can_file": state.filing is None
         and chosen.end < site_today(site)
         and access.has_role(site.pk, *QUARTER_FILERS),

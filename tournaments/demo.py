@@ -2,25 +2,32 @@
 
     extend_demo(demo)
 
-Tonight's "Demo: Twenty-one Tournament" (North Dakota's name for the game; played on whatever
-day the demo is loaded, so no weekday in its name): $100 entry for 500 chips, $50 rebuys for
+The "Demo: Twenty-one Tournament" (North Dakota's name for the game; no weekday in its name, it
+was once played on whatever day the demo was loaded): $100 entry for 500 chips, $50 rebuys for
 500 chips, $25 add-ons for 250 chips (ND 99-01.3-08-15(1)); six players, one of whom pays the
 full $200.00 (entry, rebuy and two add-ons); one rebuy rung up twice and voided; a $300 cash
-prize to the winner and a $60 merchandise prize for second place. It is dated on today's
-business day, whose books are still open (the cage's demo closes only earlier days): the
-hour before now, or in the business day's first hour the part of it that has passed.
+prize to the winner and a $60 merchandise prize for second place.
+
+It is played on the busy site's last demo night (`floor.demo.built_dates`), an hour into that
+gaming day: a night with its tables, its bank counted by the cage's demo and its books still
+open, which the books' demo closes afterwards (`cage.demo.close_last_night`, from
+`accounting.demo_books`), so the closed figures, the daily and quarterly reports and the return
+carry the tournament with the night's tables. `manage.py load_demo` runs this after the cage and
+before the books (`_extensions`). It was dated today, on a business day with no gaming day and no
+bank count: that day's row in the quarter's days read $0.00 while its $750.00 was in the tax's
+site line.
 
 Idempotent: it does nothing when the demo tournament is already at the site (by its name or an
-earlier one), nor when a person has opened today's gaming day there (the demo writes into no
-day a person entered).
+earlier one, whatever day it was dated), nor where the site has no demo night, or its last one's
+books are closed. It writes into no day a person entered: only a night the demo built.
 """
 
 from datetime import timedelta
 
 from django.db import transaction
-from django.utils import timezone
 
-from floor.calculations import business_date, gaming_day_bounds
+from core.closing import books_closed
+from floor.models import GamingDay
 
 from . import services
 from .models import FeeKind, Tournament
@@ -29,34 +36,30 @@ NAME = "Demo: Twenty-one Tournament"
 # Its names before (before the packs named their games, packs.GameNames; then with a weekday it
 # was not always played on): a demo loaded then has one, and loading again adds no second.
 EARLIER_NAMES = ("Demo: Friday Night Blackjack Tournament", "Demo: Friday Night Twenty-one Tournament")
-PLAY = timedelta(hours=1)
+INTO_THE_NIGHT = timedelta(hours=1)  # its announcement, after the gaming day opened
 PLAYERS = ("Arne Olson", "Birgit Haugen", "Carl Nygaard", "Dorothy Pederson", "Emil Fjeld", "Frida Strand")
 
 
 def extend_demo(demo: dict) -> None:
-    """The hook `manage.py load_demo` calls last: the busy site only."""
+    """`manage.py load_demo` hook, after the cage's and before the books' (which close the
+    night): the busy site only."""
+    from floor.demo import built_dates
+
     site, people = demo["sites"]["busy"], demo["people"]
     if Tournament.objects.filter(site=site, name__in=(NAME, *EARLIER_NAMES)).exists():
         return
-    from floor.demo import entered_by_hand
-
-    now = timezone.now()
-    today = business_date(now, site.time_zone, site.business_day_start_hour)
-    if entered_by_hand(site).filter(gaming_date=today).exists():
+    built = built_dates(site)  # the demo's nights only, never a day a person entered
+    if not built or books_closed(site.pk, max(built)):
         return
-    # An hour of play ending now; in the business day's first hour, the time it has had, so
-    # that every moment of it is today's (the day before is over, its books closed by the
-    # cage's demo) and none is in the future.
-    opened = gaming_day_bounds(today, site.time_zone, site.business_day_start_hour)[0]
-    span = min(PLAY, now - opened)
-    start, scale = now - span, span / PLAY
+    night = GamingDay.objects.get(site=site, gaming_date=max(built))
+    start = night.opened_at + INTO_THE_NIGHT
     boss, cashier = people["shift"], people["cashier"]
     with transaction.atomic():
         tournament = services.announce_tournament(
             acting_user=boss.user,
             site=site,
             name=NAME,
-            gaming_date=today,
+            gaming_date=night.gaming_date,
             entry_fee_cents=10000,
             chips_per_entry=500,
             rebuy_fee_cents=5000,
@@ -72,7 +75,7 @@ def extend_demo(demo: dict) -> None:
             prizes_offered="Winner: $300 cash. Second place: a club jacket (value $60).",
             at=start,
         )
-        _play(tournament, cashier, boss, lambda minutes: start + timedelta(minutes=minutes) * scale)
+        _play(tournament, cashier, boss, lambda minutes: start + timedelta(minutes=minutes))
 
 
 def _play(tournament, cashier, boss, at) -> None:

@@ -3,7 +3,10 @@ game the site's pack deals apart (`Pack.games`: ND's twenty-one and paddlewheel,
 blackjack only, each by its pack's name; the codes "21" and "PW" in its headers and Game column
 only where the pack asks for that reference, ND 99-01.3-08-05(3)(a): floor.rules.game_column),
 each game's quarter beside its own low-hold threshold where the pack states one
-(ND 99-01.3-08-04(9)) and their total, the cash long (short) with its reconciling lines, then
+(ND 99-01.3-08-04(9)) and their total, the days with tournament play named under the days with
+their figures (a day's row is its tables', even on a date with no gaming day opened: the
+tournaments are counted in the tournament lines and the tax's site line, ND 99-01.3-08-16(1)(g)),
+the cash long (short) with its reconciling lines, then
 the organization's tax reconciliation where the pack levies one (N.D.C.C. 53-06.1-12). The same
 figures as the quarter-summary and tax APIs. The CSV and XLSX (`table`) carry every row the PDF
 prints, section by section (the books with the figures as filed beside those now, the days and
@@ -36,6 +39,7 @@ from accounting.published import (
     quarter_books,
     summary_game_lines,
     tax_return,
+    tournament_days_statement,
 )
 from accounting.rules import COMBINED_BANK, GAMING_TAX, LOW_HOLD, QUARTER_FIGURES, TOURNAMENT_PLAY
 from cardroom.models import Game
@@ -173,7 +177,15 @@ def _days(data: QuarterlyReport) -> list:
             total_row=total_row,
         ),
         para(_games_apart(data.where, words), "small"),
+        *_tournament_days(data),
     ]
+
+
+def _tournament_days(data: QuarterlyReport) -> list:
+    """Under the days: the days with tournament play, their figures and where they are counted
+    (a day's row is its tables'); nothing without tournament play."""
+    statement = tournament_days_statement(data.summary, data.where, taxed=data.tax is not None)
+    return [para(statement, "small")] if statement else []
 
 
 def game_header(words: RevenueWords) -> list[str]:
@@ -567,7 +579,7 @@ def render(data: QuarterlyReport) -> list:
 COLUMNS = [
     # The kind of row, each a row of a section of the PDF or a sentence of its text (a row with only
     # a note). Books: books, receipt, filed_beside_now, amendment, amends_earlier. Days and games:
-    # day, quarter. Cash: cash, bank_allocation, tournament. The pack's figures: pack. Tax: tax_site,
+    # day, quarter. Cash: cash, bank_allocation, tournament, tournament_day. The pack's figures: pack. Tax: tax_site,
     # tax_sites_total, tax_bracket, tax_line, tax, tax_return.
     Column("row"),
     Column("gaming_date", DATE),  # a day's; an amendment's: the date it corrects; a tax bracket's: in force from
@@ -657,7 +669,8 @@ def _books_csv_rows(data: QuarterlyReport) -> list[list]:
 
 def _cash_csv_rows(data: QuarterlyReport) -> list[list]:
     """The PDF's cash section: the cash lines, the combined bank, the days without a bank count
-    and the tournament lines (citing the pack's rule)."""
+    and the tournament lines (citing the pack's rule); then each day's tournament play, as the
+    sentence under the PDF's days names it."""
     s = data.summary
     rows = [
         _row("cash", label=label, amount=cents) for label, cents in cash_lines(s, holds=data.holds, where=data.where)
@@ -665,7 +678,19 @@ def _cash_csv_rows(data: QuarterlyReport) -> list[list]:
     rows += _allocation_csv_rows(data)
     rows += [_row("cash", note=note) for note in no_bank_count_notes(s)]
     cited = TOURNAMENT_PLAY.at(data.where) if not s.tournaments.is_empty else None
-    return rows + [_row("tournament", label=label, amount=cents, note=cited) for label, cents in tournament_lines(data)]
+    rows += [_row("tournament", label=label, amount=cents, note=cited) for label, cents in tournament_lines(data)]
+    return rows + _tournament_day_csv_rows(data)
+
+
+def _tournament_day_csv_rows(data: QuarterlyReport) -> list[list]:
+    """Each day's tournament play, as the sentence under the PDF's days gives it
+    (`tournament_days_statement`): its date, fees (gross proceeds), prizes and AGP."""
+    cited = TOURNAMENT_PLAY.at(data.where)
+    return [
+        _row("tournament_day", gaming_date=d.gaming_date, gross_proceeds=d.tournaments.gross_proceeds_cents,
+             prizes=d.tournaments.prizes_cents, agp=d.tournaments.agp_cents, note=cited)
+        for d in data.summary.tournament_days
+    ]  # fmt: skip
 
 
 def _tax_csv_rows(data: QuarterlyReport) -> list[list]:

@@ -3,7 +3,10 @@ count on the gaming date collected, prizes on the date awarded, as lines beside 
 
 # ruff: noqa: F811  (pytest fixtures imported from test_kind_daily are redefined as arguments)
 
+import csv
+import io
 from datetime import date, datetime
+from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -15,7 +18,9 @@ from cardroom.models import Role
 from core.money import format_money
 from core.periods import Quarter
 from packs import get_pack
-from tests.reports.test_kind_daily import auditor_api, download, pdf_tables, run_report  # noqa: F401
+from reports.kinds import quarterly
+from tests.factories import TableFactory
+from tests.reports.test_kind_daily import auditor_api, download, pdf_tables, pdf_text, run_report  # noqa: F401
 from tournaments import services
 from tournaments.models import FeeKind
 
@@ -145,3 +150,67 @@ def test_the_nd_gaming_tax_counts_the_tournaments_with_the_tables(site, two_nigh
     assert tax.agp_cents == sum(row[3] for row in tax.sites)
     brackets = figures.brackets_in_force(ND_BRACKETS, quarter.end)
     assert tax.tax_cents == figures.gaming_tax(tax.agp_cents, brackets) > 0
+
+
+PLAYED = date(2026, 8, 20)  # a gaming night with table play and no tournament
+
+
+@pytest.fixture
+def tables_night(scenario, site):
+    """PLAYED: a gaming day with one twenty-one table (drop $900, opener $2,000, closer $1,700)."""
+    table = TableFactory(site=site, number=1)
+    scenario.tray(table, PLAYED, "opener", 200_000)
+    scenario.tray(table, PLAYED, "closer", 170_000)
+    scenario.drop(table, PLAYED, 90_000)
+    return table
+
+
+def quarterly_csv(api, site) -> tuple[dict, list[dict[str, str]]]:
+    """The quarterly report of DAY's quarter: its run and its CSV's rows by column name (an ND
+    site's: every column but the pack's count, reports.kinds.quarterly._columns_not_kept)."""
+    run = run_report(api, kind="quarterly", site=site.pk, quarter="2026Q3")
+    header, *rows = csv.reader(io.StringIO(download(api, run, "csv").decode()))
+    names = [column.name for column in quarterly.COLUMNS if column.name != "count"]
+    assert len(header) == len(names)
+    return run, [dict(zip(names, row, strict=True)) for row in rows]
+
+
+def cents(cell: str) -> int:
+    return int(Decimal(cell or "0") * 100)
+
+
+def test_the_quarters_days_say_where_tournament_play_on_a_date_without_a_gaming_day_is_counted(
+    auditor_api, site, two_nights, tables_night
+):
+    """A tournament may be played on a date whose table play was not opened (ND 99-01.3-08-15
+    asks no gaming day of it): its date's row in the quarter's days is the tables' ($0.00), so
+    the report names the day's tournament figures under the days and where they are counted; its
+    days with those figures add up to the site's line of the tax reconciliation (08-16(1)(g))."""
+    run, rows = quarterly_csv(auditor_api, site)
+    text = " ".join(pdf_text(download(auditor_api, run)).split())
+    day_gp = f"{DAY}: gross proceeds {format_money(30000)}, prizes {format_money(0)}, AGP {format_money(30000)}"
+    next_gp = f"{NEXT}: gross proceeds {format_money(1)}, prizes {format_money(19500)}, AGP {format_money(1 - 19500)}"
+    assert "is not in these rows, which are the tables' figures" in text
+    assert day_gp in text and next_gp in text and f"{PLAYED}:" not in text
+    assert "in the tournament lines and in the site's line of the tax reconciliation" in text
+    played = {r["gaming_date"]: r for r in rows if r["row"] == "tournament_day"}
+    assert set(played) == {str(DAY), str(NEXT)}
+    assert (cents(played[str(NEXT)]["gross_proceeds"]), cents(played[str(NEXT)]["agp"])) == (1, 1 - 19500)
+    days = [r for r in rows if r["row"] == "day" and r["game"] == "total"]
+    assert {r["gaming_date"] for r in days} == {str(DAY), str(NEXT), str(PLAYED)}
+    (tax_line,) = [r for r in rows if r["row"] == "tax_site" and r["label"] == site.name]
+    for figure in ("gross_proceeds", "prizes", "agp"):
+        counted = sum(cents(r[figure]) for r in days) + sum(cents(r[figure]) for r in played.values())
+        assert counted == cents(tax_line[figure]), figure
+
+
+def test_the_quarter_page_says_under_its_days_where_tournament_play_is_counted(
+    client, cast, site, two_nights, tables_night
+):
+    client.force_login(cast[Role.AUDITOR].user)
+    html = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
+    statement = html.split('id="tournament-days">', 1)[1].split("</p>", 1)[0]
+    assert f"{DAY}: gross proceeds {format_money(30000)}" in statement and str(PLAYED) not in statement
+    assert "in the site&#x27;s line of the tax reconciliation" in statement
+    later = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q4").content.decode()
+    assert 'id="tournament-days"' not in later  # a quarter without tournament play says nothing of it

@@ -131,9 +131,10 @@ def _extensions():
     game approvals (which make Spokane's and Kingston's tables), then custody (gaming days, slips)
     at North Dakota's, Spokane's and Kingston's sites (`cardroom.pack_demo.houses`),
     then the counts of those days' boxes, the fee collections and Kingston's sessions (before
-    their books close), the cage (bank counts, closing the books, deposits),
-    the books (the previous quarter filed, one amendment), the surveillance records and tonight's
-    tournament; the compliance checks as the schedule runs them (compliance.demo); last, the
+    their books close), the cage (bank counts, closing the books, deposits; the busy site's last
+    night left open), the tournament (played on that last night, before its books close), the
+    books (the previous quarter filed, one amendment, then that last night closed), the
+    surveillance records; the compliance checks as the schedule runs them (compliance.demo); last, the
     state's registry receiving the filed quarters with their amendments and PDFs, and the chain
     head (statefiling.demo). The previous quarter's quarterly reports (reports.demo) come just
     before the books file it: a return's document is the report it was filed with."""
@@ -157,10 +158,10 @@ def _extensions():
         ("drop counts", counts),
         ("fee collections and games-of-chance sessions", fees),
         ("cage: bank counts, closed books, deposits", cage),
+        ("tournament, on the busy site's last night", tournaments),
         ("the previous quarter's quarterly reports, before its filing", quarterly_reports),
         ("quarterly books", books),
         ("surveillance records", surveillance),
-        ("tournament", tournaments),
         ("compliance checks, as the nightly schedule runs them", compliance),
         ("the state's registry: filings received, anchors", state_registry),
     )
