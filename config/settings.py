@@ -90,6 +90,7 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
     "core.idempotency.IdempotencyMiddleware",  # after authentication: keys are per user
     "core.form_tokens.FormTokenMiddleware",  # a page's form sent twice writes once (after messages)
+    "core.database_refusals.DatabaseRefusalMiddleware",  # a page's IntegrityError said, never a 500
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -26,6 +26,7 @@ from rest_framework.settings import ISO_8601, api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from . import limits
+from .database_refusals import database_refusal
 from .parsers import BodyTooLarge
 from .scoping import access_for
 
@@ -35,10 +36,13 @@ def exception_handler(exc, context):
         exc = exceptions.ValidationError(detail=get_error_detail(exc))
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(detail=str(exc) or None)
-    elif isinstance(exc, IntegrityError):
-        exc = exceptions.ValidationError({"non_field_errors": [f"Refused by the database: {exc}"]})
-    elif isinstance(exc, DataError):  # a value out of a column's range that no bound caught first
-        exc = exceptions.ValidationError({"non_field_errors": ["Refused by the database: a value is out of range."]})
+    elif isinstance(exc, (IntegrityError, DataError)):  # two copies met at a constraint; a value out of range
+        refusal = database_refusal(exc)
+        exc = exceptions.ValidationError(
+            detail=get_error_detail(refusal)
+            if hasattr(refusal, "error_dict")
+            else {"non_field_errors": refusal.messages}
+        )
     elif isinstance(exc, RequestDataTooBig):
         exc = BodyTooLarge()
     elif isinstance(exc, SuspiciousOperation):

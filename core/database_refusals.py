@@ -1,0 +1,170 @@
+"""The database's refusals said in the words of the rule each constraint keeps.
+
+A service checks its rules before it writes, but two copies of one request sent together (two
+terminals, a double click, a retry) can both pass the check and meet at a unique constraint or a
+trigger. What the database then raises (`IntegrityError`) names a constraint, a table and
+columns; here it becomes the `ValidationError` a service would have raised: the constraint's own
+`violation_error_message` (or, for a constraint without one, the record and the fields it keeps
+unique), keyed by the field where the constraint has one field, with the rule that keeps it
+("house control" where no regulation says it). The API (`core.api.exception_handler`) answers it
+as a 400, a form (`cardroom.views.call_service`) puts it on the form, and any other page
+(`DatabaseRefusalMiddleware`) sends the browser back to the page it came from with the message,
+so no such refusal is ever a 500.
+"""
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from django.apps import apps
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.db import DataError, IntegrityError, models
+from django.shortcuts import redirect
+from django.utils.http import url_has_allowed_host_and_scheme
+
+from . import form_tokens
+from .rules import HOUSE_CONTROL
+
+RULE_WORDS = re.compile(r"\b(ND|WAC|NY|RCW|9 NYCRR)\b|house control|House control")
+APPEND_ONLY = re.compile(r"append-only: (UPDATE|DELETE) of (\w+) is refused")
+SQLITE_UNIQUE = re.compile(r"UNIQUE constraint failed: (.+)")
+SQLITE_CHECK = re.compile(r"CHECK constraint failed: (\w+)")
+NOT_NULL = re.compile(r"NOT NULL constraint failed: (\w+)\.(\w+)|null value in column \"(\w+)\" of relation \"(\w+)\"")
+
+
+@dataclass(frozen=True)
+class Keeper:
+    """What one constraint keeps: its model, the fields it names, and its sentence."""
+
+    model: type[models.Model]
+    fields: tuple[str, ...]
+    message: str
+    unique: bool = True
+
+
+def _sentence(model, constraint, fields) -> str:
+    custom = getattr(constraint, "violation_error_message", None)
+    if custom and custom != constraint.default_violation_error_message:
+        return str(custom)
+    labels = " and ".join(str(model._meta.get_field(name).verbose_name) for name in fields)
+    noun = model._meta.verbose_name
+    if isinstance(constraint, models.CheckConstraint) or not fields:
+        return f"This {noun} breaks the rule {constraint.name}."
+    return f"A {noun} with this {labels} is already recorded."
+
+
+def _columns(model, fields) -> frozenset[str]:
+    return frozenset(model._meta.get_field(name).column for name in fields)
+
+
+@cache
+def _keepers() -> tuple[dict[str, Keeper], dict[tuple[str, frozenset[str]], Keeper]]:
+    """Every model's constraints by name, and its unique ones by (table, columns) as SQLite names them."""
+    by_name: dict[str, Keeper] = {}
+    by_columns: dict[tuple[str, frozenset[str]], Keeper] = {}
+    for model in apps.get_models():
+        opts = model._meta
+        for constraint in opts.constraints:
+            fields = tuple(getattr(constraint, "fields", ()) or ())
+            unique = isinstance(constraint, models.UniqueConstraint)
+            keeper = Keeper(model, fields, _sentence(model, constraint, fields), unique)
+            by_name[constraint.name] = keeper
+            if fields:
+                by_columns.setdefault((opts.db_table, _columns(model, fields)), keeper)
+        for field in opts.local_fields:
+            if field.unique and not field.primary_key:
+                message = f"A {opts.verbose_name} with this {field.verbose_name} is already recorded."
+                by_columns.setdefault((opts.db_table, frozenset([field.column])), Keeper(model, (field.name,), message))
+        for together in opts.unique_together:
+            labels = " and ".join(str(opts.get_field(name).verbose_name) for name in together)
+            keeper = Keeper(model, tuple(together), f"A {opts.verbose_name} with this {labels} is already recorded.")
+            by_columns.setdefault((opts.db_table, _columns(model, together)), keeper)
+    return by_name, by_columns
+
+
+def _field_of(model, column: str) -> str | None:
+    if model is None:
+        return None
+    for field in model._meta.local_fields:
+        if field.column == column:
+            return field.name
+    return None
+
+
+def _model_of(table: str):
+    return next((model for model in apps.get_models() if model._meta.db_table == table), None)
+
+
+def _keeper(exc: IntegrityError) -> Keeper | None:
+    by_name, by_columns = _keepers()
+    diag = getattr(exc.__cause__, "diag", None)  # PostgreSQL (psycopg) names the constraint
+    if diag is not None and diag.constraint_name in by_name:
+        return by_name[diag.constraint_name]
+    text = str(exc)
+    if found := SQLITE_CHECK.search(text):
+        return by_name.get(found[1])
+    if found := SQLITE_UNIQUE.search(text):
+        pairs = [part.strip().split(".", 1) for part in found[1].split(",")]
+        if all(len(pair) == 2 for pair in pairs):
+            return by_columns.get((pairs[0][0], frozenset(column for _, column in pairs)))
+        if index := re.search(r"index '(\w+)'", found[1]):
+            return by_name.get(index[1])
+    return None
+
+
+def with_rule(keeper: Keeper) -> str:
+    """The sentence with the rule that keeps it: a constraint's own words name none, so "house
+    control" (the product keeps one copy; a regulation's own rule is checked before the write)."""
+    if RULE_WORDS.search(keeper.message):
+        return keeper.message
+    why = f"{HOUSE_CONTROL}: the database keeps one copy" if keeper.unique else HOUSE_CONTROL
+    return f"{keeper.message.rstrip('.')} ({why})."
+
+
+def database_refusal(exc: IntegrityError | DataError) -> ValidationError:
+    """`exc` as the ValidationError a service raises: keyed by the one field it names, if one."""
+    if isinstance(exc, DataError):
+        return ValidationError(f"A value is out of the range its field keeps ({HOUSE_CONTROL}).")
+    text = str(exc)
+    if found := APPEND_ONLY.search(text):
+        model = _model_of(found[2])
+        noun = model._meta.verbose_name if model else "record"
+        return ValidationError(
+            f"This {noun} is signed and append-only ({HOUSE_CONTROL}): it is never changed or "
+            "deleted; record a correction that points back to it."
+        )
+    if found := NOT_NULL.search(text):
+        table, column = (found[1], found[2]) if found[1] else (found[4], found[3])
+        name = _field_of(_model_of(table), column) or column
+        return ValidationError({name: f"{name.replace('_', ' ').capitalize()} is required ({HOUSE_CONTROL})."})
+    keeper = _keeper(exc)
+    if keeper is None:
+        # A trigger's own sentence (ours, in the migration that made it), or a constraint no model declares.
+        detail = text.splitlines()[0].strip() if text.strip() else "a constraint"
+        return ValidationError(f"Refused by the database: {detail} ({HOUSE_CONTROL}); nothing was written.")
+    message = with_rule(keeper)
+    if len(keeper.fields) == 1:
+        return ValidationError({keeper.fields[0]: message})
+    return ValidationError(message)
+
+
+class DatabaseRefusalMiddleware:
+    """A page's refusal by the database, raised past its view, sent back to the page it came from
+    with the refusal's sentence (the API answers its own: `core.api.exception_handler`)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, (IntegrityError, DataError)) or request.path.startswith("/api/"):
+            return None
+        refusal = database_refusal(exception)
+        messages.error(request, " ".join(refusal.messages))
+        back = request.META.get("HTTP_REFERER", "")
+        if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+            back = request.path
+        return form_tokens.refused(redirect(back))

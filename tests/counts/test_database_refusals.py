@@ -1,0 +1,171 @@
+"""A refusal by the database (two copies of one request meeting at a constraint) is said in the
+words of the rule the constraint keeps, keyed by its field, in the API (a 400), on a form and on
+any other page (sent back with the message): never a 500 nor the database's own text.
+
+The IntegrityErrors here are the database's real ones (on SQLite and PostgreSQL alike: each
+names a constraint its own way), raised by writing the second copy past the service's check."""
+
+import pytest
+from django import forms
+from django.contrib.messages import get_messages
+from django.db import IntegrityError, transaction
+from django.test import override_settings
+from django.urls import path
+from rest_framework.test import APIRequestFactory
+from rest_framework.views import APIView
+
+from cardroom.views import call_service
+from core.database_refusals import database_refusal
+from counts.models import CountEntry, CountSession, DropBox, EntryKind
+from tests.counts.conftest import COUNT_TIME, GAMING_DATE
+
+KEEPS_ONE_COPY = "(House control: the database keeps one copy)."
+
+
+def refused(write) -> IntegrityError:
+    with pytest.raises(IntegrityError) as raised, transaction.atomic():
+        write()
+    return raised.value
+
+
+def second_session(session):
+    return refused(
+        lambda: CountSession.objects.create(
+            site=session.site,
+            gaming_date=session.gaming_date,
+            first_member=session.first_member,
+            second_member=session.second_member,
+            opened_by=session.opened_by,
+            opened_at=COUNT_TIME,
+        )
+    )
+
+
+def test_a_unique_constraint_says_its_own_sentence_with_its_rule(session):
+    refusal = database_refusal(second_session(session))
+    assert refusal.messages == [f"A count session for this site and gaming date is already open {KEEPS_ONE_COPY}"]
+    assert not hasattr(refusal, "error_dict")  # two fields: the form's own errors, not one field's
+
+
+def test_a_partial_unique_index_is_named_too(session, removed, counters):
+    """SQLite names a partial index's columns, PostgreSQL its name: both find the same sentence."""
+    first = CountEntry.objects.create(
+        session=session,
+        drop=removed[0].drop,
+        kind=EntryKind.RECOUNT,
+        entered_by=counters[0],
+        entered_at=COUNT_TIME,
+        total_cents=0,
+    )
+    again = refused(
+        lambda: CountEntry.objects.create(
+            session=session,
+            drop=first.drop,
+            kind=EntryKind.RECOUNT,
+            entered_by=counters[1],
+            entered_at=COUNT_TIME,
+            total_cents=0,
+        )
+    )
+    refusal = database_refusal(again)
+    assert refusal.message_dict == {"drop": [f"This box's difference is already resolved {KEEPS_ONE_COPY}"]}
+
+
+def test_a_check_constraint_and_an_append_only_row_are_said_as_rules(session, boxes):
+    counted_alone = refused(
+        lambda: CountSession.objects.create(
+            site=session.site,
+            gaming_date=session.gaming_date.replace(day=1),
+            first_member=session.first_member,
+            second_member=session.first_member,
+            opened_by=session.opened_by,
+            opened_at=COUNT_TIME,
+        )
+    )
+    assert database_refusal(counted_alone).messages == [
+        "This count session breaks the rule count_two_persons (House control)."
+    ]
+    changed = refused(lambda: CountSession.objects.filter(pk=session.pk).update(opened_at=COUNT_TIME.replace(hour=4)))
+    assert database_refusal(changed).messages == [
+        "This count session is signed and append-only (House control): it is never changed or deleted; "
+        "record a correction that points back to it."
+    ]
+    assert DropBox.objects.filter(pk=boxes[0].pk).exists()
+
+
+class Raises(APIView):
+    error: IntegrityError
+
+    def post(self, request):
+        raise self.error
+
+
+def test_the_api_answers_a_400_naming_the_field_and_the_rule(session, removed, counters, manager):
+    Raises.error = second_session(session)
+    request = APIRequestFactory().post("/api/x/", {}, format="json")
+    request.user = manager.user
+    response = Raises.as_view()(request)
+    assert response.status_code == 400
+    assert response.data == {
+        "non_field_errors": [f"A count session for this site and gaming date is already open {KEEPS_ONE_COPY}"]
+    }
+
+
+class DropForm(forms.Form):
+    drop = forms.CharField(required=False)
+
+
+def test_a_form_carries_the_refusal_on_its_field_and_the_page_can_still_read(session, removed, counters):
+    first = CountEntry.objects.create(
+        session=session,
+        drop=removed[0].drop,
+        kind=EntryKind.RECOUNT,
+        entered_by=counters[0],
+        entered_at=COUNT_TIME,
+        total_cents=0,
+    )
+
+    def again():
+        CountEntry.objects.create(
+            session=session,
+            drop=first.drop,
+            kind=EntryKind.RECOUNT,
+            entered_by=counters[1],
+            entered_at=COUNT_TIME,
+            total_cents=0,
+        )
+
+    form = DropForm(data={})
+    assert form.is_valid()
+    assert call_service(form, again) is None
+    assert form.errors == {"drop": [f"This box's difference is already resolved {KEEPS_ONE_COPY}"]}
+    assert CountEntry.objects.filter(drop=first.drop, kind=EntryKind.RECOUNT).count() == 1  # still readable
+
+
+@transaction.atomic  # as a service writes
+def _boom(request):
+    first = CountSession.objects.get()
+    CountSession.objects.create(
+        site=first.site,
+        gaming_date=GAMING_DATE,
+        first_member=first.first_member,
+        second_member=first.second_member,
+        opened_by=first.opened_by,
+        opened_at=COUNT_TIME,
+    )
+
+
+urlpatterns = [path("boom/", _boom)]
+
+
+@override_settings(ROOT_URLCONF=__name__)
+def test_any_other_page_sends_the_browser_back_with_the_refusal(client, session, manager):
+    client.force_login(manager.user)
+    response = client.post("/boom/", HTTP_REFERER="http://testserver/counts/")
+    assert response.status_code == 302
+    assert response["Location"] == "http://testserver/counts/"
+    said = [str(message) for message in get_messages(response.wsgi_request)]
+    assert said == [f"A count session for this site and gaming date is already open {KEEPS_ONE_COPY}"]
+    elsewhere = client.post("/boom/", HTTP_REFERER="https://elsewhere.example/")
+    assert elsewhere["Location"] == "/boom/"  # never sent off the site
+    assert CountSession.objects.count() == 1
