@@ -62,12 +62,15 @@ def alert_list(request):
     """The quarter's alerts (the current quarter unless another is asked for), what is still
     open from earlier, the last run of the checks and the next scheduled ones."""
     _require_alert_reader(request)
-    access, today = access_for(request.user), timezone.localdate()
-    quarter = _quarter_asked(request, today)
-    run = last_run(access, request.site)
+    access = access_for(request.user)
     alerts = alerts_for(access).order_by("is_resolved", "due_date", "-opened_at")
     if digits(request.GET.get("site", "")):
         alerts = alerts.filter(site_id=request.GET["site"])
+        if shown := access.sites().filter(pk=request.GET["site"]).first():
+            show_site(request, shown)  # that site's list: its pack's checks, its last run, its date
+    today = timezone.localdate()
+    quarter = _quarter_asked(request, today)
+    run = last_run(access, request.site)
     earlier = open_before(alerts, quarter) if quarter == Quarter.containing(today) else alerts.none()
     return render(
         request,

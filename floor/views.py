@@ -26,7 +26,7 @@ from cardroom.access import SESSION_KEY, access_for, current_site, require_role
 from cardroom.forms import add_pin_fields
 from cardroom.models import Employee, Role, Site, Station, Table
 from cardroom.pins import acting_user_for
-from cardroom.views import call_service
+from cardroom.views import call_service, show_site
 from core import form_tokens
 from core.audit import chain_head
 from core.limits import record_id
@@ -266,13 +266,13 @@ def _pit_site(request, site_id: int | None) -> Site:
     site = request.site if site_id is None else get_object_or_404(access.sites(), pk=site_id)
     if access.station is None:
         rules.PIT_VIEW.require(request.user, site)
-    timezone.activate(ZoneInfo(site.time_zone))
     return site
 
 
 def _pit_context(request, site_id: int | None) -> dict:
     site = _pit_site(request, site_id)
     here, station = site.pk == request.site.pk, _is_station(request)
+    show_site(request, site)  # another site's pit is that site's page; `here` is the session's site
     now = timezone.now()
     board = queries.pit_board(site, now)
     return {

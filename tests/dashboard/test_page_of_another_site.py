@@ -1,5 +1,5 @@
 """A page showing another site's records than the current one, by its address (`?site=` on the
-figures pages and the dashboard, an alert's site), is that site's page: its header and menu are
+figures pages, the dashboard and the alerts list; a pit by its site; an alert's site), is that site's page: its header and menu are
 the shown site's, in the words of its pack (cardroom.views.show_site). Before, a North Dakota
 site's menu ("percent-of-hold") framed a Washington site's quarter. The session's current site
 stays as the site switcher chose it."""
@@ -16,6 +16,8 @@ PAGES = (
     "/dashboard/quarter/?site={site}&quarter=2026Q3",
     "/dashboard/dealers/?site={site}",
     "/dashboard/?site={site}",
+    "/floor/sites/{site}/pit/",  # the pit of another of the user's sites
+    "/compliance/alerts/?site={site}",  # the alerts list filtered to one site
 )
 
 
