@@ -25,6 +25,7 @@ from ..models import GamingDay, GamingDayClose, Slip, SlipBook, SlipKind, SlipLi
 from .duty import on_duty_by_signing
 from .steps import (
     chip_lines,
+    held_open,
     line_values,
     moment_to_day_end,
     refuse_house_chips_at_fees_site,
@@ -258,7 +259,10 @@ def _credit_signer(preparer: Employee, prepared_as: str, table: Table, read: tup
 
 
 def _require_table_open(table: Table, context: queries.SlipContext) -> GamingDay:
-    if context.day is None:
+    # The day read as open is held open to the commit (steps.held_open; on PostgreSQL, where a
+    # close from another terminal can commit meanwhile): the slip is refused, never entered in
+    # closed books. It is held before the slip's INSERT takes the chain lock the close waits for.
+    if context.day is None or held_open(context.day) is None:
         raise ValidationError(
             {"table": f"{rules.GAMING_DAY_STATE}: no gaming day is open at {table.site}; open one first."}
         )
