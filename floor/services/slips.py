@@ -165,8 +165,13 @@ def _prepare(
             SlipLine(slip=slip, denomination=d, value_cents=d.value_cents, quantity=q) for d, q in lines.items()
         ]
         slip.number, slip.slip_book = _slip_number(site, kind, number, uses_books=context.site_uses_books)
+        # The day read as open is held open to the commit (steps.held_open), so that a close from
+        # another terminal never leaves the slip in closed books: in the message that inserts it
+        # on PostgreSQL's electronic series, else first (a no-op on SQLite, whose writers queue).
         if slip.number is None and context.slip_id is not None:
             _insert_drawing_number(slip, _series(kind, site), slip_lines)
+        elif held_open(day) is None:
+            raise _no_day_open(site)
         elif slip.number is None:
             slip.number = _next_number(_series(kind, site))
             _insert_numbered(slip, slip_lines)
@@ -258,14 +263,13 @@ def _credit_signer(preparer: Employee, prepared_as: str, table: Table, read: tup
     return dealer, rules.SignedAs(str(role))
 
 
+def _no_day_open(site: Site) -> ValidationError:
+    return ValidationError({"table": f"{rules.GAMING_DAY_STATE}: no gaming day is open at {site}; open one first."})
+
+
 def _require_table_open(table: Table, context: queries.SlipContext) -> GamingDay:
-    # The day read as open is held open to the commit (steps.held_open; on PostgreSQL, where a
-    # close from another terminal can commit meanwhile): the slip is refused, never entered in
-    # closed books. It is held before the slip's INSERT takes the chain lock the close waits for.
-    if context.day is None or held_open(context.day) is None:
-        raise ValidationError(
-            {"table": f"{rules.GAMING_DAY_STATE}: no gaming day is open at {table.site}; open one first."}
-        )
+    if context.day is None:
+        raise _no_day_open(table.site)
     if context.table_state == "closed":
         raise ValidationError({"table": f"{rules.TABLE_STATE}: {table} is closed for the gaming day."})
     if context.table_state != "open":
@@ -325,6 +329,8 @@ _SLIP_SQL = _INSERT_DRAWING_NUMBER.format(
 # (which holds the database's write lock from its BEGIN IMMEDIATE): one statement where
 # django-sequences' get_next_value reads the row, then updates it.
 _NEXT_NUMBER_SQL = _NEXT_NUMBER.format(sequences=_quote(Sequence._meta.db_table))
+_HOLD_DAY_SQL = f"SELECT 1 FROM {GamingDay._meta.db_table} WHERE id = %s FOR KEY SHARE"
+_DAY_CLOSED_SQL = f"SELECT EXISTS (SELECT 1 FROM {GamingDayClose._meta.db_table} WHERE gaming_day_id = %s)"
 _LINES_SQL = "INSERT INTO {table} ({columns}) VALUES {{rows}} RETURNING {pk}".format(
     table=_quote(SlipLine._meta.db_table),
     columns=", ".join(_quote(f.column) for f in _LINE_FIELDS),
@@ -347,19 +353,24 @@ def _insert_drawing_number(slip: Slip, series: str, lines: list[SlipLine]) -> No
     slip's entry stamp, the row events, lines first; the slip's post_save)."""
     conn = transaction.get_connection()
     slip.stamp_entry()
-    params = [value for line in lines for value in insert_values(_LINE_PLAN, line, conn)]
+    # The day's key-share lock first (before the number's and the chain's: a close in progress holds
+    # the day's row and then waits for the chain), and its close read again last, after any wait
+    # (each statement reads what was committed when it starts): steps.held_open, in this message.
+    params = [slip.gaming_day_id]
+    params += [value for line in lines for value in insert_values(_LINE_PLAN, line, conn)]
     params += [series, *insert_values(_SLIP_PLAN, slip, conn)]
-    statements = [_LINES_SQL.format(rows=", ".join([_LINE_ROW] * len(lines))), _SLIP_SQL]
+    statements = [_HOLD_DAY_SQL, _LINES_SQL.format(rows=", ".join([_LINE_ROW] * len(lines))), _SLIP_SQL]
     # The day's figures marked stale (its snapshot's row lock) and the chain's lock, in the same message.
     stale = figure_days.day_changed_sql(slip.site_id, slip.gaming_day.gaming_date)
     lock = chain_lock_sql(slip.site.organization_id)
-    for extra in (stale, lock):
+    for extra in (stale, lock, (_DAY_CLOSED_SQL, [slip.gaming_day_id])):
         if extra:
             statements.append(extra[0])
             params += extra[1]
     sql = bound_sql(conn, "; ".join(statements), params)  # as the cursor would bind them, from a kept Transformer
     with conn.cursor() as cursor:
         cursor.execute(sql)
+        cursor.nextset()  # past the day's lock
         ids = cursor.fetchall()
         cursor.nextset()
         (slip.number,) = cursor.fetchone()
@@ -369,6 +380,10 @@ def _insert_drawing_number(slip: Slip, series: str, lines: list[SlipLine]) -> No
             cursor.nextset()  # the lock's
             cursor.nextset()
             chain_locked(slip.site.organization_id, cursor.fetchone())
+        cursor.nextset()
+        (closed,) = cursor.fetchone()
+    if closed:  # rolled back with the transaction: the number drawn too, so the series keeps no gap
+        raise _no_day_open(slip.site)
     _lines_inserted(conn, lines, ids)
     _slip_inserted(conn, slip)  # the day's figure snapshot (accounting.day_figures) finds its day marked already
 
