@@ -11,6 +11,7 @@ from django.utils import timezone
 from cardroom.access import access_for
 from core import limits
 from core.periods import Quarter
+from core.rules import HOUSE_CONTROL
 from packs import pack_for
 
 from . import services
@@ -58,11 +59,15 @@ def index(request):
     # kinds in other words (switch to it in the header).
     site = request.site
     chosen = str(request.POST.get("site") or (site.pk if site is not None else ""))
+    kinds = [kind.describe([pack_for(site)]) for kind in kinds_at(site)] if site is not None else []
     return render(
         request,
         "reports/index.html",
         {
-            "kinds": [kind.describe([pack_for(site)]) for kind in kinds_at(site)] if site is not None else [],
+            "kinds": kinds,
+            # A kind the site's law states no rule for is named without one, and said once, here.
+            "house_control": HOUSE_CONTROL,
+            "house_kept": _house_kept(site, kinds),
             "report_sites": [
                 (s.pk, s.name, str(s.pk) == chosen)
                 for s in getattr(request, "visible_sites", [])
@@ -104,3 +109,16 @@ def download(request, pk, fmt):
     if run.status != "done":
         raise Http404(f"The report is {run.status}, not ready to download.")
     return file_response(run, run.file, fmt)
+
+
+def _house_kept(site, kinds: list[dict]) -> str:
+    """The one sentence for the kinds offered that the site's law states no rule for: the house
+    keeps them as its own records (House control); empty when every kind cites its rule."""
+    kept = [kind["title"] for kind in kinds if kind["rule"] == HOUSE_CONTROL]
+    if not kept:
+        return ""
+    which = "Every report here" if len(kept) == len(kinds) else "A report shown without a citation"
+    return (
+        f"{which} is kept as the house's own record ({HOUSE_CONTROL}): the rules held for "
+        f"{pack_for(site).name} ask for no such record."
+    )

@@ -83,3 +83,18 @@ def test_a_fees_only_site_is_offered_no_chip_inventory_log_and_its_request_is_re
     ).replace("&quot;", '"')
     browser = at_site(client, cast[Role.GAMING_MANAGER], spokane)
     assert "chip_inventory" in _offered(page(browser.get("/reports/")))
+
+
+@pytest.mark.parametrize("jurisdiction", sorted(PACK_SITES))
+def test_a_kind_whose_law_states_no_rule_is_offered_without_one_and_said_once(client, org, cast, jurisdiction):
+    """The list names each kind's rule where the site's law states one; the kinds the house keeps as
+    its own records (House control) are said so once under the list, not "(House control)" a line."""
+    here = SiteFactory(organization=org, jurisdiction=jurisdiction, **PACK_SITES[jurisdiction])
+    html = page(at_site(client, cast[Role.GAMING_MANAGER], here).get("/reports/"))
+    form = html[html.index('id="kind"') : html.index("</select>", html.index('id="kind"'))]
+    assert "(House control)" not in form
+    kept = [kind for kind in load_kinds().values() if kind.applies_to(here) and kind.rule_at(here) == "House control"]
+    said = "is kept as the house's own record (House control): the rules held for"
+    assert (said in html) == bool(kept)
+    if jurisdiction != "ND":  # Washington's and New York's texts ask for none of the count sheets
+        assert kept and html.count(said) == 1
