@@ -20,7 +20,7 @@ from django.apps import apps
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, models
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from . import form_tokens
@@ -162,9 +162,12 @@ class DatabaseRefusalMiddleware:
     def process_exception(self, request, exception):
         if not isinstance(exception, (IntegrityError, DataError)) or request.path.startswith("/api/"):
             return None
-        refusal = database_refusal(exception)
-        messages.error(request, " ".join(refusal.messages))
+        said = " ".join(database_refusal(exception).messages)
         back = request.META.get("HTTP_REFERER", "")
         if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
-            back = request.path
+            back = request.path if request.method == "POST" else ""
+        if not back or back.endswith(request.get_full_path()) and request.method != "POST":
+            # No page to go back to (a page that wrote as it was read): said here, never a loop.
+            return render(request, "database_refusal.html", {"refusal": said}, status=409)
+        messages.error(request, said)
         return form_tokens.refused(redirect(back))

@@ -10,7 +10,7 @@ from django import forms
 from django.contrib.messages import get_messages
 from django.db import IntegrityError, transaction
 from django.test import override_settings
-from django.urls import path
+from django.urls import include, path
 from rest_framework.test import APIRequestFactory
 from rest_framework.views import APIView
 
@@ -155,7 +155,7 @@ def _boom(request):
     )
 
 
-urlpatterns = [path("boom/", _boom)]
+urlpatterns = [path("boom/", _boom), path("", include("config.urls"))]  # the pages' own links too
 
 
 @override_settings(ROOT_URLCONF=__name__)
@@ -168,4 +168,7 @@ def test_any_other_page_sends_the_browser_back_with_the_refusal(client, session,
     assert said == [f"A count session for this site and gaming date is already open {KEEPS_ONE_COPY}"]
     elsewhere = client.post("/boom/", HTTP_REFERER="https://elsewhere.example/")
     assert elsewhere["Location"] == "/boom/"  # never sent off the site
+    read = client.get("/boom/")  # a page that wrote as it was read: said there, not sent back to itself
+    assert read.status_code == 409
+    assert "A count session for this site and gaming date is already open" in read.content.decode()
     assert CountSession.objects.count() == 1
