@@ -28,6 +28,13 @@ def refused(write) -> IntegrityError:
     return raised.value
 
 
+def recount(session, drop, by):
+    """A recount's entry written past the service (which refuses a second one first)."""
+    return CountEntry.objects.create(
+        session=session, drop=drop, kind=EntryKind.RECOUNT, entered_by=by, entered_at=COUNT_TIME, total_cents=0
+    )
+
+
 def second_session(session):
     return refused(
         lambda: CountSession.objects.create(
@@ -49,24 +56,8 @@ def test_a_unique_constraint_says_its_own_sentence_with_its_rule(session):
 
 def test_a_partial_unique_index_is_named_too(session, removed, counters):
     """SQLite names a partial index's columns, PostgreSQL its name: both find the same sentence."""
-    first = CountEntry.objects.create(
-        session=session,
-        drop=removed[0].drop,
-        kind=EntryKind.RECOUNT,
-        entered_by=counters[0],
-        entered_at=COUNT_TIME,
-        total_cents=0,
-    )
-    again = refused(
-        lambda: CountEntry.objects.create(
-            session=session,
-            drop=first.drop,
-            kind=EntryKind.RECOUNT,
-            entered_by=counters[1],
-            entered_at=COUNT_TIME,
-            total_cents=0,
-        )
-    )
+    first = recount(session, removed[0].drop, counters[0])
+    again = refused(lambda: recount(session, first.drop, counters[1]))
     refusal = database_refusal(again)
     assert refusal.message_dict == {"drop": [f"This box's difference is already resolved {KEEPS_ONE_COPY}"]}
 
@@ -116,24 +107,10 @@ class DropForm(forms.Form):
 
 
 def test_a_form_carries_the_refusal_on_its_field_and_the_page_can_still_read(session, removed, counters):
-    first = CountEntry.objects.create(
-        session=session,
-        drop=removed[0].drop,
-        kind=EntryKind.RECOUNT,
-        entered_by=counters[0],
-        entered_at=COUNT_TIME,
-        total_cents=0,
-    )
+    first = recount(session, removed[0].drop, counters[0])
 
     def again():
-        CountEntry.objects.create(
-            session=session,
-            drop=first.drop,
-            kind=EntryKind.RECOUNT,
-            entered_by=counters[1],
-            entered_at=COUNT_TIME,
-            total_cents=0,
-        )
+        recount(session, first.drop, counters[1])
 
     form = DropForm(data={})
     assert form.is_valid()
