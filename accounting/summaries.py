@@ -53,6 +53,11 @@ class CashFigures:
     deposited_on: date | None
     deposit_verified: bool
     deposit_due: date
+    # The day's tournament play in the cash (ND 99-01.3-08-15, 08-16(1)(e)-(g)): its AGP, which
+    # the long (short) is against beside the tables', and its prizes not paid from the cash bank
+    # (merchandise at its value), out of the cash profit and back into the deposit (`cash_figures`).
+    tournament_agp_cents: int = 0
+    prizes_not_in_cash_cents: int = 0
 
     @property
     def deposit_difference_cents(self) -> int | None:
@@ -152,10 +157,28 @@ def _game_sums(days) -> tuple[Custody, Custody, Custody]:
     return figures.total(sums.values()), sums.get("21", figures.ZERO), sums.get("PW", figures.ZERO)
 
 
-def cash_figures(where, day: date, total: Custody, bank, next_bank, cash_adjustment_cents: int = 0) -> CashFigures:
+def cash_figures(
+    where,
+    day: date,
+    total: Custody,
+    bank,
+    next_bank,
+    cash_adjustment_cents: int = 0,
+    tournaments: TournamentFigures = NO_TOURNAMENTS,
+) -> CashFigures:
     """Cash profit, long/short and its reconciling line, and the deposit, from the cage's day.
     `cash_adjustment_cents`: corrections of cash recorded on this day, added to the cash profit.
-    `where`: the site (or its pack's code), whose deposit deadline is due without a bank day."""
+    `where`: the site (or its pack's code), whose deposit deadline is due without a bank day.
+
+    Tournament play (ND 99-01.3-08-15: a tournament is conducted "according to this chapter", so
+    it is twenty-one activity of the day, 08-16(1)(e)-(g)). *Assumed*: its fees are collected into,
+    and its cash prizes paid from, the site's cash bank (the chapter keeps one cash bank for
+    twenty-one, 08-16(1)(a)), so the bank count already holds them. The day's cash long (short) is
+    therefore the cash profit less the AGP of all its twenty-one activity, the tables' and the
+    tournaments' (the sum 08-16(1)(g) reconciles to the return), never the tournaments' cash left
+    unexplained beside the tables' AGP. A merchandise prize lowers the AGP at its value but takes
+    no cash from the bank: it is out of the cash profit as the other prizes are, and back into the
+    deposit as a prize paid by check is (ND 99-01.3-03-10(1))."""
 
     due = deposit_due_on(where, day) if bank is None else bank.deposit_due
     counted = bank is not None and None not in (bank.starting_cash_cents, bank.ending_cash_cents)
@@ -171,7 +194,10 @@ def cash_figures(where, day: date, total: Custody, bank, next_bank, cash_adjustm
             deposit.deposited_on if deposit else None,
             bool(deposit and deposit.verified),
             due,
+            tournaments.agp_cents,
+            tournaments.merchandise_prizes_cents,
         )
+    not_in_cash = tournaments.merchandise_prizes_cents
     profit = (
         figures.cash_profit(
             starting_cash_cents=bank.starting_cash_cents,
@@ -180,8 +206,9 @@ def cash_figures(where, day: date, total: Custody, bank, next_bank, cash_adjustm
             ious_net_cents=bank.ious_net_cents - bank.ious_net_start_cents,
         )
         + cash_adjustment_cents
+        - not_in_cash
     )
-    long_short = figures.cash_long_short(cash_profit_cents=profit, agp_cents=total.agp_cents)
+    long_short = figures.cash_long_short(cash_profit_cents=profit, agp_cents=total.agp_cents + tournaments.agp_cents)
     chips_line = None
     if None not in (bank.starting_chips_cents, bank.ending_chips_cents):
         bank_change = bank.ending_chips_cents - bank.starting_chips_cents
@@ -190,7 +217,7 @@ def cash_figures(where, day: date, total: Custody, bank, next_bank, cash_adjustm
     if next_bank is not None and next_bank.starting_cash_cents is not None:
         increase = next_bank.starting_cash_cents - bank.starting_cash_cents
     expected = figures.bank_deposit(
-        cash_profit_cents=profit, next_day_starting_cash_increase_cents=increase, prizes_paid_by_check_cents=0
+        cash_profit_cents=profit, next_day_starting_cash_increase_cents=increase, prizes_paid_by_check_cents=not_in_cash
     )
     return CashFigures(
         profit,
@@ -202,6 +229,8 @@ def cash_figures(where, day: date, total: Custody, bank, next_bank, cash_adjustm
         deposit.deposited_on if deposit else None,
         bool(deposit and deposit.verified),
         due,
+        tournaments.agp_cents,
+        not_in_cash,
     )
 
 
@@ -247,7 +276,17 @@ def daily_summaries(
     packs = _pack_days(codes, start, end)
     return [
         _daily(
-            site_id, names[site_id], day, grouped, gaming_days, banks, recorded, corrections, tournaments, packs, codes
+            site_id,
+            names[site_id],
+            day,
+            grouped,
+            gaming_days,
+            banks,
+            recorded,
+            corrections,
+            tournaments,
+            packs,
+            codes,
         )
         for site_id, day in keys
     ]
@@ -349,6 +388,7 @@ def _daily(
         paddlewheel += adjustment_custody(entered, "PW")
     gaming_day = gaming_days.get(key)
     cash_adjustment = sum(line.amount_cents for line in entered if line.field == Adjustment.Field.CASH)
+    played = tournaments.get(key, NO_TOURNAMENTS)
     next_bank = banks.get((site_id, day + timedelta(days=1)))
     return DailySummary(
         site_id,
@@ -358,12 +398,12 @@ def _daily(
         total,
         twenty_one,
         paddlewheel,
-        cash_figures(codes[site_id], day, total, banks.get(key), next_bank, cash_adjustment),
+        cash_figures(codes[site_id], day, total, banks.get(key), next_bank, cash_adjustment, played),
         bool(gaming_day and gaming_day[0]),
         bool(gaming_day and gaming_day[1]),
         entered,
         tuple(corrections.get(key, ())),
-        tournaments.get(key, NO_TOURNAMENTS),
+        played,
         packs.get(key) or _no_pack_figures(codes[site_id]),
     )
 
@@ -416,7 +456,8 @@ class QuarterSummary:
     twenty_one: Custody
     paddlewheel: Custody
     # Sums over the days whose cash bank was counted at both ends; None (not known, never
-    # $0.00) when no day of the quarter was.
+    # $0.00) when no day of the quarter was. `days_without_bank_count`: the days that took cash
+    # (table or tournament play, `played_for_cash`) without both counts.
     cash_profit_cents: int | None
     long_short_cents: int | None
     days_without_bank_count: int
@@ -448,6 +489,13 @@ class QuarterSummary:
         return tuple(d for d in self.days if not d.tournaments.is_empty)
 
 
+def played_for_cash(day: DailySummary) -> bool:
+    """Did the day take cash its bank count answers for: table play, or tournament play (its fees
+    and cash prizes are the cash bank's, `cash_figures`)? Such a day without a bank count leaves
+    its cash out of the quarter's cash profit (`QuarterSummary.days_without_bank_count`)."""
+    return bool(day.tables) or not day.tournaments.is_empty
+
+
 def _known_sum(values) -> int | None:
     values = [v for v in values if v is not None]
     return sum(values) if values else None
@@ -474,7 +522,7 @@ def quarter_summaries(sites: list[Site], quarter: Quarter, *, snapshots: bool = 
                 figures.total(d.paddlewheel for d in days),
                 _known_sum(d.cash.cash_profit_cents for d in cash_days),
                 _known_sum(d.cash.long_short_cents for d in cash_days),
-                sum(1 for d in days if d.cash.cash_profit_cents is None and d.tables),
+                sum(1 for d in days if d.cash.cash_profit_cents is None and played_for_cash(d)),
                 tournament_figures.total(d.tournaments for d in days),
                 _known_sum(d.cash.chips_outside_change_cents for d in cash_days),
                 _known_sum(d.cash.unexplained_cents for d in cash_days),

@@ -238,12 +238,14 @@ def _games(data: QuarterlyReport) -> list:
     ]
 
 
-def cash_line_labels(words: RevenueWords) -> tuple[tuple[str, str | None], ...]:
-    """The quarter's cash lines (label, attribute; None: the total win), the win named in the
-    words of the site's pack (packs.RevenueWords)."""
+def cash_line_labels(words: RevenueWords, *, tournaments: str = "") -> tuple[tuple[str, str | None], ...]:
+    """The quarter's cash lines (label, attribute; None: the total win, with the tournaments' where
+    there was tournament play, `tournaments` the rule's citation: the bank's cash holds theirs), the
+    win named in the words of the site's pack (packs.RevenueWords)."""
+    played = f" and tournaments ({tournaments})" if tournaments else ""
     return (
         ("Cash profit (days with a bank count)", "cash_profit_cents"),
-        (f"{words.net_label}, all games", None),
+        (f"{words.net_label}, all games{played}", None),
         (f"Cash long (short) = cash profit - {words.net_short} of those days", "long_short_cents"),
         ("Reconciling line: change in chips outside the house", "chips_outside_change_cents"),
         ("Unexplained remainder", "unexplained_cents"),
@@ -309,9 +311,11 @@ def combined_bank_section(data: QuarterlyReport) -> list:
 def cash_lines(summary: QuarterSummary, *, holds: bool = True, where: str = "") -> list[tuple[str, int | None]]:
     """The quarter's cash lines (label, cents or None: not known), the same in the PDF and the
     CSV; without a drop-based AGP (a fees or session pack) only the cash profit."""
-    labels = cash_line_labels(revenue_words(where))
+    t = summary.tournaments
+    cited = TOURNAMENT_PLAY.at(where) if where and not t.is_empty else ""
+    labels = cash_line_labels(revenue_words(where), tournaments=cited)
     return [
-        (label, summary.total.agp_cents if name is None else getattr(summary, name))
+        (label, summary.total.agp_cents + t.agp_cents if name is None else getattr(summary, name))
         for label, name in (labels if holds else labels[:1])
     ]
 
