@@ -22,7 +22,8 @@ What is here, by question:
   its custody: `sessions_against_custody` (`SessionsAgainstCustody`, with `uncounted_boxes`); the other games' AGP: `other_games_agp`,
   `other_games_history`;
 - where a quarter's tournament play is counted, day by day, under its days' rows (the tables'):
-  `tournament_days_statement`;
+  `tournament_days_statement`; how many gaming days the quarter had, a date with records only
+  (tournament play without a gaming day) named apart: `gaming_days_statement`;
 - the frozen format's tax label (`TAX_LABEL`), the figures' value types (`Custody`, `ZERO`,
   `ratio_string`) and the adjustment fields (`ADJUSTMENT_FIELDS`).
 """
@@ -31,6 +32,7 @@ from datetime import date
 
 from cardroom.models import Site
 from core.money import format_money
+from core.plurals import plural
 from packs import get_pack, revenue_words
 
 from . import rules
@@ -130,6 +132,32 @@ def tournament_days_statement(summary: QuarterSummary, where, *, taxed: bool) ->
     )
 
 
+def gaming_days_statement(summary: QuarterSummary, where) -> str:
+    """How many gaming days the quarter had, as the quarterly summary heads its days ("12 gaming
+    days"): the days a gaming day was opened on (`QuarterSummary.gaming_days`). A date of the books
+    with no gaming day opened is named apart, never counted as one: tournament play (a tournament
+    needs no gaming day, ND 99-01.3-08-15), an adjustment entered, fees or sessions recorded."""
+    heading = plural(summary.gaming_days, "gaming day")
+    others = summary.record_only_days
+    if not others:
+        return heading
+    each = "; ".join(f"{d.gaming_date}: {_recorded_without_a_gaming_day(d, where)}" for d in others)
+    dates = plural(len(others), "other date")
+    return f"{heading}; {dates} of the books with no gaming day opened, not counted as gaming days ({each})"
+
+
+def _recorded_without_a_gaming_day(day: DailySummary, where) -> str:
+    """What a day of the books with no gaming day holds, in words."""
+    held = []
+    if not day.tournaments.is_empty:
+        held.append(f"tournament play ({rules.TOURNAMENT_PLAY.at(where)})")
+    if day.adjustments_recorded:
+        held.append("an adjustment entered")
+    if any(block.get("fees_collected_cents") or block.get("sessions") for block in day.pack.values()):
+        held.append("fees or sessions recorded")
+    return " and ".join(held) or "records only"
+
+
 def closed_books_of(site: Site, gaming_date: date) -> BooksClose | None:
     """The books closed on the site's gaming day, or None while they are open."""
     return BooksClose.objects.filter(site=site, gaming_date=gaming_date).first()
@@ -139,6 +167,7 @@ __all__ = [
     "adjustment_custody",
     "tax_label",
     "tournament_days_statement",
+    "gaming_days_statement",
     "ADJUSTMENT_FIELDS",
     "register_amendment_flag",
     "amendment_entry",

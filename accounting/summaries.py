@@ -136,6 +136,9 @@ class DailySummary:
     # (NY): the day's {"fees": {...}} or {"sessions": {...}} (fees.queries; zeros on a day without
     # any); empty at a drop pack's site.
     pack: dict = field(default_factory=dict)
+    # Was a gaming day opened on this date? False on a day of the books with records only (an
+    # adjustment entered, tournament play, fees or sessions): not a gaming day of the quarter.
+    gaming_day_opened: bool = True
 
     @property
     def twenty_one_agp_with_tournaments_cents(self) -> int:
@@ -271,7 +274,8 @@ def daily_summaries(
     # adjustment entered, tournament play, a fees or session pack's records). One predicate: the
     # quarter lists these days, and only these close (accounting.services.close_books, the daily page).
     records = set(recorded) | set(tournaments) | _record_days(codes, start, end)
-    gaming_days |= _books_of_record_days(records - set(gaming_days), start, end)
+    opened = set(gaming_days)  # the days a gaming day was opened on, before the days of records only
+    gaming_days |= _books_of_record_days(records - opened, start, end)
     keys = sorted(set(grouped) | set(gaming_days))
     packs = _pack_days(codes, start, end)
     return [
@@ -287,6 +291,7 @@ def daily_summaries(
             tournaments,
             packs,
             codes,
+            opened,
         )
         for site_id, day in keys
     ]
@@ -377,7 +382,7 @@ def _adjustments(site_ids, start, end) -> tuple[dict, dict]:
 
 
 def _daily(
-    site_id, site_name, day, grouped, gaming_days, banks, recorded, corrections, tournaments, packs, codes
+    site_id, site_name, day, grouped, gaming_days, banks, recorded, corrections, tournaments, packs, codes, opened
 ) -> DailySummary:
     key = (site_id, day)
     rows, entered = grouped.get(key, []), tuple(recorded.get(key, ()))
@@ -405,6 +410,7 @@ def _daily(
         tuple(corrections.get(key, ())),
         played,
         packs.get(key) or _no_pack_figures(codes[site_id]),
+        key in opened,
     )
 
 
@@ -443,6 +449,7 @@ def no_books_day(site: Site, day: date) -> DailySummary:
         figures.ZERO,
         cash_figures(site, day, figures.ZERO, None, None),
         False,
+        gaming_day_opened=False,
     )
 
 
@@ -481,6 +488,18 @@ class QuarterSummary:
     @property
     def twenty_one_agp_with_tournaments_cents(self) -> int:
         return self.twenty_one.agp_cents + self.tournaments.agp_cents
+
+    @property
+    def gaming_days(self) -> int:
+        """The days of the quarter a gaming day was opened on; a date of the books with only
+        tournament play (ND 99-01.3-08-15 asks no gaming day of it), an adjustment entered, fees or
+        sessions is not one (`record_only_days`)."""
+        return sum(1 for d in self.days if d.gaming_day_opened)
+
+    @property
+    def record_only_days(self) -> tuple[DailySummary, ...]:
+        """The days of the books with no gaming day opened on them."""
+        return tuple(d for d in self.days if not d.gaming_day_opened)
 
     @property
     def tournament_days(self) -> tuple[DailySummary, ...]:

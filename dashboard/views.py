@@ -602,6 +602,8 @@ def quarter(request):
         "tax_return": tax,
         # A day's row is its tables'; the tournaments' days, and where they are counted, under them.
         "tournament_days": published.tournament_days_statement(summary, site, taxed=tax is not None),
+        # How many gaming days, as the PDF heads its days: a date with records only is named apart.
+        "gaming_days": published.gaming_days_statement(summary, site),
         "can_file": state.filing is None
         and chosen.end < site_today(site)
         and access.has_role(site.pk, *QUARTER_FILERS),

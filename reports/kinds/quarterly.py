@@ -33,6 +33,7 @@ from accounting.published import (
     below_word,
     filed_beside_now,
     filings,
+    gaming_days_statement,
     in_pack_words,
     organization_quarter,
     pack_figures,
@@ -166,8 +167,12 @@ def _days(data: QuarterlyReport) -> list:
     summary, dealt, words = data.summary, data.dealt, revenue_words(data.where)
     header = day_header(data.where)
     total_row = _day_row("Quarter", summary, dealt, summary.cash_profit_cents, summary.long_short_cents)
+    # The days a gaming day was opened on; a date of the books without one (tournament play alone,
+    # ND 99-01.3-08-15) is named under the heading, never counted as a gaming day.
+    apart = [para(gaming_days_statement(summary, data.where), "small")] if summary.record_only_days else []
     return [
-        para(plural(len(summary.days), "gaming day"), "heading"),
+        para(plural(summary.gaming_days, "gaming day"), "heading"),
+        *apart,
         data_table(
             header,
             _day_rows(summary, dealt),
@@ -583,7 +588,7 @@ def render(data: QuarterlyReport) -> list:
 COLUMNS = [
     # The kind of row, each a row of a section of the PDF or a sentence of its text (a row with only
     # a note). Books: books, receipt, filed_beside_now, amendment, amends_earlier. Days and games:
-    # day, quarter. Cash: cash, bank_allocation, tournament, tournament_day. The pack's figures: pack. Tax: tax_site,
+    # gaming_days (how many, the PDF's heading of the days, other dates of the books named), day, quarter. Cash: cash, bank_allocation, tournament, tournament_day. The pack's figures: pack. Tax: tax_site,
     # tax_sites_total, tax_bracket, tax_line, tax, tax_return.
     Column("row"),
     Column("gaming_date", DATE),  # a day's; an amendment's: the date it corrects; a tax bracket's: in force from
@@ -637,7 +642,8 @@ def _drop_csv_rows(data: QuarterlyReport) -> list[list]:
     days and games (`_drop_sections`): none for a fees or session pack."""
     if not data.holds:
         return []
-    s, rows, names = data.summary, [], game_names(data.where)
+    s, names = data.summary, game_names(data.where)
+    rows = [_row("gaming_days", label=plural(s.gaming_days, "gaming day"), note=gaming_days_statement(s, data.where))]
     for d in s.days:
         day_lines = [GameLine(code, names.label(code), getattr(d, DAY_FIGURES[code]), None) for code in data.dealt]
         rows += _game_rows("day", [*day_lines, GameLine("total", "Total", d.total, None)],
