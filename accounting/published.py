@@ -101,11 +101,13 @@ ADJUSTMENT_FIELDS = Adjustment.Field.choices
 
 def tax_label(tax: TaxFigures) -> str:
     """What the tax is, in the words of the pack that levies it (North Dakota: "ND gaming tax ...
-    (N.D.C.C. 53-06.1-12): the North Dakota sites' ...")."""
+    (N.D.C.C. 53-06.1-12): the North Dakota sites' ..."): the AGP of their tables and their
+    tournaments (`summaries.tax_row`: all twenty-one activity, ND 99-01.3-08-16(1)(g))."""
     pack = get_pack(tax.pack_code)
     return (
         f"{pack.code} gaming tax on the AGP recorded here ({rules.GAMING_TAX.at(pack)}): the {pack.name} sites' "
-        f"{pack.game_names.word('21')} and paddlewheel AGP; the brackets apply to the organization's AGP from all its games, so with "
+        f"{pack.game_names.word('21')} and paddlewheel AGP, their tables' and their tournaments' "
+        f"({rules.TOURNAMENT_PLAY.at(pack)}); the brackets apply to the organization's AGP from all its games, so with "
         "the other games' AGP recorded the tax here is its pro-rata share of the tax on the total."
     )
 

@@ -446,8 +446,11 @@ def tax_total_row(tax: TaxFigures) -> list:
 
 def tax_rows(tax: TaxFigures) -> list[list]:
     other = tax.other_games_agp_cents
+    pack = get_pack(tax.pack_code)
+    # The sites' lines carry all their twenty-one activity, the tournaments' with the tables'
+    # (accounting.summaries.tax_row, ND 99-01.3-08-16(1)(g)): the label says so.
     return [
-        [f"AGP recorded here ({get_pack(tax.pack_code).name} sites' tables)", tax.agp_cents],
+        [f"AGP recorded here ({pack.name} sites' tables and tournaments, {TOURNAMENT_PLAY.at(pack)})", tax.agp_cents],
         ["Other games' AGP (recorded by a gaming manager)", "not recorded" if other is None else other],
         ["Organization's AGP, all games", tax.organization_agp_cents],
         ["Tax on the organization's AGP (brackets on the total)", tax.organization_tax_cents],
