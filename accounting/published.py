@@ -23,7 +23,9 @@ What is here, by question:
   `other_games_history`;
 - where a quarter's tournament play is counted, day by day, under its days' rows (the tables'):
   `tournament_days_statement`; how many gaming days the quarter had, a date with records only
-  (tournament play without a gaming day) named apart: `gaming_days_statement`;
+  (tournament play without a gaming day) named apart: `gaming_days_statement`; a quarter with
+  nothing played (a seasonal site out of its season): `nothing_played_statement` and its cash
+  figures as shown, $0.00 not "not known": `return_cash_profit`;
 - the frozen format's tax label (`TAX_LABEL`), the figures' value types (`Custody`, `ZERO`,
   `ratio_string`) and the adjustment fields (`ADJUSTMENT_FIELDS`).
 """
@@ -93,6 +95,7 @@ from .summaries import (
     quarter_game_totals,
     quarter_summaries,
     quarter_summary,
+    return_cash_profit,
 )
 from .table_days import TableDay, table_days
 
@@ -160,6 +163,19 @@ def _recorded_without_a_gaming_day(day: DailySummary, where) -> str:
     return " and ".join(held) or "records only"
 
 
+def nothing_played_statement(summary: QuarterSummary, *, seasonal: bool) -> str:
+    """What the quarter's cash says where nothing was played in it (`QuarterSummary.nothing_played`:
+    no gaming day opened, no play; a seasonal site out of its season), "" otherwise: its cash
+    profit and long (short) are $0.00, not "not known", for no bank count is missing."""
+    if not summary.nothing_played:
+        return ""
+    season = " (a seasonal site, out of its season)" if seasonal else ""
+    return (
+        f"No gaming day was opened at {summary.site_name} in {summary.quarter}{season}: nothing was played, "
+        f"so no bank count is missing; its cash profit and cash long (short) are {format_money(0)}."
+    )
+
+
 def closed_books_of(site: Site, gaming_date: date) -> BooksClose | None:
     """The books closed on the site's gaming day, or None while they are open."""
     return BooksClose.objects.filter(site=site, gaming_date=gaming_date).first()
@@ -170,6 +186,8 @@ __all__ = [
     "tax_label",
     "tournament_days_statement",
     "gaming_days_statement",
+    "nothing_played_statement",
+    "return_cash_profit",
     "ADJUSTMENT_FIELDS",
     "register_amendment_flag",
     "amendment_entry",

@@ -497,6 +497,13 @@ class QuarterSummary:
         return sum(1 for d in self.days if d.gaming_day_opened)
 
     @property
+    def nothing_played(self) -> bool:
+        """No gaming day opened and no play of any kind in the quarter (a seasonal site out of its
+        season): its cash figures are none, $0.00, never "not known" as if a bank count were
+        missing (`return_cash_profit`)."""
+        return not any(d.gaming_day_opened or played_for_cash(d) for d in self.days)
+
+    @property
     def record_only_days(self) -> tuple[DailySummary, ...]:
         """The days of the books with no gaming day opened on them."""
         return tuple(d for d in self.days if not d.gaming_day_opened)
@@ -731,6 +738,13 @@ def other_games_agp_cents(organization, quarter: Quarter) -> int | None:
     return found.agp_cents if found is not None else None
 
 
+def return_cash_profit(s: QuarterSummary, cents: int | None) -> int | None:
+    """A quarter's cash figure as its return and summary show it: `cents`, or $0.00 where nothing
+    was played in the quarter (`QuarterSummary.nothing_played`: there was no bank to count, so
+    none is missing); None (not known) where play went without a bank count."""
+    return 0 if cents is None and s.nothing_played else cents
+
+
 def tax_row(s: QuarterSummary) -> tuple[str, int, int, int, int | None]:
     """A site's line of the quarterly return: GP, prizes and AGP of all its twenty-one activity,
     the tables' and the tournaments' (ND 99-01.3-08-16(1)(g): "the summaries of all twenty-one
@@ -741,7 +755,7 @@ def tax_row(s: QuarterSummary) -> tuple[str, int, int, int, int | None]:
         s.total.gross_proceeds_cents + t.gross_proceeds_cents,
         s.total.prizes_cents + t.prizes_cents,
         s.total.agp_cents + t.agp_cents,
-        s.cash_profit_cents,
+        return_cash_profit(s, s.cash_profit_cents),
     )
 
 

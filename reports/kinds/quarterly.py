@@ -35,9 +35,11 @@ from accounting.published import (
     filings,
     gaming_days_statement,
     in_pack_words,
+    nothing_played_statement,
     organization_quarter,
     pack_figures,
     quarter_books,
+    return_cash_profit,
     summary_game_lines,
     tax_return,
     tournament_days_statement,
@@ -82,6 +84,7 @@ class QuarterlyReport:
     receipt: str = ""  # the state registry's receipt of the filing (statefiling), or its delivery state
     filed_tax: dict | None = None  # the tax the site's filing froze (its figures' "tax"), if any
     amendment_receipts: tuple[str, ...] = ()  # each amendment sent to the state registry, with its receipt
+    seasonal: bool = False  # the site's seasonal flag: a quarter with nothing played says so
 
     @property
     def holds(self) -> bool:
@@ -116,7 +119,8 @@ def build(context: ReportContext) -> QuarterlyReport:
     return QuarterlyReport(context.site.name, summary, tax.figures if tax else None, state, tax, games, pack,
                            context.site.jurisdiction, receipt_statement(state.filing, context.site),
                            filing.figures.get("tax") if filing else None,
-                           tuple(f"{a.label}: {a.statement}" for a in amendment_statements(state.filing, context.site)))  # fmt: skip
+                           tuple(f"{a.label}: {a.statement}" for a in amendment_statements(state.filing, context.site)),
+                           context.site.seasonal)  # fmt: skip
 
 
 def day_header(where: str) -> list[str]:
@@ -145,6 +149,15 @@ def _day_row(label, summary, dealt: tuple[str, ...], cash_profit, long_short) ->
     return [*cells, known(cash_profit), known(long_short)]
 
 
+def _quarter_cash(summary: QuarterSummary) -> tuple[int | None, int | None]:
+    """The quarter's cash profit and long (short) as its total row shows them: $0.00 where nothing
+    was played (`return_cash_profit`), not known where play went without a bank count."""
+    return (
+        return_cash_profit(summary, summary.cash_profit_cents),
+        return_cash_profit(summary, summary.long_short_cents),
+    )
+
+
 def _day_rows(summary: QuarterSummary, dealt: tuple[str, ...]) -> list[list]:
     return [
         _day_row(str(d.gaming_date), d, dealt, d.cash.cash_profit_cents, d.cash.long_short_cents) for d in summary.days
@@ -166,7 +179,7 @@ def _games_apart(where: str, words: RevenueWords) -> str:
 def _days(data: QuarterlyReport) -> list:
     summary, dealt, words = data.summary, data.dealt, revenue_words(data.where)
     header = day_header(data.where)
-    total_row = _day_row("Quarter", summary, dealt, summary.cash_profit_cents, summary.long_short_cents)
+    total_row = _day_row("Quarter", summary, dealt, *_quarter_cash(summary))
     # The days a gaming day was opened on; a date of the books without one (tournament play alone,
     # ND 99-01.3-08-15) is named under the heading, never counted as a gaming day.
     apart = [para(gaming_days_statement(summary, data.where), "small")] if summary.record_only_days else []
@@ -320,7 +333,12 @@ def cash_lines(summary: QuarterSummary, *, holds: bool = True, where: str = "") 
     cited = TOURNAMENT_PLAY.at(where) if where and not t.is_empty else ""
     labels = cash_line_labels(revenue_words(where), tournaments=cited)
     return [
-        (label, summary.total.agp_cents + t.agp_cents if name is None else getattr(summary, name))
+        (
+            label,
+            summary.total.agp_cents + t.agp_cents
+            if name is None
+            else return_cash_profit(summary, getattr(summary, name)),
+        )
         for label, name in (labels if holds else labels[:1])
     ]
 
@@ -363,8 +381,11 @@ def _cash(data: QuarterlyReport) -> list:
     story += combined_bank_section(data)
     story += [para(note) for note in no_bank_count_notes(summary)]
     net = summary.long_short_cents
+    nothing = nothing_played_statement(summary, seasonal=data.seasonal)
     if not data.holds:
         pass
+    elif nothing:
+        story.append(para(f"Net cash long (short) for the quarter: {format_money(0)}. {nothing}"))
     elif net is None:
         story.append(para("Net cash long (short) for the quarter: not known (no bank count)."))
     else:
@@ -652,9 +673,7 @@ def _drop_csv_rows(data: QuarterlyReport) -> list[list]:
         rows += _game_rows("day", [*day_lines, GameLine("total", "Total", d.total, None)],
                            (d.cash.cash_profit_cents, d.cash.long_short_cents), data.where,
                            gaming_date=d.gaming_date)  # fmt: skip
-    return rows + _game_rows(
-        "quarter", data.games, (s.cash_profit_cents, s.long_short_cents), data.where, label=str(s.quarter)
-    )
+    return rows + _game_rows("quarter", data.games, _quarter_cash(s), data.where, label=str(s.quarter))
 
 
 def _books_csv_rows(data: QuarterlyReport) -> list[list]:
@@ -690,6 +709,8 @@ def _cash_csv_rows(data: QuarterlyReport) -> list[list]:
     ]
     rows += _allocation_csv_rows(data)
     rows += [_row("cash", note=note) for note in no_bank_count_notes(s)]
+    nothing = nothing_played_statement(s, seasonal=data.seasonal)
+    rows += [_row("cash", note=nothing)] if nothing else []
     cited = TOURNAMENT_PLAY.at(data.where) if not s.tournaments.is_empty else None
     rows += [_row("tournament", label=label, amount=cents, note=cited) for label, cents in tournament_lines(data)]
     return rows + _tournament_day_csv_rows(data)
