@@ -48,6 +48,7 @@ from .summaries import (
     TaxFigures,
     adjustment_custody,
     other_games_agp_cents,
+    return_cash_profit,
     tax_figures,
     tax_row,
 )
@@ -681,7 +682,7 @@ def tax_return(
                     total["gross_proceeds_cents"] + played.get("gross_proceeds_cents", 0),
                     total["prizes_cents"] + played.get("prizes_cents", 0),
                     total["agp_cents"] + played.get("agp_cents", 0),
-                    filing.figures["summary"]["cash_profit_cents"],
+                    return_cash_profit(s, filing.figures["summary"]["cash_profit_cents"]),
                 )
             )
             filed_sites.append(s.site_name)

@@ -40,6 +40,16 @@ take fills and credits, its drop boxes are counted, and those records are what i
 answer to, so they stay frozen. Every other site's version 3 is its version 2 with
 `"format_version": 3`. Stored documents of versions 1 and 2 are still compared in their own version
 (a WA-BJ site's version-2 day keeps its zero drop blocks).
+
+Version 4 (from 2026-12-05) is version 3 with `"format_version": 4` and, on a day with tournament
+play, its cash figures with the tournaments in them (`accounting.summaries.cash_figures`): the cash
+long (short) is the cash profit less the AGP of all the day's twenty-one activity, the tables' and
+the tournaments' (ND 99-01.3-08-15, 08-16(1)(g)), and the cash profit is net of the tournaments'
+merchandise prizes (paid from no cash bank); a quarter counts a day of tournament play without a
+bank count among its `days_without_bank_count`. Versions 1 to 3 compared the bank's cash, which
+holds the tournaments' fees and cash prizes, with the tables' AGP only, leaving the tournaments'
+cash an unexplained long; a stored document of those versions is still compared in its own
+(`_cash_before_v4`). A day or quarter without tournament play reads the same in versions 3 and 4.
 """
 
 import hashlib
@@ -48,7 +58,7 @@ from datetime import date
 
 from .figures import Custody, ratio_string
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 VERSION_KEY = "format_version"  # absent in version 1
 
 TAX_LABEL = (
@@ -131,7 +141,7 @@ def tournaments(t) -> dict:
 def daily(s, version: int = FORMAT_VERSION) -> dict:
     """A day's figures (an `accounting.summaries.DailySummary`) as the books closed on it keep them,
     in format `version` (the one written now unless a stored document's is given)."""
-    document = {**_daily_v1(s), **_since_v2(s.pack, version)}
+    document = {**_daily_v1(s, version), **_since_v2(s.pack, version)}
     if version < 3 or "fees" not in (s.pack or {}):
         return document
     return _own_pack_day(document)
@@ -190,8 +200,27 @@ def drop_figures(s) -> dict:
     }
 
 
-def _daily_v1(s) -> dict:
+def _cash_before_v4(cash) -> tuple[int | None, int | None, int | None]:
+    """A day's (cash profit, long (short), unexplained) as versions 1 to 3 computed them: the
+    tournaments' merchandise prizes not out of the cash profit, the long (short) against the
+    tables' AGP only (module docstring, version 4)."""
+    if cash.cash_profit_cents is None:
+        return None, cash.long_short_cents, cash.unexplained_cents
+    back = cash.tournament_agp_cents + cash.prizes_not_in_cash_cents
+    unexplained = None if cash.unexplained_cents is None else cash.unexplained_cents + back
+    return cash.cash_profit_cents + cash.prizes_not_in_cash_cents, cash.long_short_cents + back, unexplained
+
+
+def _cash_in(cash, version: int) -> tuple[int | None, int | None, int | None]:
+    """A day's (cash profit, long (short), unexplained) in format `version`."""
+    if version < 4:
+        return _cash_before_v4(cash)
+    return cash.cash_profit_cents, cash.long_short_cents, cash.unexplained_cents
+
+
+def _daily_v1(s, version: int) -> dict:
     cash = s.cash
+    profit, long_short, unexplained = _cash_in(cash, version)
     return {
         **tournaments(s.tournaments),
         "site": s.site_id,
@@ -202,10 +231,10 @@ def _daily_v1(s) -> dict:
         "adjustments_to_this_day": [adjustment(a) for a in s.adjustments_to_this_day],
         **drop_figures(s),
         "cash": {
-            "cash_profit_cents": cash.cash_profit_cents,
-            "long_short_cents": cash.long_short_cents,
+            "cash_profit_cents": profit,
+            "long_short_cents": long_short,
             "chips_outside_change_cents": cash.chips_outside_change_cents,
-            "unexplained_cents": cash.unexplained_cents,
+            "unexplained_cents": unexplained,
             "deposit_expected_cents": cash.deposit_expected_cents,
             "deposit_recorded_cents": cash.deposit_recorded_cents,
             "deposited_on": str(cash.deposited_on) if cash.deposited_on else None,
@@ -219,13 +248,32 @@ def quarter(summary, books_sha256: dict[tuple[int, date], str | None], version: 
     """The site's quarter (SFN 50901) as a filing freezes it (an `accounting.summaries.QuarterSummary`):
     a row per gaming day with the digest of the books closed on it (`books_sha256`, keyed by
     (site id, gaming date); a day without closed books has none), in format `version`."""
-    document = {**_quarter_v1(summary, books_sha256), **_since_v2(summary.pack, version)}
+    document = {**_quarter_v1(summary, books_sha256, version), **_since_v2(summary.pack, version)}
     if version < 3 or "fees" not in (summary.pack or {}):
         return document
     return _own_pack_quarter(document)
 
 
-def _quarter_v1(summary, books_sha256: dict[tuple[int, date], str | None]) -> dict:
+def _known_sum(values) -> int | None:
+    values = [v for v in values if v is not None]
+    return sum(values) if values else None
+
+
+def _quarter_cash(summary, version: int) -> tuple[int | None, int | None, int, dict]:
+    """The quarter's (cash profit, long (short), days without bank count) and each day's (cash
+    profit, long (short)) by date, in format `version` (before 4: `_cash_before_v4`, and only
+    the days of table play without a bank count counted)."""
+    if version >= 4:
+        days = {d.gaming_date: (d.cash.cash_profit_cents, d.cash.long_short_cents) for d in summary.days}
+        return summary.cash_profit_cents, summary.long_short_cents, summary.days_without_bank_count, days
+    days = {d.gaming_date: _cash_before_v4(d.cash)[:2] for d in summary.days}
+    counted = [days[d.gaming_date] for d in summary.days if d.cash.cash_profit_cents is not None]
+    without = sum(1 for d in summary.days if d.cash.cash_profit_cents is None and d.tables)
+    return _known_sum(p for p, _ in counted), _known_sum(ls for _, ls in counted), without, days
+
+
+def _quarter_v1(summary, books_sha256: dict[tuple[int, date], str | None], version: int) -> dict:
+    profit, long_short, without, days = _quarter_cash(summary, version)
     return {
         **tournaments(summary.tournaments),  # only when there was play: earlier filings compare equal
         "site": summary.site_id,
@@ -233,9 +281,9 @@ def _quarter_v1(summary, books_sha256: dict[tuple[int, date], str | None]) -> di
         "total": custody(summary.total),
         "twenty_one": custody(summary.twenty_one),
         "paddlewheel": custody(summary.paddlewheel),
-        "cash_profit_cents": summary.cash_profit_cents,
-        "long_short_cents": summary.long_short_cents,
-        "days_without_bank_count": summary.days_without_bank_count,
+        "cash_profit_cents": profit,
+        "long_short_cents": long_short,
+        "days_without_bank_count": without,
         "days": [
             {
                 "gaming_date": str(d.gaming_date),
@@ -243,8 +291,8 @@ def _quarter_v1(summary, books_sha256: dict[tuple[int, date], str | None]) -> di
                 "prizes_cents": d.total.prizes_cents,
                 "agp_cents": d.total.agp_cents,
                 "hold_ratio": ratio_string(d.total.hold_ratio),
-                "cash_profit_cents": d.cash.cash_profit_cents,
-                "long_short_cents": d.cash.long_short_cents,
+                "cash_profit_cents": days[d.gaming_date][0],
+                "long_short_cents": days[d.gaming_date][1],
                 "books_sha256": books_sha256.get((d.site_id, d.gaming_date)),
             }
             for d in summary.days

@@ -22,7 +22,10 @@ What is here, by question:
   its custody: `sessions_against_custody` (`SessionsAgainstCustody`, with `uncounted_boxes`); the other games' AGP: `other_games_agp`,
   `other_games_history`;
 - where a quarter's tournament play is counted, day by day, under its days' rows (the tables'):
-  `tournament_days_statement`;
+  `tournament_days_statement`; how many gaming days the quarter had, a date with records only
+  (tournament play without a gaming day) named apart: `gaming_days_statement`; a quarter with
+  nothing played (a seasonal site out of its season): `nothing_played_statement` and its cash
+  figures as shown, $0.00 not "not known": `return_cash_profit`;
 - the frozen format's tax label (`TAX_LABEL`), the figures' value types (`Custody`, `ZERO`,
   `ratio_string`) and the adjustment fields (`ADJUSTMENT_FIELDS`).
 """
@@ -31,6 +34,7 @@ from datetime import date
 
 from cardroom.models import Site
 from core.money import format_money
+from core.plurals import plural
 from packs import get_pack, revenue_words
 
 from . import rules
@@ -91,6 +95,7 @@ from .summaries import (
     quarter_game_totals,
     quarter_summaries,
     quarter_summary,
+    return_cash_profit,
 )
 from .table_days import TableDay, table_days
 
@@ -99,11 +104,13 @@ ADJUSTMENT_FIELDS = Adjustment.Field.choices
 
 def tax_label(tax: TaxFigures) -> str:
     """What the tax is, in the words of the pack that levies it (North Dakota: "ND gaming tax ...
-    (N.D.C.C. 53-06.1-12): the North Dakota sites' ...")."""
+    (N.D.C.C. 53-06.1-12): the North Dakota sites' ..."): the AGP of their tables and their
+    tournaments (`summaries.tax_row`: all twenty-one activity, ND 99-01.3-08-16(1)(g))."""
     pack = get_pack(tax.pack_code)
     return (
         f"{pack.code} gaming tax on the AGP recorded here ({rules.GAMING_TAX.at(pack)}): the {pack.name} sites' "
-        f"{pack.game_names.word('21')} and paddlewheel AGP; the brackets apply to the organization's AGP from all its games, so with "
+        f"{pack.game_names.word('21')} and paddlewheel AGP, their tables' and their tournaments' "
+        f"({rules.TOURNAMENT_PLAY.at(pack)}); the brackets apply to the organization's AGP from all its games, so with "
         "the other games' AGP recorded the tax here is its pro-rata share of the tax on the total."
     )
 
@@ -130,6 +137,45 @@ def tournament_days_statement(summary: QuarterSummary, where, *, taxed: bool) ->
     )
 
 
+def gaming_days_statement(summary: QuarterSummary, where) -> str:
+    """How many gaming days the quarter had, as the quarterly summary heads its days ("12 gaming
+    days"): the days a gaming day was opened on (`QuarterSummary.gaming_days`). A date of the books
+    with no gaming day opened is named apart, never counted as one: tournament play (a tournament
+    needs no gaming day, ND 99-01.3-08-15), an adjustment entered, fees or sessions recorded."""
+    heading = plural(summary.gaming_days, "gaming day")
+    others = summary.record_only_days
+    if not others:
+        return heading
+    each = "; ".join(f"{d.gaming_date}: {_recorded_without_a_gaming_day(d, where)}" for d in others)
+    dates = plural(len(others), "other date")
+    return f"{heading}; {dates} of the books with no gaming day opened, not counted as gaming days ({each})"
+
+
+def _recorded_without_a_gaming_day(day: DailySummary, where) -> str:
+    """What a day of the books with no gaming day holds, in words."""
+    held = []
+    if not day.tournaments.is_empty:
+        held.append(f"tournament play ({rules.TOURNAMENT_PLAY.at(where)})")
+    if day.adjustments_recorded:
+        held.append("an adjustment entered")
+    if any(block.get("fees_collected_cents") or block.get("sessions") for block in day.pack.values()):
+        held.append("fees or sessions recorded")
+    return " and ".join(held) or "records only"
+
+
+def nothing_played_statement(summary: QuarterSummary, *, seasonal: bool) -> str:
+    """What the quarter's cash says where nothing was played in it (`QuarterSummary.nothing_played`:
+    no gaming day opened, no play; a seasonal site out of its season), "" otherwise: its cash
+    profit and long (short) are $0.00, not "not known", for no bank count is missing."""
+    if not summary.nothing_played:
+        return ""
+    season = " (a seasonal site, out of its season)" if seasonal else ""
+    return (
+        f"No gaming day was opened at {summary.site_name} in {summary.quarter}{season}: nothing was played, "
+        f"so no bank count is missing; its cash profit and cash long (short) are {format_money(0)}."
+    )
+
+
 def closed_books_of(site: Site, gaming_date: date) -> BooksClose | None:
     """The books closed on the site's gaming day, or None while they are open."""
     return BooksClose.objects.filter(site=site, gaming_date=gaming_date).first()
@@ -139,6 +185,9 @@ __all__ = [
     "adjustment_custody",
     "tax_label",
     "tournament_days_statement",
+    "gaming_days_statement",
+    "nothing_played_statement",
+    "return_cash_profit",
     "ADJUSTMENT_FIELDS",
     "register_amendment_flag",
     "amendment_entry",

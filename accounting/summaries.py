@@ -53,6 +53,11 @@ class CashFigures:
     deposited_on: date | None
     deposit_verified: bool
     deposit_due: date
+    # The day's tournament play in the cash (ND 99-01.3-08-15, 08-16(1)(e)-(g)): its AGP, which
+    # the long (short) is against beside the tables', and its prizes not paid from the cash bank
+    # (merchandise at its value), out of the cash profit and back into the deposit (`cash_figures`).
+    tournament_agp_cents: int = 0
+    prizes_not_in_cash_cents: int = 0
 
     @property
     def deposit_difference_cents(self) -> int | None:
@@ -131,6 +136,9 @@ class DailySummary:
     # (NY): the day's {"fees": {...}} or {"sessions": {...}} (fees.queries; zeros on a day without
     # any); empty at a drop pack's site.
     pack: dict = field(default_factory=dict)
+    # Was a gaming day opened on this date? False on a day of the books with records only (an
+    # adjustment entered, tournament play, fees or sessions): not a gaming day of the quarter.
+    gaming_day_opened: bool = True
 
     @property
     def twenty_one_agp_with_tournaments_cents(self) -> int:
@@ -152,10 +160,28 @@ def _game_sums(days) -> tuple[Custody, Custody, Custody]:
     return figures.total(sums.values()), sums.get("21", figures.ZERO), sums.get("PW", figures.ZERO)
 
 
-def cash_figures(where, day: date, total: Custody, bank, next_bank, cash_adjustment_cents: int = 0) -> CashFigures:
+def cash_figures(
+    where,
+    day: date,
+    total: Custody,
+    bank,
+    next_bank,
+    cash_adjustment_cents: int = 0,
+    tournaments: TournamentFigures = NO_TOURNAMENTS,
+) -> CashFigures:
     """Cash profit, long/short and its reconciling line, and the deposit, from the cage's day.
     `cash_adjustment_cents`: corrections of cash recorded on this day, added to the cash profit.
-    `where`: the site (or its pack's code), whose deposit deadline is due without a bank day."""
+    `where`: the site (or its pack's code), whose deposit deadline is due without a bank day.
+
+    Tournament play (ND 99-01.3-08-15: a tournament is conducted "according to this chapter", so
+    it is twenty-one activity of the day, 08-16(1)(e)-(g)). *Assumed*: its fees are collected into,
+    and its cash prizes paid from, the site's cash bank (the chapter keeps one cash bank for
+    twenty-one, 08-16(1)(a)), so the bank count already holds them. The day's cash long (short) is
+    therefore the cash profit less the AGP of all its twenty-one activity, the tables' and the
+    tournaments' (the sum 08-16(1)(g) reconciles to the return), never the tournaments' cash left
+    unexplained beside the tables' AGP. A merchandise prize lowers the AGP at its value but takes
+    no cash from the bank: it is out of the cash profit as the other prizes are, and back into the
+    deposit as a prize paid by check is (ND 99-01.3-03-10(1))."""
 
     due = deposit_due_on(where, day) if bank is None else bank.deposit_due
     counted = bank is not None and None not in (bank.starting_cash_cents, bank.ending_cash_cents)
@@ -171,7 +197,10 @@ def cash_figures(where, day: date, total: Custody, bank, next_bank, cash_adjustm
             deposit.deposited_on if deposit else None,
             bool(deposit and deposit.verified),
             due,
+            tournaments.agp_cents,
+            tournaments.merchandise_prizes_cents,
         )
+    not_in_cash = tournaments.merchandise_prizes_cents
     profit = (
         figures.cash_profit(
             starting_cash_cents=bank.starting_cash_cents,
@@ -180,8 +209,9 @@ def cash_figures(where, day: date, total: Custody, bank, next_bank, cash_adjustm
             ious_net_cents=bank.ious_net_cents - bank.ious_net_start_cents,
         )
         + cash_adjustment_cents
+        - not_in_cash
     )
-    long_short = figures.cash_long_short(cash_profit_cents=profit, agp_cents=total.agp_cents)
+    long_short = figures.cash_long_short(cash_profit_cents=profit, agp_cents=total.agp_cents + tournaments.agp_cents)
     chips_line = None
     if None not in (bank.starting_chips_cents, bank.ending_chips_cents):
         bank_change = bank.ending_chips_cents - bank.starting_chips_cents
@@ -190,7 +220,7 @@ def cash_figures(where, day: date, total: Custody, bank, next_bank, cash_adjustm
     if next_bank is not None and next_bank.starting_cash_cents is not None:
         increase = next_bank.starting_cash_cents - bank.starting_cash_cents
     expected = figures.bank_deposit(
-        cash_profit_cents=profit, next_day_starting_cash_increase_cents=increase, prizes_paid_by_check_cents=0
+        cash_profit_cents=profit, next_day_starting_cash_increase_cents=increase, prizes_paid_by_check_cents=not_in_cash
     )
     return CashFigures(
         profit,
@@ -202,6 +232,8 @@ def cash_figures(where, day: date, total: Custody, bank, next_bank, cash_adjustm
         deposit.deposited_on if deposit else None,
         bool(deposit and deposit.verified),
         due,
+        tournaments.agp_cents,
+        not_in_cash,
     )
 
 
@@ -242,12 +274,24 @@ def daily_summaries(
     # adjustment entered, tournament play, a fees or session pack's records). One predicate: the
     # quarter lists these days, and only these close (accounting.services.close_books, the daily page).
     records = set(recorded) | set(tournaments) | _record_days(codes, start, end)
-    gaming_days |= _books_of_record_days(records - set(gaming_days), start, end)
+    opened = set(gaming_days)  # the days a gaming day was opened on, before the days of records only
+    gaming_days |= _books_of_record_days(records - opened, start, end)
     keys = sorted(set(grouped) | set(gaming_days))
     packs = _pack_days(codes, start, end)
     return [
         _daily(
-            site_id, names[site_id], day, grouped, gaming_days, banks, recorded, corrections, tournaments, packs, codes
+            site_id,
+            names[site_id],
+            day,
+            grouped,
+            gaming_days,
+            banks,
+            recorded,
+            corrections,
+            tournaments,
+            packs,
+            codes,
+            opened,
         )
         for site_id, day in keys
     ]
@@ -338,7 +382,7 @@ def _adjustments(site_ids, start, end) -> tuple[dict, dict]:
 
 
 def _daily(
-    site_id, site_name, day, grouped, gaming_days, banks, recorded, corrections, tournaments, packs, codes
+    site_id, site_name, day, grouped, gaming_days, banks, recorded, corrections, tournaments, packs, codes, opened
 ) -> DailySummary:
     key = (site_id, day)
     rows, entered = grouped.get(key, []), tuple(recorded.get(key, ()))
@@ -349,6 +393,7 @@ def _daily(
         paddlewheel += adjustment_custody(entered, "PW")
     gaming_day = gaming_days.get(key)
     cash_adjustment = sum(line.amount_cents for line in entered if line.field == Adjustment.Field.CASH)
+    played = tournaments.get(key, NO_TOURNAMENTS)
     next_bank = banks.get((site_id, day + timedelta(days=1)))
     return DailySummary(
         site_id,
@@ -358,13 +403,14 @@ def _daily(
         total,
         twenty_one,
         paddlewheel,
-        cash_figures(codes[site_id], day, total, banks.get(key), next_bank, cash_adjustment),
+        cash_figures(codes[site_id], day, total, banks.get(key), next_bank, cash_adjustment, played),
         bool(gaming_day and gaming_day[0]),
         bool(gaming_day and gaming_day[1]),
         entered,
         tuple(corrections.get(key, ())),
-        tournaments.get(key, NO_TOURNAMENTS),
+        played,
         packs.get(key) or _no_pack_figures(codes[site_id]),
+        key in opened,
     )
 
 
@@ -403,6 +449,7 @@ def no_books_day(site: Site, day: date) -> DailySummary:
         figures.ZERO,
         cash_figures(site, day, figures.ZERO, None, None),
         False,
+        gaming_day_opened=False,
     )
 
 
@@ -416,7 +463,8 @@ class QuarterSummary:
     twenty_one: Custody
     paddlewheel: Custody
     # Sums over the days whose cash bank was counted at both ends; None (not known, never
-    # $0.00) when no day of the quarter was.
+    # $0.00) when no day of the quarter was. `days_without_bank_count`: the days that took cash
+    # (table or tournament play, `played_for_cash`) without both counts.
     cash_profit_cents: int | None
     long_short_cents: int | None
     days_without_bank_count: int
@@ -442,10 +490,36 @@ class QuarterSummary:
         return self.twenty_one.agp_cents + self.tournaments.agp_cents
 
     @property
+    def gaming_days(self) -> int:
+        """The days of the quarter a gaming day was opened on; a date of the books with only
+        tournament play (ND 99-01.3-08-15 asks no gaming day of it), an adjustment entered, fees or
+        sessions is not one (`record_only_days`)."""
+        return sum(1 for d in self.days if d.gaming_day_opened)
+
+    @property
+    def nothing_played(self) -> bool:
+        """No gaming day opened and no play of any kind in the quarter (a seasonal site out of its
+        season): its cash figures are none, $0.00, never "not known" as if a bank count were
+        missing (`return_cash_profit`)."""
+        return not any(d.gaming_day_opened or played_for_cash(d) for d in self.days)
+
+    @property
+    def record_only_days(self) -> tuple[DailySummary, ...]:
+        """The days of the books with no gaming day opened on them."""
+        return tuple(d for d in self.days if not d.gaming_day_opened)
+
+    @property
     def tournament_days(self) -> tuple[DailySummary, ...]:
         """The days with tournament play: their rows carry the tables' figures only, the
         tournaments' are the quarter's tournament lines (`tournament_days_statement`)."""
         return tuple(d for d in self.days if not d.tournaments.is_empty)
+
+
+def played_for_cash(day: DailySummary) -> bool:
+    """Did the day take cash its bank count answers for: table play, or tournament play (its fees
+    and cash prizes are the cash bank's, `cash_figures`)? Such a day without a bank count leaves
+    its cash out of the quarter's cash profit (`QuarterSummary.days_without_bank_count`)."""
+    return bool(day.tables) or not day.tournaments.is_empty
 
 
 def _known_sum(values) -> int | None:
@@ -474,7 +548,7 @@ def quarter_summaries(sites: list[Site], quarter: Quarter, *, snapshots: bool = 
                 figures.total(d.paddlewheel for d in days),
                 _known_sum(d.cash.cash_profit_cents for d in cash_days),
                 _known_sum(d.cash.long_short_cents for d in cash_days),
-                sum(1 for d in days if d.cash.cash_profit_cents is None and d.tables),
+                sum(1 for d in days if d.cash.cash_profit_cents is None and played_for_cash(d)),
                 tournament_figures.total(d.tournaments for d in days),
                 _known_sum(d.cash.chips_outside_change_cents for d in cash_days),
                 _known_sum(d.cash.unexplained_cents for d in cash_days),
@@ -664,6 +738,13 @@ def other_games_agp_cents(organization, quarter: Quarter) -> int | None:
     return found.agp_cents if found is not None else None
 
 
+def return_cash_profit(s: QuarterSummary, cents: int | None) -> int | None:
+    """A quarter's cash figure as its return and summary show it: `cents`, or $0.00 where nothing
+    was played in the quarter (`QuarterSummary.nothing_played`: there was no bank to count, so
+    none is missing); None (not known) where play went without a bank count."""
+    return 0 if cents is None and s.nothing_played else cents
+
+
 def tax_row(s: QuarterSummary) -> tuple[str, int, int, int, int | None]:
     """A site's line of the quarterly return: GP, prizes and AGP of all its twenty-one activity,
     the tables' and the tournaments' (ND 99-01.3-08-16(1)(g): "the summaries of all twenty-one
@@ -674,7 +755,7 @@ def tax_row(s: QuarterSummary) -> tuple[str, int, int, int, int | None]:
         s.total.gross_proceeds_cents + t.gross_proceeds_cents,
         s.total.prizes_cents + t.prizes_cents,
         s.total.agp_cents + t.agp_cents,
-        s.cash_profit_cents,
+        return_cash_profit(s, s.cash_profit_cents),
     )
 
 

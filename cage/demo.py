@@ -175,9 +175,11 @@ def _bank_days(site, days, bank, cashier, gm, *, last_open: bool = False) -> Non
 
 
 def _day_flows(site, first, last) -> dict:
-    """{gaming date: (drop, prizes, {chip value: openers - closers}, change in IOUs lent out)},
-    amounts in cents."""
-    from accounting.published import table_days
+    """{gaming date: (drop, prizes, {chip value: openers - closers}, change in IOUs lent out,
+    tournament cash)}, amounts in cents. The tournament cash is the fees the cashier took into the
+    bank less the cash prizes paid from it (the demo tournament, played before the night's ending
+    count: `tournaments.demo`); a merchandise prize takes none (accounting.summaries.cash_figures)."""
+    from accounting.published import daily_summaries, table_days
     from floor.models import TableInventoryLine
 
     from .queries import bank_days
@@ -196,8 +198,13 @@ def _day_flows(site, first, last) -> dict:
         trays[day][value] += quantity if kind == "opener" else -quantity
     banks = bank_days([site.pk], first, last, jurisdictions={site.pk: site.jurisdiction})
     ious = {day: b.ious_net_cents - b.ious_net_start_cents for (_, day), b in banks.items()}
-    keys = set(prizes) | set(trays) | set(ious)
-    return {day: (drops[day], prizes[day], dict(trays[day]), ious.get(day, 0)) for day in keys}
+    played = {
+        d.gaming_date: d.tournaments.gross_proceeds_cents - d.tournaments.cash_prizes_cents
+        for d in daily_summaries([site], first, last)
+        if not d.tournaments.is_empty
+    }
+    keys = set(prizes) | set(trays) | set(ious) | set(played)
+    return {day: (drops[day], prizes[day], dict(trays[day]), ious.get(day, 0), played.get(day, 0)) for day in keys}
 
 
 def _chips_before(site, gaming_date) -> dict | None:
@@ -261,16 +268,17 @@ def _redeem_prizes(site, day, flow, cashier) -> None:
 
 def _bank_counts(site, day, cash, chips, flow, cashier) -> tuple[dict, int]:
     """Count the bank at the start and the end of the day; returns the ending chips and the
-    cash profit. Players redeemed the prizes' chips for cash, IOUs moved cash in or out, and
-    one day in five the cash is a few dollars off: cash profit = drop - prizes + that error
-    (= AGP + error), the cash long (short) is the error."""
-    drop, prizes, trays, ious = flow or (0, 0, {}, 0)
+    cash to deposit. Players redeemed the prizes' chips for cash, IOUs moved cash in or out, a
+    tournament's fees came in less its cash prizes, and one day in five the cash is a few dollars
+    off: the bank's cash grows by drop - prizes + tournament cash + that error (= AGP of the tables
+    and the tournaments + their merchandise prizes + error), the cash long (short) is the error."""
+    drop, prizes, trays, ious, tournament = flow or (0, 0, {}, 0, 0)
     rng = random.Random(f"{site.name}:bank:{day.gaming_date}")
     error = rng.choice(CASH_ERROR_DOLLARS) * 100 if rng.random() < 0.2 else 0
     ending_chips = {value: chips.get(value, 0) + trays.get(value, 0) for value in set(chips) | set(trays)}
     counts = {
         "start": (cash, chips, _opened(day)),
-        "end": (_paid_out(cash, prizes + ious - error), ending_chips, _closed(day, 5)),
+        "end": (_paid_out(cash, prizes + ious - error - tournament), ending_chips, _closed(day, 5)),
     }
     for kind, (counted_cash, counted_chips, at) in counts.items():
         if BankCount.objects.filter(site=site, gaming_date=day.gaming_date, kind=kind).exists():
@@ -284,7 +292,7 @@ def _bank_counts(site, day, cash, chips, flow, cashier) -> tuple[dict, int]:
             chips={v: q for v, q in counted_chips.items() if q > 0},
             at=at,
         )
-    return ending_chips, drop - prizes + error
+    return ending_chips, drop - prizes + tournament + error
 
 
 def _close_books(site, day, manager) -> None:

@@ -12,7 +12,7 @@ from decimal import Decimal
 
 from accounting import published
 from accounting.published import Custody
-from packs import pack_for
+from packs import RevenueWords, pack_for, revenue_words
 
 WEEKS = 13
 UNUSUAL_LOW = Decimal("-0.05")  # a single table-day swings from about -5% to +40% (domain.md 8)
@@ -36,17 +36,21 @@ def _week_index(weeks: list[Week], day: date) -> int:
     return (day - weeks[0].start).days // 7
 
 
-def _series(totals: dict, weeks: list[Week]) -> list[dict]:
-    return [_point(totals.get(i, published.ZERO), week) for i, week in enumerate(weeks)]
+def _series(totals: dict, weeks: list[Week], words: RevenueWords) -> list[dict]:
+    return [_point(totals.get(i, published.ZERO), week, words) for i, week in enumerate(weeks)]
 
 
-def _point(custody: Custody, week: Week) -> dict:
+def _point(custody: Custody, week: Week, words: RevenueWords) -> dict:
+    """A week's figures keyed in the words of the site's pack (`RevenueWords.gross_key`, `net_key`):
+    North Dakota's "gross_proceeds_cents" and "agp_cents", another pack's "drop_cents" and
+    "win_cents", never North Dakota's names at a Washington or New York site; the hold's key is the
+    trade's at every pack."""
     hold = custody.hold_ratio
     return {
         "start": str(week.start),
         "end": str(week.end),
-        "gross_proceeds_cents": custody.gross_proceeds_cents,
-        "agp_cents": custody.agp_cents,
+        words.gross_key: custody.gross_proceeds_cents,
+        words.net_key: custody.agp_cents,
         "hold_percent": None if hold is None else published.ratio_string(hold * 100, 2),
     }
 
@@ -64,13 +68,15 @@ def site_trends(sites, end: date, count: int = WEEKS) -> dict:
             _add(buckets, day.site_id, _week_index(weeks, day.gaming_date), day.custody)
     return {
         "weeks": [{"start": str(w.start), "end": str(w.end)} for w in weeks],
-        "sites": [{"id": s.pk, "name": s.name, "points": _series(buckets[s.pk], weeks)} for s in sites],
+        "sites": [
+            {"id": s.pk, "name": s.name, "points": _series(buckets[s.pk], weeks, revenue_words(s))} for s in sites
+        ],
     }
 
 
 def site_detail_trends(site, end: date, count: int = WEEKS) -> dict:
     """Weekly hold of each table and of each dealer (separable shifts) at one site."""
-    weeks = weeks_ending(end, count)
+    weeks, words = weeks_ending(end, count), revenue_words(site)
     tables = defaultdict(dict)
     for day in published.snapshot_table_days([site.pk], weeks[0].start, end):
         if day.complete and day.game == "21":
@@ -83,9 +89,11 @@ def site_detail_trends(site, end: date, count: int = WEEKS) -> dict:
     return {
         "site": {"id": site.pk, "name": site.name},
         "weeks": [{"start": str(w.start), "end": str(w.end)} for w in weeks],
-        "tables": [{"number": n, "label": f"Table {n}", "points": _series(tables[n], weeks)} for n in sorted(tables)],
+        "tables": [
+            {"number": n, "label": f"Table {n}", "points": _series(tables[n], weeks, words)} for n in sorted(tables)
+        ],
         "dealers": [
-            {"id": d, "name": names[d], "points": _series(dealers[d], weeks)}
+            {"id": d, "name": names[d], "points": _series(dealers[d], weeks, words)}
             for d in sorted(dealers, key=lambda d: names[d])
         ],
     }

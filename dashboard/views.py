@@ -602,6 +602,12 @@ def quarter(request):
         "tax_return": tax,
         # A day's row is its tables'; the tournaments' days, and where they are counted, under them.
         "tournament_days": published.tournament_days_statement(summary, site, taxed=tax is not None),
+        # How many gaming days, as the PDF heads its days: a date with records only is named apart.
+        "gaming_days": published.gaming_days_statement(summary, site),
+        # Nothing played in the quarter (a seasonal site out of its season): $0.00, never "not known".
+        "nothing_played": published.nothing_played_statement(summary, seasonal=site.seasonal),
+        "cash_profit_cents": published.return_cash_profit(summary, summary.cash_profit_cents),
+        "long_short_cents": published.return_cash_profit(summary, summary.long_short_cents),
         "can_file": state.filing is None
         and chosen.end < site_today(site)
         and access.has_role(site.pk, *QUARTER_FILERS),

@@ -31,6 +31,11 @@ class RevenueModel:
     SESSION = "session"  # a licensed games-of-chance session's receipts and prizes (NY)
 
 
+def _key(word: str) -> str:
+    """A figure's word as a key of cents: "gross proceeds" -> "gross_proceeds_cents"."""
+    return "_".join(word.lower().replace("-", " ").split()) + "_cents"
+
+
 @dataclass(frozen=True)
 class RevenueWords:
     """What a drop-based pack calls a table's figures; the formulas are the same everywhere
@@ -52,6 +57,17 @@ class RevenueWords:
         """Is the drop named otherwise too (gross proceeds), so that a table of the figures has a
         column of that name beside the drop's? (The same figure: "drop" twice is left out.)"""
         return self.gross_short != "drop"
+
+    @property
+    def gross_key(self) -> str:
+        """The drop's key in the site's data ("drop_cents"; North Dakota's "gross_proceeds_cents"):
+        a client reads a pack's figures under its own names, never another pack's."""
+        return _key(self.gross)
+
+    @property
+    def net_key(self) -> str:
+        """The win's key in the site's data ("win_cents"; North Dakota's "agp_cents")."""
+        return _key(self.net_short)
 
     @property
     def drop_label(self) -> str:

@@ -9,13 +9,14 @@ full $200.00 (entry, rebuy and two add-ons); one rebuy rung up twice and voided;
 prize to the winner and a $60 merchandise prize for second place.
 
 It is played on the busy site's last demo night (`floor.demo.built_dates`), an hour into that
-gaming day: a night with its tables, its bank counted by the cage's demo and its books still
-open, which the books' demo closes afterwards (`cage.demo.close_last_night`, from
-`accounting.demo_books`), so the closed figures, the daily and quarterly reports and the return
-carry the tournament with the night's tables. `manage.py load_demo` runs this after the cage and
-before the books (`_extensions`). It was dated today, on a business day with no gaming day and no
-bank count: that day's row in the quarter's days read $0.00 while its $750.00 was in the tax's
-site line.
+gaming day: a night with its tables, whose bank the cage's demo counts afterwards (its ending
+count holds the fees the cashier took in less the cash prize paid out, `cage.demo._day_flows`:
+the bank's cash is the tournament's too, accounting.summaries.cash_figures) and whose books the
+books' demo closes (`cage.demo.close_last_night`, from `accounting.demo_books`), so the closed
+figures, the daily and quarterly reports and the return carry the tournament with the night's
+tables. `manage.py load_demo` runs this after the floor and the counts, before the cage and the
+books (`_extensions`). It was dated today, on a business day with no gaming day and no bank count:
+that day's row in the quarter's days read $0.00 while its $750.00 was in the tax's site line.
 
 Idempotent: it does nothing when the demo tournament is already at the site (by its name or an
 earlier one, whatever day it was dated), nor where the site has no demo night, or its last one's
@@ -41,8 +42,8 @@ PLAYERS = ("Arne Olson", "Birgit Haugen", "Carl Nygaard", "Dorothy Pederson", "E
 
 
 def extend_demo(demo: dict) -> None:
-    """`manage.py load_demo` hook, after the cage's and before the books' (which close the
-    night): the busy site only."""
+    """`manage.py load_demo` hook, before the cage's (which counts the night's bank) and the
+    books' (which close the night): the busy site only."""
     from floor.demo import built_dates
 
     site, people = demo["sites"]["busy"], demo["people"]

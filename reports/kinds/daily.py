@@ -23,7 +23,7 @@ from accounting.published import (
     summary_game_lines,
     uncounted_boxes,
 )
-from accounting.rules import DAILY_FIGURES, DEPOSIT, LOW_HOLD
+from accounting.rules import DAILY_FIGURES, DEPOSIT, LOW_HOLD, TOURNAMENT_PLAY
 from cage.queries import late_entries as cage_late_entries
 from core.moments import LATE_ENTRY
 from core.money import deposit_cents, deposit_text, format_money, format_ratio
@@ -296,6 +296,11 @@ def _deposit_difference(cash) -> str:
     return f", {'SHORT' if difference < 0 else 'OVER'} {format_money(abs(difference))} against the expected deposit"
 
 
+def _cited(rule, where: str, shown: bool) -> str:
+    """ " (ND 99-01.3-08-15; ...)": the rule's citation at the pack of `where`, where `shown`."""
+    return f" ({rule.at(where)})" if shown and where else ""
+
+
 def cash_rows(day: DailySummary, *, holds: bool = True, where: str = "") -> list[list]:
     """The day's cash; without a drop-based AGP (a fees or session pack) no AGP, long (short) nor
     its reconciliation.
@@ -303,9 +308,16 @@ def cash_rows(day: DailySummary, *, holds: bool = True, where: str = "") -> list
     cash, words = day.cash, revenue_words(where)
     # A fees pack's tables take none of the house's chips: no drop to add (its daily page says the same).
     drop = "" if where and get_pack(where).revenue_model == RevenueModel.FEES else " + drop"
+    # Tournament play is the bank's cash too: the long (short) is against its AGP beside the
+    # tables' (accounting.summaries.cash_figures, ND 99-01.3-08-15, 08-16(1)(g)).
+    played = not day.tournaments.is_empty
+    merchandise = ", less tournament merchandise prizes" if cash.prizes_not_in_cash_cents else ""
     rows = [
-        [f"Cash profit (ending - starting cash{drop}, net of IOUs)", known(cash.cash_profit_cents)],
-        [words.net_label, day.total.agp_cents],
+        [f"Cash profit (ending - starting cash{drop}, net of IOUs{merchandise})", known(cash.cash_profit_cents)],
+        [
+            f"{words.net_label}{', tables and tournaments' if played else ''}{_cited(TOURNAMENT_PLAY, where, played)}",
+            day.total.agp_cents + day.tournaments.agp_cents,
+        ],
         [f"Cash long (short) = cash profit - {words.net_short}", known(cash.long_short_cents)],
         ["Reconciling line: change in chips outside the house", known(cash.chips_outside_change_cents)],
         ["Unexplained remainder", known(cash.unexplained_cents)],

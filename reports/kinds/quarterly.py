@@ -33,10 +33,13 @@ from accounting.published import (
     below_word,
     filed_beside_now,
     filings,
+    gaming_days_statement,
     in_pack_words,
+    nothing_played_statement,
     organization_quarter,
     pack_figures,
     quarter_books,
+    return_cash_profit,
     summary_game_lines,
     tax_return,
     tournament_days_statement,
@@ -81,6 +84,7 @@ class QuarterlyReport:
     receipt: str = ""  # the state registry's receipt of the filing (statefiling), or its delivery state
     filed_tax: dict | None = None  # the tax the site's filing froze (its figures' "tax"), if any
     amendment_receipts: tuple[str, ...] = ()  # each amendment sent to the state registry, with its receipt
+    seasonal: bool = False  # the site's seasonal flag: a quarter with nothing played says so
 
     @property
     def holds(self) -> bool:
@@ -115,7 +119,8 @@ def build(context: ReportContext) -> QuarterlyReport:
     return QuarterlyReport(context.site.name, summary, tax.figures if tax else None, state, tax, games, pack,
                            context.site.jurisdiction, receipt_statement(state.filing, context.site),
                            filing.figures.get("tax") if filing else None,
-                           tuple(f"{a.label}: {a.statement}" for a in amendment_statements(state.filing, context.site)))  # fmt: skip
+                           tuple(f"{a.label}: {a.statement}" for a in amendment_statements(state.filing, context.site)),
+                           context.site.seasonal)  # fmt: skip
 
 
 def day_header(where: str) -> list[str]:
@@ -144,6 +149,15 @@ def _day_row(label, summary, dealt: tuple[str, ...], cash_profit, long_short) ->
     return [*cells, known(cash_profit), known(long_short)]
 
 
+def _quarter_cash(summary: QuarterSummary) -> tuple[int | None, int | None]:
+    """The quarter's cash profit and long (short) as its total row shows them: $0.00 where nothing
+    was played (`return_cash_profit`), not known where play went without a bank count."""
+    return (
+        return_cash_profit(summary, summary.cash_profit_cents),
+        return_cash_profit(summary, summary.long_short_cents),
+    )
+
+
 def _day_rows(summary: QuarterSummary, dealt: tuple[str, ...]) -> list[list]:
     return [
         _day_row(str(d.gaming_date), d, dealt, d.cash.cash_profit_cents, d.cash.long_short_cents) for d in summary.days
@@ -165,9 +179,13 @@ def _games_apart(where: str, words: RevenueWords) -> str:
 def _days(data: QuarterlyReport) -> list:
     summary, dealt, words = data.summary, data.dealt, revenue_words(data.where)
     header = day_header(data.where)
-    total_row = _day_row("Quarter", summary, dealt, summary.cash_profit_cents, summary.long_short_cents)
+    total_row = _day_row("Quarter", summary, dealt, *_quarter_cash(summary))
+    # The days a gaming day was opened on; a date of the books without one (tournament play alone,
+    # ND 99-01.3-08-15) is named under the heading, never counted as a gaming day.
+    apart = [para(gaming_days_statement(summary, data.where), "small")] if summary.record_only_days else []
     return [
-        para(plural(len(summary.days), "gaming day"), "heading"),
+        para(plural(summary.gaming_days, "gaming day"), "heading"),
+        *apart,
         data_table(
             header,
             _day_rows(summary, dealt),
@@ -238,12 +256,14 @@ def _games(data: QuarterlyReport) -> list:
     ]
 
 
-def cash_line_labels(words: RevenueWords) -> tuple[tuple[str, str | None], ...]:
-    """The quarter's cash lines (label, attribute; None: the total win), the win named in the
-    words of the site's pack (packs.RevenueWords)."""
+def cash_line_labels(words: RevenueWords, *, tournaments: str = "") -> tuple[tuple[str, str | None], ...]:
+    """The quarter's cash lines (label, attribute; None: the total win, with the tournaments' where
+    there was tournament play, `tournaments` the rule's citation: the bank's cash holds theirs), the
+    win named in the words of the site's pack (packs.RevenueWords)."""
+    played = f" and tournaments ({tournaments})" if tournaments else ""
     return (
         ("Cash profit (days with a bank count)", "cash_profit_cents"),
-        (f"{words.net_label}, all games", None),
+        (f"{words.net_label}, all games{played}", None),
         (f"Cash long (short) = cash profit - {words.net_short} of those days", "long_short_cents"),
         ("Reconciling line: change in chips outside the house", "chips_outside_change_cents"),
         ("Unexplained remainder", "unexplained_cents"),
@@ -309,9 +329,16 @@ def combined_bank_section(data: QuarterlyReport) -> list:
 def cash_lines(summary: QuarterSummary, *, holds: bool = True, where: str = "") -> list[tuple[str, int | None]]:
     """The quarter's cash lines (label, cents or None: not known), the same in the PDF and the
     CSV; without a drop-based AGP (a fees or session pack) only the cash profit."""
-    labels = cash_line_labels(revenue_words(where))
+    t = summary.tournaments
+    cited = TOURNAMENT_PLAY.at(where) if where and not t.is_empty else ""
+    labels = cash_line_labels(revenue_words(where), tournaments=cited)
     return [
-        (label, summary.total.agp_cents if name is None else getattr(summary, name))
+        (
+            label,
+            summary.total.agp_cents + t.agp_cents
+            if name is None
+            else return_cash_profit(summary, getattr(summary, name)),
+        )
         for label, name in (labels if holds else labels[:1])
     ]
 
@@ -354,8 +381,11 @@ def _cash(data: QuarterlyReport) -> list:
     story += combined_bank_section(data)
     story += [para(note) for note in no_bank_count_notes(summary)]
     net = summary.long_short_cents
+    nothing = nothing_played_statement(summary, seasonal=data.seasonal)
     if not data.holds:
         pass
+    elif nothing:
+        story.append(para(f"Net cash long (short) for the quarter: {format_money(0)}. {nothing}"))
     elif net is None:
         story.append(para("Net cash long (short) for the quarter: not known (no bank count)."))
     else:
@@ -437,8 +467,11 @@ def tax_total_row(tax: TaxFigures) -> list:
 
 def tax_rows(tax: TaxFigures) -> list[list]:
     other = tax.other_games_agp_cents
+    pack = get_pack(tax.pack_code)
+    # The sites' lines carry all their twenty-one activity, the tournaments' with the tables'
+    # (accounting.summaries.tax_row, ND 99-01.3-08-16(1)(g)): the label says so.
     return [
-        [f"AGP recorded here ({get_pack(tax.pack_code).name} sites' tables)", tax.agp_cents],
+        [f"AGP recorded here ({pack.name} sites' tables and tournaments, {TOURNAMENT_PLAY.at(pack)})", tax.agp_cents],
         ["Other games' AGP (recorded by a gaming manager)", "not recorded" if other is None else other],
         ["Organization's AGP, all games", tax.organization_agp_cents],
         ["Tax on the organization's AGP (brackets on the total)", tax.organization_tax_cents],
@@ -579,7 +612,7 @@ def render(data: QuarterlyReport) -> list:
 COLUMNS = [
     # The kind of row, each a row of a section of the PDF or a sentence of its text (a row with only
     # a note). Books: books, receipt, filed_beside_now, amendment, amends_earlier. Days and games:
-    # day, quarter. Cash: cash, bank_allocation, tournament, tournament_day. The pack's figures: pack. Tax: tax_site,
+    # gaming_days (how many, the PDF's heading of the days, other dates of the books named), day, quarter. Cash: cash, bank_allocation, tournament, tournament_day. The pack's figures: pack. Tax: tax_site,
     # tax_sites_total, tax_bracket, tax_line, tax, tax_return.
     Column("row"),
     Column("gaming_date", DATE),  # a day's; an amendment's: the date it corrects; a tax bracket's: in force from
@@ -633,15 +666,14 @@ def _drop_csv_rows(data: QuarterlyReport) -> list[list]:
     days and games (`_drop_sections`): none for a fees or session pack."""
     if not data.holds:
         return []
-    s, rows, names = data.summary, [], game_names(data.where)
+    s, names = data.summary, game_names(data.where)
+    rows = [_row("gaming_days", label=plural(s.gaming_days, "gaming day"), note=gaming_days_statement(s, data.where))]
     for d in s.days:
         day_lines = [GameLine(code, names.label(code), getattr(d, DAY_FIGURES[code]), None) for code in data.dealt]
         rows += _game_rows("day", [*day_lines, GameLine("total", "Total", d.total, None)],
                            (d.cash.cash_profit_cents, d.cash.long_short_cents), data.where,
                            gaming_date=d.gaming_date)  # fmt: skip
-    return rows + _game_rows(
-        "quarter", data.games, (s.cash_profit_cents, s.long_short_cents), data.where, label=str(s.quarter)
-    )
+    return rows + _game_rows("quarter", data.games, _quarter_cash(s), data.where, label=str(s.quarter))
 
 
 def _books_csv_rows(data: QuarterlyReport) -> list[list]:
@@ -677,6 +709,8 @@ def _cash_csv_rows(data: QuarterlyReport) -> list[list]:
     ]
     rows += _allocation_csv_rows(data)
     rows += [_row("cash", note=note) for note in no_bank_count_notes(s)]
+    nothing = nothing_played_statement(s, seasonal=data.seasonal)
+    rows += [_row("cash", note=nothing)] if nothing else []
     cited = TOURNAMENT_PLAY.at(data.where) if not s.tournaments.is_empty else None
     rows += [_row("tournament", label=label, amount=cents, note=cited) for label, cents in tournament_lines(data)]
     return rows + _tournament_day_csv_rows(data)

@@ -139,7 +139,8 @@ def test_no_percent_of_hold_is_answered_where_the_revenue_is_not_a_drop(
 
 def test_at_a_north_dakota_site_the_cash_long_short_is_reconciled_as_before(day_under_way, client_for, cast, site):
     """A tournament's entry fee in the cage's bank at a drop pack's site: the API's long (short) is
-    the cash profit less the tables' AGP, as the daily page and PDF show it; a fees or session
+    the cash profit less the AGP of the tables and the tournament (ND 99-01.3-08-15, 08-16(1)(g):
+    the bank's cash is the tournament's too), as the daily page and PDF show it; a fees or session
     site's is null (tests/fees/test_api_cash.py)."""
     boss = cast[Role.SHIFT_MANAGER]
     tournament = announce(boss, site)
@@ -151,7 +152,7 @@ def test_at_a_north_dakota_site_the_cash_long_short_is_reconciled_as_before(day_
     day = summary(api, site, tournament.gaming_date)
     cash = day["cash"]
     assert cash["cash_profit_cents"] == 10_000
-    assert cash["long_short_cents"] == 10_000 - day["total"]["agp_cents"]
+    assert cash["long_short_cents"] == 10_000 - day["total"]["agp_cents"] - day["tournaments"]["agp_cents"] == 0
     assert cash["unexplained_cents"] is not None
     q = quarter(api, site, tournament.gaming_date)
     assert (q["long_short_cents"], q["unexplained_cents"]) == (cash["long_short_cents"], cash["unexplained_cents"])

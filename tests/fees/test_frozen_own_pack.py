@@ -35,7 +35,7 @@ def assert_own_pack_only(figures: dict, block: str) -> None:
     """A filing's figures (its `summary`, and the tax only where the pack levies it) carry the
     pack's block and no drop's."""
     summary = figures["summary"]
-    assert frozen.version_of(summary) == 3 and block in summary["pack"], summary
+    assert frozen.version_of(summary) == frozen.FORMAT_VERSION and block in summary["pack"], summary
     assert not (DROP_BLOCKS | {"long_short_cents"}) & set(summary), summary
     assert all(not DROP_DAY_ROW & set(row) for row in summary["days"]), summary["days"]
     assert "tax" not in figures
@@ -73,7 +73,7 @@ def test_a_fee_sites_closed_day_and_filed_quarter_keep_their_fees_and_no_drop_bl
     client_for,
 ):
     day = closed_fee_day.figures
-    assert frozen.version_of(day) == 3 and day["pack"]["fees"]["fees_collected_cents"] == 1600
+    assert frozen.version_of(day) == frozen.FORMAT_VERSION and day["pack"]["fees"]["fees_collected_cents"] == 1600
     assert not DROP_DAY_ONLY & set(day) and not DROP_CASH & set(day["cash"])
     assert day["cash"]["cash_profit_cents"] == 1600 and frozen.verifies(day, closed_fee_day.figures_sha256)
 
@@ -85,7 +85,7 @@ def test_a_fee_sites_closed_day_and_filed_quarter_keep_their_fees_and_no_drop_bl
     # The figures API reads the closed day and the filed quarter without a drop block to read.
     api = client_for(cast[Role.GAMING_MANAGER])
     daily = api.get(f"/api/v1/sites/{site.pk}/daily-summary/?date={DAY}")
-    assert daily.status_code == 200 and daily.json()["format_version"] == 3
+    assert daily.status_code == 200 and daily.json()["format_version"] == frozen.FORMAT_VERSION
     assert daily.json()["books"]["state"] == "equal"
     quarter = api.get(f"/api/v1/sites/{site.pk}/quarter-summary/?quarter=2026Q3").json()
     assert quarter["filing"]["state"] == "equal", quarter["filing"]
@@ -107,7 +107,11 @@ def test_a_fee_written_behind_a_version_3_day_and_quarter_still_differs(
     """With no drop block left to compare, the pack's block still is: a fee inserted behind the
     closed books and the filing (as no service would) is named on both."""
     filing = books.file_quarter(acting_user=cast[Role.GAMING_MANAGER].user, site=site, quarter=Q3)
-    assert frozen.version_of(closed_fee_day.figures) == frozen.version_of(filing.figures["summary"]) == 3
+    assert (
+        frozen.version_of(closed_fee_day.figures)
+        == frozen.version_of(filing.figures["summary"])
+        == frozen.FORMAT_VERSION
+    )
     a_fee_behind_the_books(fee_day[0])
     day = checks.day_checks([summaries.daily_summary(site, DAY)])[(site.pk, DAY)]
     assert day.state == "differ" and "fees collected: $16.00 closed, $24.00 now" in day.differences
@@ -118,7 +122,7 @@ def test_a_fee_written_behind_a_version_3_day_and_quarter_still_differs(
 def test_a_session_sites_closed_day_and_filed_quarter_keep_their_sessions_and_their_tables_custody(ny_played):
     ny_site, people, closed = ny_played
     day = closed.figures
-    assert frozen.version_of(day) == 3 and day["pack"] == SESSIONS
+    assert frozen.version_of(day) == frozen.FORMAT_VERSION and day["pack"] == SESSIONS
     assert DROP_DAY_ONLY <= set(day) and DROP_CASH <= set(day["cash"])  # its tables' custody: fills, credits, drop
     with time_machine.travel(datetime(2026, 11, 20, 18, tzinfo=UTC), tick=True):
         filing = books.file_quarter(acting_user=people[Role.GAMING_MANAGER].user, site=ny_site, quarter=Q3)
@@ -135,7 +139,7 @@ def test_a_session_sites_closed_day_and_filed_quarter_keep_their_sessions_and_th
 def assert_sessions_and_custody(figures: dict) -> None:
     """A session site's filing: its sessions, and its tables' custody beside them; no tax."""
     summary = figures["summary"]
-    assert frozen.version_of(summary) == 3 and summary["pack"] == SESSIONS, summary
+    assert frozen.version_of(summary) == frozen.FORMAT_VERSION and summary["pack"] == SESSIONS, summary
     assert DROP_BLOCKS <= set(summary) and "tax" not in figures
 
 

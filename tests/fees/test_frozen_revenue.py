@@ -57,7 +57,9 @@ def test_a_closed_fee_days_document_holds_its_fees_and_the_check_sees_one_writte
     fee_day,  # noqa: F811
 ):
     figures = closed_fee_day.figures
-    assert frozen.version_of(figures) == 3  # version 2 froze the fees first; version 3 keeps them alone
+    assert (
+        frozen.version_of(figures) == frozen.FORMAT_VERSION
+    )  # version 2 froze the fees first; version 3 keeps them alone
     assert figures["pack"] == FEES
     assert checks.day_checks([summaries.daily_summary(site, DAY)])[(site.pk, DAY)].state == "equal"
 
@@ -76,7 +78,9 @@ def test_a_filed_fee_quarter_holds_its_fees_and_its_check_sees_one_written_behin
 ):
     filing = books.file_quarter(acting_user=cast[Role.GAMING_MANAGER].user, site=site, quarter=Q3)
     assert filing.figures["summary"]["pack"]["fees"]["fees_collected_cents"] == 1600
-    assert frozen.version_of(filing.figures["summary"]) == 3 and frozen.verifies(filing.figures, filing.figures_sha256)
+    assert frozen.version_of(filing.figures["summary"]) == frozen.FORMAT_VERSION and frozen.verifies(
+        filing.figures, filing.figures_sha256
+    )
 
     def state():
         summary = summaries.quarter_summary(site, Q3)

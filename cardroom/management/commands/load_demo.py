@@ -131,9 +131,9 @@ def _extensions():
     game approvals (which make Spokane's and Kingston's tables), then custody (gaming days, slips)
     at North Dakota's, Spokane's and Kingston's sites (`cardroom.pack_demo.houses`),
     then the counts of those days' boxes, the fee collections and Kingston's sessions (before
-    their books close), the cage (bank counts, closing the books, deposits; the busy site's last
-    night left open), the tournament (played on that last night, before its books close), the
-    books (the previous quarter filed, one amendment, then that last night closed), the
+    their books close), the tournament (played on the busy site's last night, before the cage
+    counts its bank, whose ending count holds its fees less its cash prize), the cage (bank counts,
+    closing the books, deposits; that last night left open), the books (the previous quarter filed, one amendment, then that last night closed), the
     surveillance records; the compliance checks as the schedule runs them (compliance.demo); last, the
     state's registry receiving the filed quarters with their amendments and PDFs, and the chain
     head (statefiling.demo). The previous quarter's quarterly reports (reports.demo) come just
@@ -157,8 +157,8 @@ def _extensions():
         ("gaming days and slips", custody),
         ("drop counts", counts),
         ("fee collections and games-of-chance sessions", fees),
-        ("cage: bank counts, closed books, deposits", cage),
         ("tournament, on the busy site's last night", tournaments),
+        ("cage: bank counts, closed books, deposits", cage),
         ("the previous quarter's quarterly reports, before its filing", quarterly_reports),
         ("quarterly books", books),
         ("surveillance records", surveillance),
