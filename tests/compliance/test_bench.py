@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.db import connection
 
 from tests.migrated_template import TEMPLATE_PREFIX, migrated_copy_name, template_digest
 
@@ -83,3 +84,25 @@ def _migrated_schema() -> list[str]:
         return ["--schema-from", migrated_copy_name(settings.DATABASES["default"])]
     template = Path(settings.VAR_DIR) / f"{TEMPLATE_PREFIX}{template_digest()}.sqlite3"
     return ["--schema-from", str(template)] if template.exists() else []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bench_compliance_refuses_a_schema_copied_with_sites(tmp_path, site):
+    """`--schema-from` copies the data with the schema: a database holding sites is refused before
+    anything is built, or its sites would be scanned (and chunked, and floored) with the bench's."""
+    env = {**os.environ, "VAR_DIR": str(tmp_path), "CELERY_FS_ROOT": str(tmp_path / "celery")}
+    source = settings.DATABASES["default"]["NAME"]  # this test's database, holding its site
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+        env["DATABASE_URL"] = re.sub(r"/[^/]*$", f"/{source}", settings.DATABASE_URL)
+    connection.close()  # PostgreSQL copies a database no one is connected to
+    out = subprocess.run(
+        [sys.executable, "manage.py", "bench_compliance", "--sites", "1", "--quarters", "1", "--schema-from", source],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert f"--schema-from: {source} holds 1 site, which would be scanned with the bench's" in out.stderr
+    assert "built in" not in out.stdout

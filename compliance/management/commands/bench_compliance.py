@@ -42,6 +42,7 @@ from django.test.utils import CaptureQueriesContext
 from benchmarks import floors
 from benchmarks.compliance_data import CACHE_VERSION, Built, build, deferred_indexes
 from benchmarks.machine import LOOP, loop_seconds
+from cardroom.models import Site
 from compliance.models import Alert
 from compliance.tasks import chunk_size, fan_out, organization_chunks, scan_chunk, scan_settings
 from compliance.thresholds import ensure_seeded
@@ -76,7 +77,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--schema-from",
             default=None,
-            help="start from this database, migrated to the same schema, instead of applying every migration "
+            help="start from this database, migrated to the same schema and holding no sites (one that does is refused), instead of applying every migration "
             "(SQLite: a file, copied; PostgreSQL: a database, the template of the scratch one)",
         )
         parser.add_argument(
@@ -122,6 +123,7 @@ class Command(BaseCommand):
         migrated = time.perf_counter()
         try:
             if built is None:
+                self._refuse_sites_copied(schema_from)
                 built = self._build(sites, quarters, last)
                 self.stdout.write(
                     f"built in {time.perf_counter() - migrated:.1f} s (schema {migrated - started:.1f} s)"
@@ -203,6 +205,15 @@ class Command(BaseCommand):
         with connection._nodb_cursor() as cursor:
             cursor.execute(f"DROP DATABASE IF EXISTS {name}")
             cursor.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
+
+    def _refuse_sites_copied(self, source: str | None) -> None:
+        """A copied schema must come without sites: `--schema-from` copies the data with the schema,
+        and every site copied would be scanned (and chunked, and floored) with the bench's."""
+        if source and (copied := Site.objects.count()):
+            raise CommandError(
+                f"--schema-from: {source} holds {copied} site{'s' if copied != 1 else ''}, which would be scanned "
+                "with the bench's; name a database migrated and empty (a test run's migrated template)."
+            )
 
     def _scratch_name(self, name: str) -> str:
         if connection.vendor == "sqlite":
