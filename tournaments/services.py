@@ -265,9 +265,14 @@ def _player_for(tournament, kind, player, player_name, employee, at) -> Tourname
         raise ValidationError(
             {"player": f"{rules.FEES.at(site)}: a rebuy or add-on is for a player on this tournament's register."}
         )
-    if paid_cents(player) <= 0:
-        raise ValidationError({"player": f"{rules.FEES.at(site)}: {player.name} has not paid the entry fee."})
+    _refuse_not_entered(player)
     return player
+
+
+def _refuse_not_entered(player: TournamentPlayer) -> None:
+    if paid_cents(player) <= 0:
+        site = player.tournament.site
+        raise ValidationError({"player": f"{rules.FEES.at(site)}: {player.name} has not paid the entry fee."})
 
 
 def collect_fee(
@@ -456,8 +461,7 @@ def award_prize(
     employee = acts.acting_employee(access)
     if player is None or player.tournament_id != tournament.pk:
         raise ValidationError({"player": f"{rules.PRIZES.at(site)}: a prize goes to a player of this tournament."})
-    if paid_cents(player) <= 0:
-        raise ValidationError({"player": f"{rules.FEES.at(site)}: {player.name} has not paid the entry fee."})
+    _refuse_not_entered(player)
     if kind not in PrizeKind.values:
         raise ValidationError({"kind": f"{rules.PRIZES.at(site)}: a cash or merchandise prize may be awarded."})
     round_name = _text(round_name, "round_name", required=True, max_length=rules.MAX_NAME_LENGTH)
@@ -475,6 +479,8 @@ def award_prize(
     acts.refuse_closed_books(site, gaming_date, "a tournament prize")
     with transaction.atomic():
         acts.hold_books_open(site, gaming_date, "a tournament prize")
+        _hold_register(tournament)  # not while the player's entry fee is voided
+        _refuse_not_entered(player)
         prize = TournamentPrize.objects.create(
             tournament=tournament,
             player=player,
