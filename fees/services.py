@@ -368,9 +368,12 @@ def record_session(
     if corrects is not None:  # the correction replaces it in its own day's total: that day's books too
         acts.refuse_closed_books(site, corrects.gaming_date, "a games-of-chance session", field="corrects")
     with transaction.atomic():
-        acts.hold_books_open(site, gaming_date, "a games-of-chance session")
+        # The books' close and the same session sent from another terminal wait; read again here.
+        Site.objects.select_for_update().get(pk=site.pk)
+        acts.refuse_closed_books(site, gaming_date, "a games-of-chance session")
         if corrects is not None:
             acts.refuse_closed_books(site, corrects.gaming_date, "a games-of-chance session", field="corrects")
+        _refuse_twice(site, licence_number, started_at, ended_at, corrects)
         session = GameSession.objects.create(
             site=site,
             gaming_date=gaming_date,

@@ -231,6 +231,13 @@ FEE_FIELDS = {
 }
 
 
+def _hold_register(tournament: Tournament) -> None:
+    """One writer at a time per tournament: its row locked to the end of the transaction, so a fee,
+    a prize's void and a fee's void read the register as the one before left it (two voids of one
+    fee, a rebuy while its entry fee is voided: the second reads the first)."""
+    list(Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk", flat=True))
+
+
 def paid_cents(player: TournamentPlayer) -> int:
     """The player's cumulative fee so far: entry fee, rebuys and add-ons, net of voids."""
     return TournamentFee.objects.filter(player=player).aggregate(total=Sum("fee_cents"))["total"] or 0
@@ -258,9 +265,14 @@ def _player_for(tournament, kind, player, player_name, employee, at) -> Tourname
         raise ValidationError(
             {"player": f"{rules.FEES.at(site)}: a rebuy or add-on is for a player on this tournament's register."}
         )
-    if paid_cents(player) <= 0:
-        raise ValidationError({"player": f"{rules.FEES.at(site)}: {player.name} has not paid the entry fee."})
+    _refuse_not_entered(player)
     return player
+
+
+def _refuse_not_entered(player: TournamentPlayer) -> None:
+    if paid_cents(player) <= 0:
+        site = player.tournament.site
+        raise ValidationError({"player": f"{rules.FEES.at(site)}: {player.name} has not paid the entry fee."})
 
 
 def collect_fee(
@@ -294,8 +306,7 @@ def collect_fee(
     acts.refuse_closed_books(site, gaming_date, "a tournament fee")
     with transaction.atomic():
         acts.hold_books_open(site, gaming_date, "a tournament fee")
-        # One writer at a time per tournament, so two fees cannot both pass the cap.
-        list(Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk", flat=True))
+        _hold_register(tournament)  # two fees cannot both pass the cap
         player = _player_for(tournament, kind, player, player_name, employee, at)
         paid = paid_cents(player)
         cap = rules.MAX_CUMULATIVE_FEE.on(site, tournament.gaming_date)
@@ -403,6 +414,7 @@ def void_fee(*, acting_user, fee: TournamentFee, reason: str, at: datetime | Non
     acts.refuse_closed_books(site, gaming_date, "a tournament fee")
     with transaction.atomic():
         acts.hold_books_open(site, gaming_date, "a tournament fee")
+        _hold_register(fee.tournament)
         if TournamentFee.objects.filter(voids=fee).exists():
             raise ValidationError({"fee": "This fee is voided already."})
         if fee.kind == FeeKind.ENTRY and paid_cents(fee.player) > fee.fee_cents:
@@ -449,8 +461,7 @@ def award_prize(
     employee = acts.acting_employee(access)
     if player is None or player.tournament_id != tournament.pk:
         raise ValidationError({"player": f"{rules.PRIZES.at(site)}: a prize goes to a player of this tournament."})
-    if paid_cents(player) <= 0:
-        raise ValidationError({"player": f"{rules.FEES.at(site)}: {player.name} has not paid the entry fee."})
+    _refuse_not_entered(player)
     if kind not in PrizeKind.values:
         raise ValidationError({"kind": f"{rules.PRIZES.at(site)}: a cash or merchandise prize may be awarded."})
     round_name = _text(round_name, "round_name", required=True, max_length=rules.MAX_NAME_LENGTH)
@@ -468,6 +479,8 @@ def award_prize(
     acts.refuse_closed_books(site, gaming_date, "a tournament prize")
     with transaction.atomic():
         acts.hold_books_open(site, gaming_date, "a tournament prize")
+        _hold_register(tournament)  # not while the player's entry fee is voided
+        _refuse_not_entered(player)
         prize = TournamentPrize.objects.create(
             tournament=tournament,
             player=player,
@@ -511,6 +524,7 @@ def void_prize(*, acting_user, prize: TournamentPrize, reason: str, at: datetime
     acts.refuse_closed_books(site, gaming_date, "a tournament prize")
     with transaction.atomic():
         acts.hold_books_open(site, gaming_date, "a tournament prize")
+        _hold_register(prize.tournament)
         if TournamentPrize.objects.filter(voids=prize).exists():
             raise ValidationError({"prize": "This prize is voided already."})
         void = TournamentPrize.objects.create(

@@ -81,11 +81,13 @@ def open_count_session(
     )
     count_date = queries.gaming_date_of(site, opened_at)
     acts.refuse_closed_books(site, gaming_date, "the count")
-    if CountSession.objects.filter(site=site, gaming_date=gaming_date).exists():
-        raise ValidationError({"gaming_date": f"The count of {gaming_date} at {site} is already open."})
+    _refuse_opened_twice(site, gaming_date)
     check_count_team(site, members[0], members[1], gaming_date=gaming_date, count_date=count_date)
     with transaction.atomic(), appended_at_end():
-        acts.hold_books_open(site, gaming_date, "the count")
+        # The books' close and the day's count opened on another terminal wait; read again here.
+        Site.objects.select_for_update().get(pk=site.pk)
+        acts.refuse_closed_books(site, gaming_date, "the count")
+        _refuse_opened_twice(site, gaming_date)
         session = CountSession.objects.create(
             site=site,
             gaming_date=gaming_date,
@@ -96,6 +98,17 @@ def open_count_session(
         )
         _audit(acting_user, "count_session.opened", session, site)
     return session
+
+
+def _refuse_opened_twice(site: Site, gaming_date: date) -> None:
+    if CountSession.objects.filter(site=site, gaming_date=gaming_date).exists():
+        raise ValidationError({"gaming_date": f"The count of {gaming_date} at {site} is already open."})
+
+
+def _hold(session: CountSession) -> None:
+    """The session's row locked to the end of the transaction: its acts are read and written one
+    at a time, so a copy sent twice at once finds the first and is refused (`COUNT`)."""
+    CountSession.objects.select_for_update().filter(pk=session.pk).first()
 
 
 def _member_of(acting_user, session: CountSession, action: str) -> Employee:
@@ -240,6 +253,15 @@ def _refuse_blank_count(session: CountSession, currency) -> None:
         )
 
 
+def _refuse_counting_twice(session: CountSession, drop: Drop, employee: Employee) -> None:
+    if drop.entries.filter(kind=EntryKind.MEMBER, entered_by=employee).exists():
+        raise ValidationError(
+            {
+                "member": f"{COUNT.at(session.site)}: you have already counted {drop.drop_box}; a difference is resolved by recount."
+            }
+        )
+
+
 def record_blind_count(
     *, acting_user, session: CountSession, drop_box: DropBox, currency, forms=None, at: datetime | None = None
 ) -> CountEntry:
@@ -249,12 +271,7 @@ def record_blind_count(
     _open_for_entries(session)
     drop = _drop_to_count(session, drop_box)
     _check_key_holders(session, drop)
-    if drop.entries.filter(kind=EntryKind.MEMBER, entered_by=employee).exists():
-        raise ValidationError(
-            {
-                "member": f"{COUNT.at(session.site)}: you have already counted {drop_box}; a difference is resolved by recount."
-            }
-        )
+    _refuse_counting_twice(session, drop, employee)
     figures, found = parse_currency(currency), parse_forms(forms)
     _refuse_blank_count(session, currency)
     # A count entered from paper keeps the time it was counted, within the session.
@@ -268,13 +285,21 @@ def record_blind_count(
     )
     _refuse_counting_before_removal(session, drop, when)
     with transaction.atomic(), appended_at_end():
-        CountSession.objects.select_for_update().filter(pk=session.pk).first()  # one count at a time per session
+        _hold(session)
+        _refuse_counting_twice(session, drop, employee)
         entry = save_entry(session, drop, EntryKind.MEMBER, employee, figures, found, when)
         _audit(acting_user, "count.member_counted", entry, session.site, after=entry_after(entry, figures, found))
         other = drop.entries.filter(kind=EntryKind.MEMBER).exclude(pk=entry.pk).first()
         if other is not None and entry_figures(other) == (figures, found):
             agree(acting_user, session, drop, entry, CountAgreement.Source.MATCH, when)
     return entry
+
+
+def _refuse_agreed(drop: Drop) -> None:
+    if drop.agreements.exists():
+        raise ValidationError(
+            {"box": f"The count of {drop.drop_box} is already agreed; there is no difference to resolve."}
+        )
 
 
 def resolve_difference(
@@ -298,8 +323,7 @@ def resolve_difference(
                 "box": f"{COUNT.at(session.site)}: both members count {drop_box} independently before a difference is resolved."
             }
         )
-    if drop.agreements.exists():
-        raise ValidationError({"box": f"The count of {drop_box} is already agreed; there is no difference to resolve."})
+    _refuse_agreed(drop)
     if not (note or "").strip():
         raise ValidationError(
             {"note": f"{COUNT.at(session.site)}: say what the recount found; a difference is resolved with a note."}
@@ -313,6 +337,8 @@ def resolve_difference(
     )
     _refuse_counting_before_removal(session, drop, when)
     with transaction.atomic(), appended_at_end():
+        _hold(session)
+        _refuse_agreed(drop)
         entry = save_entry(session, drop, EntryKind.RECOUNT, employee, figures, found, when, note=note.strip())
         _audit(acting_user, "count.recounted", entry, session.site, after=entry_after(entry, figures, found))
         return agree(acting_user, session, drop, entry, CountAgreement.Source.RECOUNT, when, reason=note.strip())
@@ -364,14 +390,18 @@ def _refuse_signing_before_counting(session: CountSession, signed_at: datetime) 
         )
 
 
-def sign_count(*, acting_user, session: CountSession, at: datetime | None = None) -> CountSignature:
-    """A member initials and dates the count (`COUNT`); the second signature locks
-    the session. Refused while any box is uncounted or has an unresolved difference."""
-    employee = _member_of(acting_user, session, "sign the count")
+def _refuse_signing_twice(session: CountSession, employee: Employee) -> None:
     if session.signatures.filter(member=employee).exists():
         raise ValidationError(
             {"member": f"{COUNT.at(session.site)}: each member signs the count once; you have already signed it."}
         )
+
+
+def sign_count(*, acting_user, session: CountSession, at: datetime | None = None) -> CountSignature:
+    """A member initials and dates the count (`COUNT`); the second signature locks
+    the session. Refused while any box is uncounted or has an unresolved difference."""
+    employee = _member_of(acting_user, session, "sign the count")
+    _refuse_signing_twice(session, employee)
     acts.refuse_closed_books(session.site, session.gaming_date, "the count", field="session")
     signed_at = acts.moment(
         at,
@@ -386,7 +416,8 @@ def sign_count(*, acting_user, session: CountSession, at: datetime | None = None
         raise ValidationError({"box": [f"{COUNT.at(session.site)}: {p}" for p in problems]})
     _refuse_signing_before_counting(session, signed_at)
     with transaction.atomic(), appended_at_end():
-        CountSession.objects.select_for_update().filter(pk=session.pk).first()
+        _hold(session)
+        _refuse_signing_twice(session, employee)
         signature = CountSignature.objects.create(
             session=session, member=employee, initials=employee.initials, signed_at=signed_at
         )

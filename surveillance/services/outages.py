@@ -43,13 +43,17 @@ def report_outage(
         return append_audited(outage, acting_user=acting_user, site=site, action="outage.reported")
 
 
+def _refuse_repaired_twice(outage: Outage) -> None:
+    if OutageRepair.objects.filter(outage=outage).exists():
+        raise ValidationError({"outage": "This outage already has its repair recorded."})
+
+
 def record_outage_repair(*, acting_user, outage: Outage, repaired_at: datetime, description: str) -> OutageRepair:
     """Record the repair that ends an outage: a new row pointing back to it, dated (`repaired_at`,
     naive for the site's local time) no later than now and no earlier than the outage began."""
     site = outage.table.site
     require_role(acting_user, site, *STAFF_ROLES, action="record a surveillance repair", rule=HOUSE_CONTROL)
-    if hasattr(outage, "repair"):
-        raise ValidationError({"outage": "This outage already has its repair recorded."})
+    _refuse_repaired_twice(outage)
     if repaired_at is None:
         raise ValidationError({"repaired_at": "Give when the repair was made."})
     # The repair ends the outage whose deadline runs under 08-04(7): it is dated from the paper (a
@@ -66,6 +70,9 @@ def record_outage_repair(*, acting_user, outage: Outage, repaired_at: datetime, 
         what="the outage's start",
     )
     with transaction.atomic():
+        # The same repair sent from another terminal waits for the outage's row; read again here.
+        list(Outage.objects.select_for_update().filter(pk=outage.pk).values_list("pk", flat=True))
+        _refuse_repaired_twice(outage)
         repair = OutageRepair(
             outage=outage,
             repaired_at=repaired_at,

@@ -3,12 +3,8 @@ whichever database the suite runs (SQLite by default, PostgreSQL with DATABASE_U
 a fee's void that found the day's books open before its transaction, while another terminal
 closed them, is refused inside it, and the closed figures stand as closed."""
 
-import threading
-
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import connection
 
 from accounting.models import BooksClose
 from cardroom.models import Role
@@ -18,33 +14,18 @@ from fees import services
 from fees.models import FeeCollection
 from tests.fees.test_books import DAY, _fee, fee_day  # noqa: F401
 from tests.fees.test_frozen_revenue import fee_day_to_close  # noqa: F401
+from tests.race_support import after_first_look
 
 
-def _close_once_checked(monkeypatch, cast, site) -> list:
+def _close_once_checked(monkeypatch, cast, site):
     """The books are closed on another terminal right after the act's first look at them (before
     its transaction), and that close commits before the act goes on."""
-    look, closed = acts.refuse_closed_books, []
+    from accounting import services as books
 
-    def close():
-        try:
-            from accounting import services as books
+    def close(manager):
+        return books.close_books(acting_user=manager, site=site, gaming_date=DAY)
 
-            manager = get_user_model().objects.get(pk=cast[Role.GAMING_MANAGER].user_id)  # its own Access cache
-            closed.append(books.close_books(acting_user=manager, site=site, gaming_date=DAY))
-        except Exception as exc:  # noqa: BLE001 - asserted by the tests
-            closed.append(exc)
-        finally:
-            connection.close()
-
-    def look_then_close(*args, **kwargs):
-        look(*args, **kwargs)
-        if not closed:
-            other_terminal = threading.Thread(target=close)
-            other_terminal.start()
-            other_terminal.join()
-
-    monkeypatch.setattr(acts, "refuse_closed_books", look_then_close)
-    return closed
+    return after_first_look(monkeypatch, acts, "refuse_closed_books", close, cast[Role.GAMING_MANAGER].user)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -53,7 +34,7 @@ def _close_once_checked(monkeypatch, cast, site) -> list:
 def test_a_fee_meeting_the_books_close_is_refused_and_the_closed_day_keeps_its_fees(
     cast, site, bj_table, monkeypatch, act
 ):
-    closed = _close_once_checked(monkeypatch, cast, site)
+    other = _close_once_checked(monkeypatch, cast, site)
     with pytest.raises(ValidationError) as refused:
         if act == "void":
             services.void_fee(
@@ -63,7 +44,7 @@ def test_a_fee_meeting_the_books_close_is_refused_and_the_closed_day_keeps_its_f
             )
         else:
             _fee(cast, bj_table, 16)
-    assert isinstance(closed[0], BooksClose), closed
+    assert isinstance(other.result(), BooksClose), other.result()
     assert "so a table fee of 2026-08-14 cannot be changed" in str(refused.value)
     assert FeeCollection.objects.count() == 2
     assert BooksClose.objects.get().figures["cash"]["cash_profit_cents"] == 1600

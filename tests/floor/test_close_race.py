@@ -4,12 +4,10 @@ PostgreSQL with DATABASE_URL): a card check (ND 99-01.3-08-07), a duty sign-in o
 (ND 99-01.3-08-05) that read the day as open while another terminal closed it is refused, never
 entered in the closed day."""
 
-import threading
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import connection
 
@@ -19,37 +17,29 @@ from core.models import AuditEvent
 from floor import queries, services
 from floor.models import CardCheck, DutyPeriod, GamingDayClose, Slip
 from tests.floor.conftest import FILL, TRAY
+from tests.race_support import OtherTerminal
 
 
-def _close_meanwhile(monkeypatch, day, manager, reader: str, before_close):
+def _close_meanwhile(monkeypatch, day, manager, reader: str, before_close) -> OtherTerminal:
     """After the service reads the open day (`queries.<reader>`), another terminal closes it
     (first doing `before_close(user)`: a table's closer, without which the day does not close);
     on PostgreSQL the close commits before the service goes on, on SQLite it waits for the
     service's transaction (its writers queue: IMMEDIATE)."""
-    read, closed = getattr(queries, reader), []
 
-    def close():
-        try:
-            user = get_user_model().objects.get(pk=manager.user_id)  # its own Access cache
-            before_close(user)
-            closed.append(services.close_gaming_day(acting_user=user, gaming_day=day))
-        except Exception as exc:  # noqa: BLE001 - asserted by the tests
-            closed.append(exc)
-        finally:
-            connection.close()
+    def close(user):
+        before_close(user)
+        return services.close_gaming_day(acting_user=user, gaming_day=day)
 
-    other_terminal = threading.Thread(target=close)
+    read, other = getattr(queries, reader), OtherTerminal(close, manager.user_id)
 
     def read_then_close(*args, **kwargs):
         found = read(*args, **kwargs)
         assert getattr(found, "day", found) == day
-        other_terminal.start()
-        if connection.vendor == "postgresql":
-            other_terminal.join()
+        other.run_meanwhile()
         return found
 
     monkeypatch.setattr(queries, reader, read_then_close)
-    return other_terminal, closed
+    return other
 
 
 def _entered_before_the_close(action: str) -> bool:
@@ -124,14 +114,12 @@ def test_a_record_meeting_the_close_is_refused_or_entered_before_it(
     record = RECORDS[kind]
     if record.table_opened:
         services.record_table_inventory(acting_user=shift_manager.user, table=table, kind="opener", chips=TRAY)
-    other_terminal, closed = _close_meanwhile(
-        monkeypatch, gaming_day, shift_manager, record.reader, record.before_close(table)
-    )
+    other = _close_meanwhile(monkeypatch, gaming_day, shift_manager, record.reader, record.before_close(table))
     try:
         entered = record.enter(cast, table)
     except ValidationError as exc:
         entered = exc
-    other_terminal.join()
+    closed = [other.result()]
 
     if connection.vendor == "postgresql":
         assert isinstance(closed[0], GamingDayClose), closed
