@@ -71,7 +71,7 @@ def record_outage_repair(*, acting_user, outage: Outage, repaired_at: datetime, 
     )
     with transaction.atomic():
         # The same repair sent from another terminal waits for the outage's row; read again here.
-        list(Outage.objects.select_for_update().filter(pk=outage.pk).values_list("pk", flat=True))
+        list(Outage.objects.select_for_update(no_key=True).filter(pk=outage.pk).values_list("pk", flat=True))
         _refuse_repaired_twice(outage)
         repair = OutageRepair(
             outage=outage,
