@@ -1,0 +1,46 @@
+"""A change's sample and a sample's evaluation each recorded once when two terminals send them at
+once (ND 99-01.3-08-04(11)), on whichever database the suite runs (SQLite by default, PostgreSQL
+with DATABASE_URL): the second, which found nothing before its transaction, reads the first inside
+it and is refused in the words it meets afterwards."""
+
+from datetime import date
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from core.audit_verify import verify_chain
+from surveillance import services
+from surveillance.models import EquipmentChange, SampleSubmission
+from surveillance.services import equipment
+
+from .race_helpers import meanwhile, own_user
+
+SENT = date(2026, 3, 5)
+
+
+@pytest.fixture
+def change(manager, table):
+    camera = services.install_equipment(
+        acting_user=manager.user, site=table.site, table=table, kind="camera", make_model="Axis", installed_on=SENT
+    )
+    return camera.changes.get()
+
+
+def _submit(user, change):
+    return services.submit_sample(acting_user=user, change=change, submitted_on=SENT)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_samples_sent_at_once_for_one_change_are_one_sample(monkeypatch, manager, change):
+    first = meanwhile(
+        monkeypatch,
+        equipment,
+        "_previous_sample",
+        lambda: _submit(own_user(manager), EquipmentChange.objects.get(pk=change.pk)),
+    )
+    with pytest.raises(ValidationError) as refused:
+        _submit(manager.user, change)
+    assert isinstance(first[0], SampleSubmission), first
+    assert refused.value.message_dict == {"change": ["The previous sample is still waiting for its evaluation."]}
+    assert list(SampleSubmission.objects.values_list("pk", flat=True)) == [first[0].pk]
+    assert verify_chain().ok
