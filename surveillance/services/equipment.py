@@ -190,11 +190,14 @@ def record_sample_evaluation(
     none elsewhere): approved, or resolve and resubmit."""
     site = submission.change.site
     require_role(acting_user, site, *STAFF_ROLES, action="record a sample evaluation", rule=HOUSE_CONTROL)
-    if hasattr(submission, "evaluation"):
-        raise ValidationError({"submission": "This sample already has its evaluation."})
+    _refuse_evaluated(submission)
     if evaluated_on < submission.submitted_on:
         raise ValidationError({"evaluated_on": "The evaluation cannot come before the sample was sent."})
     with transaction.atomic():
+        # The sample's row locked, then read again: a second evaluation sent at once waits for the
+        # first and is refused, as it is after it.
+        SampleSubmission.objects.select_for_update().get(pk=submission.pk)
+        _refuse_evaluated(submission)
         evaluation = SampleEvaluation(
             submission=submission,
             evaluated_on=evaluated_on,
@@ -206,6 +209,11 @@ def record_sample_evaluation(
             recorded_at=timezone.now(),
         )
         return append_audited(evaluation, acting_user=acting_user, site=site, action="sample.evaluated")
+
+
+def _refuse_evaluated(submission: SampleSubmission) -> None:
+    if SampleEvaluation.objects.filter(submission_id=submission.pk).exists():
+        raise ValidationError({"submission": "This sample already has its evaluation."})
 
 
 def record_vendor_purchase(

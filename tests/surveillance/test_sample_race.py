@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 
 from core.audit_verify import verify_chain
 from surveillance import services
-from surveillance.models import EquipmentChange, SampleSubmission
+from surveillance.models import EquipmentChange, SampleEvaluation, SampleSubmission
 from surveillance.services import equipment
 
 from .race_helpers import meanwhile, own_user
@@ -43,4 +43,27 @@ def test_two_samples_sent_at_once_for_one_change_are_one_sample(monkeypatch, man
     assert isinstance(first[0], SampleSubmission), first
     assert refused.value.message_dict == {"change": ["The previous sample is still waiting for its evaluation."]}
     assert list(SampleSubmission.objects.values_list("pk", flat=True)) == [first[0].pk]
+    assert verify_chain().ok
+
+
+def _evaluate(user, submission):
+    return services.record_sample_evaluation(
+        acting_user=user, submission=submission, evaluated_on=date(2026, 3, 9), outcome="approved"
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sample_evaluated_twice_at_once_has_one_evaluation(monkeypatch, manager, change):
+    submission = _submit(manager.user, change)
+    first = meanwhile(
+        monkeypatch,
+        equipment,
+        "_refuse_evaluated",
+        lambda: _evaluate(own_user(manager), SampleSubmission.objects.get(pk=submission.pk)),
+    )
+    with pytest.raises(ValidationError) as refused:
+        _evaluate(manager.user, submission)
+    assert isinstance(first[0], SampleEvaluation), first
+    assert refused.value.message_dict == {"submission": ["This sample already has its evaluation."]}
+    assert list(SampleEvaluation.objects.values_list("pk", flat=True)) == [first[0].pk]
     assert verify_chain().ok
