@@ -1,0 +1,44 @@
+"""A low-hold video review program opened once, and closed once, when two terminals send it at
+once (ND 99-01.3-08-04(9)), on whichever database the suite runs (SQLite by default, PostgreSQL
+with DATABASE_URL): the second, which found nothing before its transaction, reads the first inside
+it and is refused in the words it meets afterwards."""
+
+from datetime import date
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from core.audit_verify import verify_chain
+from surveillance import services
+from surveillance.models import ReviewProgram, ReviewTask
+from surveillance.rules import REVIEW_PROGRAM
+from surveillance.services import review_programs
+from tests.factories import TableFactory
+
+from .race_helpers import meanwhile, own_user
+
+START = date(2026, 4, 6)  # a Monday
+REASON = "Q1 hold 7.2% (below 10%)"
+
+
+@pytest.fixture
+def tables(site, table):
+    return [table, TableFactory(site=site, number=2)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_programs_opened_at_once_are_one_program(monkeypatch, manager, site, tables):
+    first = meanwhile(
+        monkeypatch,
+        review_programs,
+        "_refuse_running",
+        lambda: services.open_review_program(own_user(manager), site, START, REASON),
+    )
+    with pytest.raises(ValidationError) as refused:
+        services.open_review_program(manager.user, site, START, REASON)
+    assert isinstance(first[0], ReviewProgram), first
+    running = f"{REVIEW_PROGRAM.at(site)}: a video review program is already running at this site on that date."
+    assert refused.value.message_dict == {"start_date": [running]}
+    assert list(ReviewProgram.objects.values_list("pk", flat=True)) == [first[0].pk]
+    assert ReviewTask.objects.count() == first[0].weeks * len(tables)
+    assert verify_chain().ok
