@@ -145,8 +145,7 @@ def close_review_program(
 ) -> ReviewProgramClosure:
     """End the program early: a gaming manager documents the reason for the low hold."""
     require_gaming_manager(acting_user, program.site.organization_id, action="document the reason for a low hold")
-    if hasattr(program, "closure"):
-        raise ValidationError({"program": "The reason for this program's low hold is already documented."})
+    _refuse_documented(program)
     if not program.start_date <= closed_on <= program.end_date:
         raise ValidationError({"closed_on": "The program can end only between its first and last day."})
     if not low_hold_reason.strip():
@@ -154,6 +153,10 @@ def close_review_program(
             {"low_hold_reason": f"{REVIEW_PROGRAM.at(program.site)}: document the reason for the low hold."}
         )
     with transaction.atomic():
+        # The program's row locked, then read again: a second closing sent at once waits for the
+        # first and is refused, as it is after it.
+        ReviewProgram.objects.select_for_update().get(pk=program.pk)
+        _refuse_documented(program)
         closure = ReviewProgramClosure(
             program=program,
             closed_on=closed_on,
@@ -162,6 +165,11 @@ def close_review_program(
             closed_at=timezone.now(),
         )
         return append_audited(closure, acting_user=acting_user, site=program.site, action="review_program.closed")
+
+
+def _refuse_documented(program: ReviewProgram) -> None:
+    if ReviewProgramClosure.objects.filter(program_id=program.pk).exists():
+        raise ValidationError({"program": "The reason for this program's low hold is already documented."})
 
 
 def record_review_entry(

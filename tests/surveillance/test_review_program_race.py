@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 
 from core.audit_verify import verify_chain
 from surveillance import services
-from surveillance.models import ReviewProgram, ReviewTask
+from surveillance.models import ReviewProgram, ReviewProgramClosure, ReviewTask
 from surveillance.rules import REVIEW_PROGRAM
 from surveillance.services import review_programs
 from tests.factories import TableFactory
@@ -41,4 +41,27 @@ def test_two_programs_opened_at_once_are_one_program(monkeypatch, manager, site,
     assert refused.value.message_dict == {"start_date": [running]}
     assert list(ReviewProgram.objects.values_list("pk", flat=True)) == [first[0].pk]
     assert ReviewTask.objects.count() == first[0].weeks * len(tables)
+    assert verify_chain().ok
+
+
+def _close(user, program):
+    return services.close_review_program(
+        acting_user=user, program=program, closed_on=date(2026, 4, 20), low_hold_reason="A big winner on table 2"
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_program_closed_twice_at_once_has_one_closing(monkeypatch, manager, site, tables):
+    program = services.open_review_program(manager.user, site, START, REASON)
+    first = meanwhile(
+        monkeypatch,
+        review_programs,
+        "_refuse_documented",
+        lambda: _close(own_user(manager), ReviewProgram.objects.get(pk=program.pk)),
+    )
+    with pytest.raises(ValidationError) as refused:
+        _close(manager.user, program)
+    assert isinstance(first[0], ReviewProgramClosure), first
+    assert refused.value.message_dict == {"program": ["The reason for this program's low hold is already documented."]}
+    assert list(ReviewProgramClosure.objects.values_list("pk", flat=True)) == [first[0].pk]
     assert verify_chain().ok
