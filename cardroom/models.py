@@ -585,9 +585,12 @@ class Employee(models.Model):
     class Meta:
         ordering = ["organization_id", "user__last_name", "user__first_name"]
         constraints = [
+            # Whatever their case, as `clean` reads them and a badge is looked up (cardroom.pins):
+            # "JR" and "jr" would be one badge for two people.
             models.UniqueConstraint(
-                fields=["organization", "initials"],
-                name="employee_initials_unique_in_org",
+                "organization",
+                Lower("initials"),
+                name="employee_initials_unique_in_org_any_case",
                 violation_error_message="Initials must be unique in the organization: they sign forms.",
             )
         ]
