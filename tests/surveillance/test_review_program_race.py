@@ -15,7 +15,7 @@ from surveillance.rules import REVIEW_PROGRAM
 from surveillance.services import review_programs
 from tests.factories import TableFactory
 
-from .race_helpers import meanwhile, own_user
+from .race_helpers import meanwhile, own_user, while_holding
 
 START = date(2026, 4, 6)  # a Monday
 REASON = "Q1 hold 7.2% (below 10%)"
@@ -41,6 +41,31 @@ def test_two_programs_opened_at_once_are_one_program(monkeypatch, manager, site,
     assert refused.value.message_dict == {"start_date": [running]}
     assert list(ReviewProgram.objects.values_list("pk", flat=True)) == [first[0].pk]
     assert ReviewTask.objects.count() == first[0].weeks * len(tables)
+    assert verify_chain().ok
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_program_opened_while_another_is_being_written_waits_and_is_refused(monkeypatch, manager, site, tables):
+    """The second opening comes once the first holds the site (inside its transaction, its program
+    saved but not yet committed): it waits for the first and reads it."""
+    other_terminal, wait, second = while_holding(
+        lambda: services.open_review_program(own_user(manager), site, START, REASON)
+    )
+    create = ReviewTask.objects.bulk_create
+
+    def open_meanwhile_then_create(tasks, *args, **kwargs):
+        if not other_terminal.is_alive() and not second:
+            other_terminal.start()
+            wait()
+        return create(tasks, *args, **kwargs)
+
+    monkeypatch.setattr(ReviewTask.objects, "bulk_create", open_meanwhile_then_create)
+    first = services.open_review_program(manager.user, site, START, REASON)
+    other_terminal.join()
+    assert isinstance(second[0], ValidationError), second
+    assert "a video review program is already running at this site on that date" in second[0].messages[0]
+    assert list(ReviewProgram.objects.values_list("pk", flat=True)) == [first.pk]
+    assert ReviewTask.objects.count() == first.weeks * len(tables)
     assert verify_chain().ok
 
 
