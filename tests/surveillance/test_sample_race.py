@@ -13,7 +13,7 @@ from surveillance import services
 from surveillance.models import EquipmentChange, SampleEvaluation, SampleSubmission
 from surveillance.services import equipment
 
-from .race_helpers import meanwhile, own_user
+from .race_helpers import meanwhile, own_user, while_holding
 
 SENT = date(2026, 3, 5)
 
@@ -43,6 +43,30 @@ def test_two_samples_sent_at_once_for_one_change_are_one_sample(monkeypatch, man
     assert isinstance(first[0], SampleSubmission), first
     assert refused.value.message_dict == {"change": ["The previous sample is still waiting for its evaluation."]}
     assert list(SampleSubmission.objects.values_list("pk", flat=True)) == [first[0].pk]
+    assert verify_chain().ok
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sample_sent_while_another_is_being_written_waits_and_is_refused(monkeypatch, manager, change):
+    """The second sample comes once the first holds the change (inside its transaction, not yet
+    committed): it waits for the first and reads it."""
+    other_terminal, wait, second = while_holding(
+        lambda: _submit(own_user(manager), EquipmentChange.objects.get(pk=change.pk))
+    )
+    append = equipment.append_audited
+
+    def send_meanwhile_then_append(obj, **kwargs):
+        if isinstance(obj, SampleSubmission) and not other_terminal.is_alive() and not second:
+            other_terminal.start()
+            wait()
+        return append(obj, **kwargs)
+
+    monkeypatch.setattr(equipment, "append_audited", send_meanwhile_then_append)
+    first = _submit(manager.user, change)
+    other_terminal.join()
+    assert isinstance(second[0], ValidationError), second
+    assert second[0].message_dict == {"change": ["The previous sample is still waiting for its evaluation."]}
+    assert list(SampleSubmission.objects.values_list("pk", flat=True)) == [first.pk]
     assert verify_chain().ok
 
 
