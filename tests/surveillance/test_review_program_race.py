@@ -90,3 +90,28 @@ def test_a_program_closed_twice_at_once_has_one_closing(monkeypatch, manager, si
     assert refused.value.message_dict == {"program": ["The reason for this program's low hold is already documented."]}
     assert list(ReviewProgramClosure.objects.values_list("pk", flat=True)) == [first[0].pk]
     assert verify_chain().ok
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_closing_sent_while_another_is_being_written_waits_and_is_refused(monkeypatch, manager, site, tables):
+    """The second closing comes once the first holds the program (inside its transaction, not yet
+    committed): it waits for the first and is refused in its words, not the database's."""
+    program = services.open_review_program(manager.user, site, START, REASON)
+    other_terminal, wait, second = while_holding(
+        lambda: _close(own_user(manager), ReviewProgram.objects.get(pk=program.pk))
+    )
+    append = review_programs.append_audited
+
+    def close_meanwhile_then_append(obj, **kwargs):
+        if isinstance(obj, ReviewProgramClosure) and not other_terminal.is_alive() and not second:
+            other_terminal.start()
+            wait()
+        return append(obj, **kwargs)
+
+    monkeypatch.setattr(review_programs, "append_audited", close_meanwhile_then_append)
+    first = _close(manager.user, program)
+    other_terminal.join()
+    assert isinstance(second[0], ValidationError), second
+    assert second[0].message_dict == {"program": ["The reason for this program's low hold is already documented."]}
+    assert list(ReviewProgramClosure.objects.values_list("pk", flat=True)) == [first.pk]
+    assert verify_chain().ok

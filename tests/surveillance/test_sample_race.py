@@ -91,3 +91,28 @@ def test_a_sample_evaluated_twice_at_once_has_one_evaluation(monkeypatch, manage
     assert refused.value.message_dict == {"submission": ["This sample already has its evaluation."]}
     assert list(SampleEvaluation.objects.values_list("pk", flat=True)) == [first[0].pk]
     assert verify_chain().ok
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_evaluation_sent_while_another_is_being_written_waits_and_is_refused(monkeypatch, manager, change):
+    """The second evaluation comes once the first holds the sample (inside its transaction, not yet
+    committed): it waits for the first and is refused in its words, not the database's."""
+    submission = _submit(manager.user, change)
+    other_terminal, wait, second = while_holding(
+        lambda: _evaluate(own_user(manager), SampleSubmission.objects.get(pk=submission.pk))
+    )
+    append = equipment.append_audited
+
+    def evaluate_meanwhile_then_append(obj, **kwargs):
+        if isinstance(obj, SampleEvaluation) and not other_terminal.is_alive() and not second:
+            other_terminal.start()
+            wait()
+        return append(obj, **kwargs)
+
+    monkeypatch.setattr(equipment, "append_audited", evaluate_meanwhile_then_append)
+    first = _evaluate(manager.user, submission)
+    other_terminal.join()
+    assert isinstance(second[0], ValidationError), second
+    assert second[0].message_dict == {"submission": ["This sample already has its evaluation."]}
+    assert list(SampleEvaluation.objects.values_list("pk", flat=True)) == [first.pk]
+    assert verify_chain().ok
