@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
@@ -83,10 +84,21 @@ def validate_time_zone(value: str) -> None:
         raise ValidationError(f"{value!r} is not a known time zone (for example America/Chicago)")
 
 
+# House control: one organization of a name, whatever its case ("Jane Roe" and "jane roe" are one).
+ORGANIZATION_NAME_TAKEN = f"{HOUSE_CONTROL}: an organization of this name already exists."
+
+
 class Organization(models.Model):
-    name = models.CharField(max_length=200, unique=True)
+    name = models.CharField(max_length=200)
     licence_number = models.CharField(max_length=50, blank=True)
     history = HistoricalRecords()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                Lower("name"), name="organization_name_unique_any_case", violation_error_message=ORGANIZATION_NAME_TAKEN
+            )
+        ]
 
     def __str__(self):
         return self.name
@@ -573,9 +585,12 @@ class Employee(models.Model):
     class Meta:
         ordering = ["organization_id", "user__last_name", "user__first_name"]
         constraints = [
+            # Whatever their case, as `clean` reads them and a badge is looked up (cardroom.pins):
+            # "JR" and "jr" would be one badge for two people.
             models.UniqueConstraint(
-                fields=["organization", "initials"],
-                name="employee_initials_unique_in_org",
+                "organization",
+                Lower("initials"),
+                name="employee_initials_unique_in_org_any_case",
                 violation_error_message="Initials must be unique in the organization: they sign forms.",
             )
         ]

@@ -18,7 +18,18 @@ from core.rules import HOUSE_CONTROL
 
 from .access import forget_access, require_gaming_manager
 from .chips import default_spec
-from .models import ChipDenomination, Employee, EmployeeRelation, Game, Membership, Organization, Role, Site, Table
+from .models import (
+    ORGANIZATION_NAME_TAKEN,
+    ChipDenomination,
+    Employee,
+    EmployeeRelation,
+    Game,
+    Membership,
+    Organization,
+    Role,
+    Site,
+    Table,
+)
 from .table_limits import table_warnings
 from .table_rules import licensed_values, option_errors, table_defaults, table_fields
 
@@ -436,9 +447,8 @@ def create_organization(
     if acting_user is not None and not acting_user.is_superuser:
         raise PermissionDenied(platform_operator_refusal())
     organization = Organization(name=name.strip(), licence_number=licence_number.strip())
-    if Organization.objects.filter(name__iexact=organization.name).exists():
-        raise ValidationError({"name": "House control: an organization of this name already exists."})
-    organization.full_clean()
+    _refuse_organization_name_taken(organization.name)
+    organization.full_clean(validate_constraints=False)  # its one constraint, the name's: read above and below
     User = get_user_model()
     if User.objects.filter(username__iexact=manager_username).exists():
         raise ValidationError({"manager_username": "This login name is already taken."})
@@ -452,6 +462,10 @@ def create_organization(
     except ValidationError as exc:
         raise ValidationError({"manager_password": exc.messages}) from exc
     with transaction.atomic():
+        # Read again: a name taken since (another terminal) is refused here in the same words, and
+        # where both are written at once the database's constraint refuses the second in them
+        # (models.ORGANIZATION_NAME_TAKEN, core.database_refusals).
+        _refuse_organization_name_taken(organization.name)
         organization._history_user = acting_user
         organization.save()
         user.set_password(manager_password)
@@ -480,3 +494,8 @@ def create_organization(
             after={"employee": employee.pk, "role": Role.GAMING_MANAGER, "site": None},
         )
     return organization, employee
+
+
+def _refuse_organization_name_taken(name: str) -> None:
+    if Organization.objects.filter(name__iexact=name).exists():
+        raise ValidationError({"name": ORGANIZATION_NAME_TAKEN})

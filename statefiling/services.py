@@ -60,6 +60,10 @@ def connect_registry(
     if not 8 <= len(credential or "") <= 200:
         raise ValidationError({"credential": f"{HOUSE_CONTROL}: give the credential the agency issued."})
     with transaction.atomic():
+        # The organization's row, for no key update: two links made at once wait in turn, and the
+        # second replaces the first as it would after it (one live link a pack), rather than both
+        # finding none live and the database refusing the second's.
+        Organization.objects.select_for_update(no_key=True).get(pk=organization.pk)
         RegistryLink.objects.filter(organization=organization, jurisdiction=jurisdiction, active=True).update(
             active=False
         )

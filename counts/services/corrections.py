@@ -134,6 +134,7 @@ def explain_forms_exception(
         what="the box's count was agreed",
     )
     with transaction.atomic():
+        _refuse_explained_meanwhile(drop, kind, number)
         explained = FormsExplanation.objects.create(
             drop=drop,
             kind=kind,
@@ -144,3 +145,12 @@ def explain_forms_exception(
         )
         _audit(acting_user, "count.forms_explained", explained, site)
     return explained
+
+
+def _refuse_explained_meanwhile(drop: Drop, kind: str, number: int) -> None:
+    """The box's drop locked to the end of the explaining's transaction, then its explanations read
+    again: the same exception explained on two terminals at once is explained once, the second
+    refused as it is afterwards (the reconciliation keeps one explanation of each form)."""
+    Drop.objects.select_for_update().get(pk=drop.pk)
+    if FormsExplanation.objects.filter(drop_id=drop.pk, kind=kind, number=number).exists():
+        raise ValidationError({"number": f"{kind} slip {number} is already explained."})

@@ -61,14 +61,14 @@ def place_drop_box(
     require_role(acting_user, site, Role.SHIFT_MANAGER, action="place a drop box", rule=HOUSE_CONTROL)
     refuse_drop_boxes(site)
     employee = acts.acting_employee_of(acting_user)
-    if not drop_box.active:
-        raise ValidationError({"box": f"{drop_box} is retired."})
+    _refuse_retired(drop_box)
     placed_at = acts.moment(at, "placed_at", gaming_date=gaming_date, after_day_end=True, what="the drop", site=site)
     acts.refuse_closed_books(site, gaming_date, "the drop")
     _validate_reuse(site, drop_box)
     _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
     with transaction.atomic(), appended_at_end():
         acts.hold_books_open(site, gaming_date, "the drop")
+        drop_box = _held_free(site, drop_box)
         drop = Drop.objects.create(
             site=site,
             drop_box=drop_box,
@@ -80,6 +80,22 @@ def place_drop_box(
         )
         _audit(acting_user, "drop.placed", drop, site)
     return drop
+
+
+def _refuse_retired(drop_box: DropBox) -> None:
+    if not drop_box.active:
+        raise ValidationError({"box": f"{drop_box} is retired."})
+
+
+def _held_free(site: Site, drop_box: DropBox) -> DropBox:
+    """The box, locked to the end of the placing's transaction and read again: a retirement
+    (boxes.retire_drop_box, which takes the same lock) or another placing that committed after
+    the first look is refused here, so a retired box is never placed and a box is on its table
+    once (`REMOVAL`)."""
+    box = DropBox.objects.select_for_update().get(pk=drop_box.pk)
+    _refuse_retired(box)
+    _validate_reuse(site, box)
+    return box
 
 
 def holds_count_role(employee: Employee | None, site: Site) -> bool:

@@ -145,16 +145,14 @@ def submit_sample(*, acting_user, change: EquipmentChange, submitted_on: date, n
     """Record a sample recording sent to the attorney general (ND 99-01.3-08-04(11)); after an
     unsatisfactory evaluation the new sample points back to the one it replaces."""
     require_role(acting_user, change.site, *STAFF_ROLES, action="record a sample recording", rule=HOUSE_CONTROL)
-    previous = change.submissions.order_by("-submitted_on", "-id").first()
-    if previous is not None:
-        evaluation = getattr(previous, "evaluation", None)
-        if evaluation is None:
-            raise ValidationError({"change": "The previous sample is still waiting for its evaluation."})
-        if evaluation.outcome == SampleEvaluation.Outcome.APPROVED:
-            raise ValidationError({"change": "The sample for this change is already approved."})
+    _previous_sample(change)
     if submitted_on < change.changed_on:
         raise ValidationError({"submitted_on": "A sample cannot be sent before the change it shows."})
     with transaction.atomic():
+        # The change's row locked, then its samples read again: two samples sent at once for one
+        # change, the second waits for the first and is refused (it awaits its evaluation).
+        EquipmentChange.objects.select_for_update().get(pk=change.pk)
+        previous = _previous_sample(change)
         submission = SampleSubmission(
             change=change,
             resubmission_of=previous,
@@ -164,6 +162,19 @@ def submit_sample(*, acting_user, change: EquipmentChange, submitted_on: date, n
             recorded_at=timezone.now(),
         )
         return append_audited(submission, acting_user=acting_user, site=change.site, action="sample.submitted")
+
+
+def _previous_sample(change: EquipmentChange) -> SampleSubmission | None:
+    """The change's last sample, which a new one replaces; refused while it awaits its
+    evaluation or once approved."""
+    previous = SampleSubmission.objects.filter(change_id=change.pk).order_by("-submitted_on", "-id").first()
+    if previous is not None:
+        evaluation = SampleEvaluation.objects.filter(submission_id=previous.pk).first()
+        if evaluation is None:
+            raise ValidationError({"change": "The previous sample is still waiting for its evaluation."})
+        if evaluation.outcome == SampleEvaluation.Outcome.APPROVED:
+            raise ValidationError({"change": "The sample for this change is already approved."})
+    return previous
 
 
 def record_sample_evaluation(
@@ -179,11 +190,14 @@ def record_sample_evaluation(
     none elsewhere): approved, or resolve and resubmit."""
     site = submission.change.site
     require_role(acting_user, site, *STAFF_ROLES, action="record a sample evaluation", rule=HOUSE_CONTROL)
-    if hasattr(submission, "evaluation"):
-        raise ValidationError({"submission": "This sample already has its evaluation."})
+    _refuse_evaluated(submission)
     if evaluated_on < submission.submitted_on:
         raise ValidationError({"evaluated_on": "The evaluation cannot come before the sample was sent."})
     with transaction.atomic():
+        # The sample's row locked, then read again: a second evaluation sent at once waits for the
+        # first and is refused, as it is after it.
+        SampleSubmission.objects.select_for_update().get(pk=submission.pk)
+        _refuse_evaluated(submission)
         evaluation = SampleEvaluation(
             submission=submission,
             evaluated_on=evaluated_on,
@@ -195,6 +209,11 @@ def record_sample_evaluation(
             recorded_at=timezone.now(),
         )
         return append_audited(evaluation, acting_user=acting_user, site=site, action="sample.evaluated")
+
+
+def _refuse_evaluated(submission: SampleSubmission) -> None:
+    if SampleEvaluation.objects.filter(submission_id=submission.pk).exists():
+        raise ValidationError({"submission": "This sample already has its evaluation."})
 
 
 def record_vendor_purchase(

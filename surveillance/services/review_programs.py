@@ -47,18 +47,17 @@ def open_review_program(
     compliance job); otherwise only a gaming manager may."""
     if acting_user is not None:
         require_gaming_manager(acting_user, site.organization_id, action="open a video review program")
-    if any(queries.program_is_open(p, start_date) for p in ReviewProgram.objects.filter(site=site)):
-        raise ValidationError(
-            {
-                "start_date": f"{REVIEW_PROGRAM.at(site)}: a video review program is already running at this site on "
-                "that date."
-            }
-        )
+    _refuse_running(site, start_date)
     weeks, footage_minutes = _program_terms(site, start_date, weeks, footage_minutes)
     tables = list(Table.objects.filter(site=site, active=True, location=Table.Location.REGULAR))
     if not tables:
         raise ValidationError({"site": f"{REVIEW_PROGRAM.at(site)}: the site has no active table to review."})
     with transaction.atomic():
+        # The site's row, for no key update: programs opened at the site at once wait in turn, and
+        # the second reads the first (a program running twice would double every table's weekly
+        # task); acts holding the site's key share (core.acts.key_share) wait for nothing.
+        Site.objects.select_for_update(no_key=True).get(pk=site.pk)
+        _refuse_running(site, start_date)
         program = ReviewProgram(
             site=site,
             start_date=start_date,
@@ -84,6 +83,16 @@ def open_review_program(
             ]
         )
     return program
+
+
+def _refuse_running(site: Site, start_date: date) -> None:
+    if any(queries.program_is_open(p, start_date) for p in ReviewProgram.objects.filter(site=site)):
+        raise ValidationError(
+            {
+                "start_date": f"{REVIEW_PROGRAM.at(site)}: a video review program is already running at this site on "
+                "that date."
+            }
+        )
 
 
 def _program_terms(site: Site, start_date: date, weeks: int | None, footage_minutes: int | None) -> tuple[int, int]:
@@ -136,8 +145,7 @@ def close_review_program(
 ) -> ReviewProgramClosure:
     """End the program early: a gaming manager documents the reason for the low hold."""
     require_gaming_manager(acting_user, program.site.organization_id, action="document the reason for a low hold")
-    if hasattr(program, "closure"):
-        raise ValidationError({"program": "The reason for this program's low hold is already documented."})
+    _refuse_documented(program)
     if not program.start_date <= closed_on <= program.end_date:
         raise ValidationError({"closed_on": "The program can end only between its first and last day."})
     if not low_hold_reason.strip():
@@ -145,6 +153,10 @@ def close_review_program(
             {"low_hold_reason": f"{REVIEW_PROGRAM.at(program.site)}: document the reason for the low hold."}
         )
     with transaction.atomic():
+        # The program's row locked, then read again: a second closing sent at once waits for the
+        # first and is refused, as it is after it.
+        ReviewProgram.objects.select_for_update().get(pk=program.pk)
+        _refuse_documented(program)
         closure = ReviewProgramClosure(
             program=program,
             closed_on=closed_on,
@@ -153,6 +165,11 @@ def close_review_program(
             closed_at=timezone.now(),
         )
         return append_audited(closure, acting_user=acting_user, site=program.site, action="review_program.closed")
+
+
+def _refuse_documented(program: ReviewProgram) -> None:
+    if ReviewProgramClosure.objects.filter(program_id=program.pk).exists():
+        raise ValidationError({"program": "The reason for this program's low hold is already documented."})
 
 
 def record_review_entry(
