@@ -64,7 +64,7 @@ def retire_drop_box(*, acting_user, drop_box: DropBox) -> DropBox:
     site = drop_box.site
     require_role(acting_user, site, Role.GAMING_MANAGER, action="retire a drop box", rule=HOUSE_CONTROL)
     with transaction.atomic():
-        box = DropBox.objects.select_for_update().get(pk=drop_box.pk)
+        box = DropBox.objects.select_for_update(no_key=True).get(pk=drop_box.pk)
         if not box.active:
             raise ValidationError({"box": f"{HOUSE_CONTROL}: {box} is already retired."})
         if queries.open_drop(box) is not None:

@@ -151,7 +151,7 @@ def submit_sample(*, acting_user, change: EquipmentChange, submitted_on: date, n
     with transaction.atomic():
         # The change's row locked, then its samples read again: two samples sent at once for one
         # change, the second waits for the first and is refused (it awaits its evaluation).
-        EquipmentChange.objects.select_for_update().get(pk=change.pk)
+        EquipmentChange.objects.select_for_update(no_key=True).get(pk=change.pk)
         previous = _previous_sample(change)
         submission = SampleSubmission(
             change=change,
@@ -196,7 +196,7 @@ def record_sample_evaluation(
     with transaction.atomic():
         # The sample's row locked, then read again: a second evaluation sent at once waits for the
         # first and is refused, as it is after it.
-        SampleSubmission.objects.select_for_update().get(pk=submission.pk)
+        SampleSubmission.objects.select_for_update(no_key=True).get(pk=submission.pk)
         _refuse_evaluated(submission)
         evaluation = SampleEvaluation(
             submission=submission,

@@ -155,7 +155,7 @@ def close_review_program(
     with transaction.atomic():
         # The program's row locked, then read again: a second closing sent at once waits for the
         # first and is refused, as it is after it.
-        ReviewProgram.objects.select_for_update().get(pk=program.pk)
+        ReviewProgram.objects.select_for_update(no_key=True).get(pk=program.pk)
         _refuse_documented(program)
         closure = ReviewProgramClosure(
             program=program,
