@@ -54,6 +54,15 @@ def _sentence(model, constraint, fields) -> str:
     return f"A {noun} with this {labels} is already recorded."
 
 
+def _fields(constraint) -> tuple[str, ...]:
+    """The fields a constraint names; for one on expressions, the fields inside its functions
+    (`Lower("name")`: name), what a person entered, not the plain ones that scope it."""
+    if named := tuple(getattr(constraint, "fields", ()) or ()):
+        return named
+    wrapped = (e for e in getattr(constraint, "expressions", ()) if not isinstance(e, models.F))
+    return tuple(dict.fromkeys(ref.name for e in wrapped for ref in e.flatten() if isinstance(ref, models.F)))
+
+
 def _columns(model, fields) -> frozenset[str]:
     return frozenset(model._meta.get_field(name).column for name in fields)
 
@@ -66,11 +75,11 @@ def _keepers() -> tuple[dict[str, Keeper], dict[tuple[str, frozenset[str]], Keep
     for model in apps.get_models():
         opts = model._meta
         for constraint in opts.constraints:
-            fields = tuple(getattr(constraint, "fields", ()) or ())
+            fields = _fields(constraint)
             unique = isinstance(constraint, models.UniqueConstraint)
             keeper = Keeper(model, fields, _sentence(model, constraint, fields), unique)
             by_name[constraint.name] = keeper
-            if fields:
+            if getattr(constraint, "fields", ()):  # SQLite names the columns of these, an expression's index by name
                 by_columns.setdefault((opts.db_table, _columns(model, fields)), keeper)
         for field in opts.local_fields:
             if field.unique and not field.primary_key:

@@ -38,7 +38,8 @@ def test_the_database_refuses_initials_differing_only_in_case_in_the_same_words(
     _hire(manager, org, "JR", "jane")
     with pytest.raises(IntegrityError) as refused, transaction.atomic():
         Employee.objects.create(organization=org, user=UserFactory(), initials="jr")
-    assert database_refusal(refused.value).messages == [f"{WORDS[:-1]} (House control: the database keeps one copy)."]
+    refusal = database_refusal(refused.value)  # keyed to the field inside Lower(), not the organization
+    assert refusal.message_dict == {"initials": [f"{WORDS[:-1]} (House control: the database keeps one copy)."]}
     assert Employee.objects.filter(organization=org, initials__iexact="jr").count() == 1
 
 

@@ -50,7 +50,7 @@ def test_the_database_refuses_a_name_differing_only_in_case_in_the_same_words(op
     _create(operator, "Jane Roe", "jane")
     with pytest.raises(IntegrityError) as refused, transaction.atomic():
         Organization.objects.create(name="JANE ROE")
-    assert database_refusal(refused.value).messages == [TAKEN]
+    assert database_refusal(refused.value).message_dict == {"name": [TAKEN]}  # keyed to the field it names
     assert Organization.objects.count() == 1
 
 
