@@ -322,6 +322,14 @@ def _refuse_twice(site: Site, licence_number: str, started_at: datetime, ended_a
         )
 
 
+AS_IT_STANDS = "A correction points at this site's session as it stands (its latest correction)."
+
+
+def _refuse_replaced(corrects: GameSession) -> None:
+    if GameSession.objects.filter(corrects=corrects).exists():
+        raise ValidationError({"corrects": AS_IT_STANDS})
+
+
 def record_session(
     *,
     acting_user,
@@ -350,9 +358,7 @@ def record_session(
     _bounded("receipts_cents", receipts_cents, 0, rules.MAX_DAY_CENTS, words="A session's receipts total")
     _bounded("prizes_cents", prizes_cents, 0, rules.MAX_DAY_CENTS, words="A session's prizes total")
     if corrects is not None and (corrects.site_id != site.pk or hasattr(corrects, "corrected_by")):
-        raise ValidationError(
-            {"corrects": "A correction points at this site's session as it stands (its latest correction)."}
-        )
+        raise ValidationError({"corrects": AS_IT_STANDS})
     if corrects is not None and corrects.is_void:
         raise ValidationError(
             {
@@ -374,6 +380,8 @@ def record_session(
         if corrects is not None:
             acts.refuse_closed_books(site, corrects.gaming_date, "a games-of-chance session", field="corrects")
         _refuse_twice(site, licence_number, started_at, ended_at, corrects)
+        if corrects is not None:  # corrected or voided meanwhile from another terminal: no longer as it stands
+            _refuse_replaced(corrects)
         session = GameSession.objects.create(
             site=site,
             gaming_date=gaming_date,

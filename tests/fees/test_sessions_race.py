@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 
 from core import acts
 from core.audit_verify import verify_chain
-from fees import queries
+from fees import queries, services
 from fees.models import GameSession
 from tests.race_support import after_first_look
 
@@ -42,4 +42,28 @@ def test_a_session_sent_from_two_terminals_at_once_is_recorded_and_counted_once(
         "sessions": 1, "receipts_cents": 100_000, "prizes_cents": 40_000, "net_cents": 60_000
     }  # fmt: skip
     assert GameSession.objects.count() == 1 + len(corrected)
+    assert verify_chain().ok
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("meanwhile", ["another correction", "a void"])
+def test_a_correction_of_a_session_replaced_meanwhile_is_refused_as_not_the_session_as_it_stands(
+    ny_site, ny_shift, monkeypatch, meanwhile
+):
+    started = one_days_start(ny_site, timedelta(hours=3))
+    session = record_session(ny_shift.user, ny_site, started)
+
+    def replace(user):  # another terminal corrects its end, or voids it
+        stands = GameSession.objects.get(pk=session.pk)
+        if meanwhile == "a void":
+            return services.void_session(acting_user=user, session=stands, reason="a test entry")
+        return record_session(user, ny_site, started, ended_at=started + timedelta(hours=2), corrects=stands)
+
+    other = after_first_look(monkeypatch, acts, "refuse_closed_books", replace, ny_shift.user)
+    with pytest.raises(ValidationError) as refused:
+        record_session(ny_shift.user, ny_site, started, ended_at=started + timedelta(hours=1), corrects=session)
+
+    assert isinstance(other.result(), GameSession), other.result()
+    assert refused.value.message_dict == {"corrects": [services.AS_IT_STANDS]}
+    assert GameSession.objects.filter(corrects=session).count() == 1
     assert verify_chain().ok
