@@ -68,3 +68,20 @@ def after_first_look(monkeypatch, owner, name: str, act, user) -> OtherTerminal:
 
     monkeypatch.setattr(owner, name, look_then_other)
     return other
+
+
+def while_writing(monkeypatch, owner, name: str, act, user, *, when=None) -> OtherTerminal:
+    """`act(user)` sent from another terminal once the act under test, inside its transaction (its
+    lock held), first calls `owner.<name>` with arguments `when` accepts (any, if None): it goes on
+    when the other terminal has ended or waits for a lock it holds (`OtherTerminal.run_meanwhile`)."""
+    write, other = getattr(owner, name), OtherTerminal(act, user.pk)
+    calls = []
+
+    def other_then_write(*args, **kwargs):
+        if not calls and (when is None or when(*args, **kwargs)):
+            calls.append(name)
+            other.run_meanwhile()
+        return write(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, other_then_write)
+    return other

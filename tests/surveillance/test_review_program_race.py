@@ -14,8 +14,7 @@ from surveillance.models import ReviewProgram, ReviewProgramClosure, ReviewTask
 from surveillance.rules import REVIEW_PROGRAM
 from surveillance.services import review_programs
 from tests.factories import TableFactory
-
-from .race_helpers import meanwhile, own_user, while_holding
+from tests.race_support import after_first_look, while_writing
 
 START = date(2026, 4, 6)  # a Monday
 REASON = "Q1 hold 7.2% (below 10%)"
@@ -28,14 +27,16 @@ def tables(site, table):
 
 @pytest.mark.django_db(transaction=True)
 def test_two_programs_opened_at_once_are_one_program(monkeypatch, manager, site, tables):
-    first = meanwhile(
+    other = after_first_look(
         monkeypatch,
         review_programs,
         "_refuse_running",
-        lambda: services.open_review_program(own_user(manager), site, START, REASON),
+        lambda user: services.open_review_program(user, site, START, REASON),
+        manager.user,
     )
     with pytest.raises(ValidationError) as refused:
         services.open_review_program(manager.user, site, START, REASON)
+    first = [other.result()]
     assert isinstance(first[0], ReviewProgram), first
     running = f"{REVIEW_PROGRAM.at(site)}: a video review program is already running at this site on that date."
     assert refused.value.message_dict == {"start_date": [running]}
@@ -48,20 +49,15 @@ def test_two_programs_opened_at_once_are_one_program(monkeypatch, manager, site,
 def test_a_program_opened_while_another_is_being_written_waits_and_is_refused(monkeypatch, manager, site, tables):
     """The second opening comes once the first holds the site (inside its transaction, its program
     saved but not yet committed): it waits for the first and reads it."""
-    other_terminal, wait, second = while_holding(
-        lambda: services.open_review_program(own_user(manager), site, START, REASON)
+    other = while_writing(
+        monkeypatch,
+        ReviewTask.objects,
+        "bulk_create",
+        lambda user: services.open_review_program(user, site, START, REASON),
+        manager.user,
     )
-    create = ReviewTask.objects.bulk_create
-
-    def open_meanwhile_then_create(tasks, *args, **kwargs):
-        if not other_terminal.is_alive() and not second:
-            other_terminal.start()
-            wait()
-        return create(tasks, *args, **kwargs)
-
-    monkeypatch.setattr(ReviewTask.objects, "bulk_create", open_meanwhile_then_create)
     first = services.open_review_program(manager.user, site, START, REASON)
-    other_terminal.join()
+    second = [other.result()]
     assert isinstance(second[0], ValidationError), second
     assert "a video review program is already running at this site on that date" in second[0].messages[0]
     assert list(ReviewProgram.objects.values_list("pk", flat=True)) == [first.pk]
@@ -78,14 +74,16 @@ def _close(user, program):
 @pytest.mark.django_db(transaction=True)
 def test_a_program_closed_twice_at_once_has_one_closing(monkeypatch, manager, site, tables):
     program = services.open_review_program(manager.user, site, START, REASON)
-    first = meanwhile(
+    other = after_first_look(
         monkeypatch,
         review_programs,
         "_refuse_documented",
-        lambda: _close(own_user(manager), ReviewProgram.objects.get(pk=program.pk)),
+        lambda user: _close(user, ReviewProgram.objects.get(pk=program.pk)),
+        manager.user,
     )
     with pytest.raises(ValidationError) as refused:
         _close(manager.user, program)
+    first = [other.result()]
     assert isinstance(first[0], ReviewProgramClosure), first
     assert refused.value.message_dict == {"program": ["The reason for this program's low hold is already documented."]}
     assert list(ReviewProgramClosure.objects.values_list("pk", flat=True)) == [first[0].pk]
@@ -97,20 +95,16 @@ def test_a_closing_sent_while_another_is_being_written_waits_and_is_refused(monk
     """The second closing comes once the first holds the program (inside its transaction, not yet
     committed): it waits for the first and is refused in its words, not the database's."""
     program = services.open_review_program(manager.user, site, START, REASON)
-    other_terminal, wait, second = while_holding(
-        lambda: _close(own_user(manager), ReviewProgram.objects.get(pk=program.pk))
+    other = while_writing(
+        monkeypatch,
+        review_programs,
+        "append_audited",
+        lambda user: _close(user, ReviewProgram.objects.get(pk=program.pk)),
+        manager.user,
+        when=lambda obj, **kwargs: isinstance(obj, ReviewProgramClosure),
     )
-    append = review_programs.append_audited
-
-    def close_meanwhile_then_append(obj, **kwargs):
-        if isinstance(obj, ReviewProgramClosure) and not other_terminal.is_alive() and not second:
-            other_terminal.start()
-            wait()
-        return append(obj, **kwargs)
-
-    monkeypatch.setattr(review_programs, "append_audited", close_meanwhile_then_append)
     first = _close(manager.user, program)
-    other_terminal.join()
+    second = [other.result()]
     assert isinstance(second[0], ValidationError), second
     assert second[0].message_dict == {"program": ["The reason for this program's low hold is already documented."]}
     assert list(ReviewProgramClosure.objects.values_list("pk", flat=True)) == [first.pk]

@@ -12,8 +12,7 @@ from core.audit_verify import verify_chain
 from surveillance import services
 from surveillance.models import EquipmentChange, SampleEvaluation, SampleSubmission
 from surveillance.services import equipment
-
-from .race_helpers import meanwhile, own_user, while_holding
+from tests.race_support import after_first_look, while_writing
 
 SENT = date(2026, 3, 5)
 
@@ -32,14 +31,16 @@ def _submit(user, change):
 
 @pytest.mark.django_db(transaction=True)
 def test_two_samples_sent_at_once_for_one_change_are_one_sample(monkeypatch, manager, change):
-    first = meanwhile(
+    other = after_first_look(
         monkeypatch,
         equipment,
         "_previous_sample",
-        lambda: _submit(own_user(manager), EquipmentChange.objects.get(pk=change.pk)),
+        lambda user: _submit(user, EquipmentChange.objects.get(pk=change.pk)),
+        manager.user,
     )
     with pytest.raises(ValidationError) as refused:
         _submit(manager.user, change)
+    first = [other.result()]
     assert isinstance(first[0], SampleSubmission), first
     assert refused.value.message_dict == {"change": ["The previous sample is still waiting for its evaluation."]}
     assert list(SampleSubmission.objects.values_list("pk", flat=True)) == [first[0].pk]
@@ -50,20 +51,16 @@ def test_two_samples_sent_at_once_for_one_change_are_one_sample(monkeypatch, man
 def test_a_sample_sent_while_another_is_being_written_waits_and_is_refused(monkeypatch, manager, change):
     """The second sample comes once the first holds the change (inside its transaction, not yet
     committed): it waits for the first and reads it."""
-    other_terminal, wait, second = while_holding(
-        lambda: _submit(own_user(manager), EquipmentChange.objects.get(pk=change.pk))
+    other = while_writing(
+        monkeypatch,
+        equipment,
+        "append_audited",
+        lambda user: _submit(user, EquipmentChange.objects.get(pk=change.pk)),
+        manager.user,
+        when=lambda obj, **kwargs: isinstance(obj, SampleSubmission),
     )
-    append = equipment.append_audited
-
-    def send_meanwhile_then_append(obj, **kwargs):
-        if isinstance(obj, SampleSubmission) and not other_terminal.is_alive() and not second:
-            other_terminal.start()
-            wait()
-        return append(obj, **kwargs)
-
-    monkeypatch.setattr(equipment, "append_audited", send_meanwhile_then_append)
     first = _submit(manager.user, change)
-    other_terminal.join()
+    second = [other.result()]
     assert isinstance(second[0], ValidationError), second
     assert second[0].message_dict == {"change": ["The previous sample is still waiting for its evaluation."]}
     assert list(SampleSubmission.objects.values_list("pk", flat=True)) == [first.pk]
@@ -79,14 +76,16 @@ def _evaluate(user, submission):
 @pytest.mark.django_db(transaction=True)
 def test_a_sample_evaluated_twice_at_once_has_one_evaluation(monkeypatch, manager, change):
     submission = _submit(manager.user, change)
-    first = meanwhile(
+    other = after_first_look(
         monkeypatch,
         equipment,
         "_refuse_evaluated",
-        lambda: _evaluate(own_user(manager), SampleSubmission.objects.get(pk=submission.pk)),
+        lambda user: _evaluate(user, SampleSubmission.objects.get(pk=submission.pk)),
+        manager.user,
     )
     with pytest.raises(ValidationError) as refused:
         _evaluate(manager.user, submission)
+    first = [other.result()]
     assert isinstance(first[0], SampleEvaluation), first
     assert refused.value.message_dict == {"submission": ["This sample already has its evaluation."]}
     assert list(SampleEvaluation.objects.values_list("pk", flat=True)) == [first[0].pk]
@@ -98,20 +97,16 @@ def test_an_evaluation_sent_while_another_is_being_written_waits_and_is_refused(
     """The second evaluation comes once the first holds the sample (inside its transaction, not yet
     committed): it waits for the first and is refused in its words, not the database's."""
     submission = _submit(manager.user, change)
-    other_terminal, wait, second = while_holding(
-        lambda: _evaluate(own_user(manager), SampleSubmission.objects.get(pk=submission.pk))
+    other = while_writing(
+        monkeypatch,
+        equipment,
+        "append_audited",
+        lambda user: _evaluate(user, SampleSubmission.objects.get(pk=submission.pk)),
+        manager.user,
+        when=lambda obj, **kwargs: isinstance(obj, SampleEvaluation),
     )
-    append = equipment.append_audited
-
-    def evaluate_meanwhile_then_append(obj, **kwargs):
-        if isinstance(obj, SampleEvaluation) and not other_terminal.is_alive() and not second:
-            other_terminal.start()
-            wait()
-        return append(obj, **kwargs)
-
-    monkeypatch.setattr(equipment, "append_audited", evaluate_meanwhile_then_append)
     first = _evaluate(manager.user, submission)
-    other_terminal.join()
+    second = [other.result()]
     assert isinstance(second[0], ValidationError), second
     assert second[0].message_dict == {"submission": ["This sample already has its evaluation."]}
     assert list(SampleEvaluation.objects.values_list("pk", flat=True)) == [first.pk]
