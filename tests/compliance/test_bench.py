@@ -94,7 +94,13 @@ def test_bench_compliance_refuses_a_schema_copied_with_sites(tmp_path, site):
     source = settings.DATABASES["default"]["NAME"]  # this test's database, holding its site
     if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
         env["DATABASE_URL"] = re.sub(r"/[^/]*$", f"/{source}", settings.DATABASE_URL)
-    connection.close()  # PostgreSQL copies a database no one is connected to
+    if connection.vendor == "postgresql":  # PostgreSQL copies a database no one is connected to
+        with connection.cursor() as cursor:  # (a connection an earlier test's thread left open, say)
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+    connection.close()
     out = subprocess.run(
         [sys.executable, "manage.py", "bench_compliance", "--sites", "1", "--quarters", "1", "--schema-from", source],
         cwd=settings.BASE_DIR,
