@@ -47,8 +47,9 @@ def open_review_program(
     compliance job); otherwise only a gaming manager may."""
     if acting_user is not None:
         require_gaming_manager(acting_user, site.organization_id, action="open a video review program")
-    _refuse_running(site, start_date)
     weeks, footage_minutes = _program_terms(site, start_date, weeks, footage_minutes)
+    end_date = start_date + weeks * REVIEW_WEEK - timedelta(days=1)
+    _refuse_running(site, start_date, end_date)
     tables = list(Table.objects.filter(site=site, active=True, location=Table.Location.REGULAR))
     if not tables:
         raise ValidationError({"site": f"{REVIEW_PROGRAM.at(site)}: the site has no active table to review."})
@@ -57,13 +58,13 @@ def open_review_program(
         # the second reads the first (a program running twice would double every table's weekly
         # task); acts holding the site's key share (core.acts.key_share) wait for nothing.
         Site.objects.select_for_update(no_key=True).get(pk=site.pk)
-        _refuse_running(site, start_date)
+        _refuse_running(site, start_date, end_date)
         program = ReviewProgram(
             site=site,
             start_date=start_date,
             reason=reason,
             opened_by=acting_user,
-            end_date=start_date + weeks * REVIEW_WEEK - timedelta(days=1),
+            end_date=end_date,
             weeks=weeks,
             footage_minutes=footage_minutes,
             opened_at=timezone.now(),
@@ -85,14 +86,26 @@ def open_review_program(
     return program
 
 
-def _refuse_running(site: Site, start_date: date) -> None:
-    if any(queries.program_is_open(p, start_date) for p in ReviewProgram.objects.filter(site=site)):
-        raise ValidationError(
-            {
-                "start_date": f"{REVIEW_PROGRAM.at(site)}: a video review program is already running at this site on "
-                "that date."
-            }
-        )
+def _refuse_running(site: Site, start_date: date, end_date: date) -> None:
+    """Refuse a program whose weeks (`start_date` to `end_date`) meet another's at the site: one
+    running on the start date, or one starting within the new one's weeks (a program opened
+    back-dated before another would run beside it, each table's weekly task twice)."""
+    for program in ReviewProgram.objects.filter(site=site).select_related("closure").order_by("start_date"):
+        if queries.program_is_open(program, start_date):
+            raise ValidationError(
+                {
+                    "start_date": f"{REVIEW_PROGRAM.at(site)}: a video review program is already running at this "
+                    "site on that date."
+                }
+            )
+        if start_date < program.start_date <= end_date:
+            raise ValidationError(
+                {
+                    "start_date": f"{REVIEW_PROGRAM.at(site)}: a video review program starts at this site on "
+                    f"{program.start_date:%Y-%m-%d}, within the weeks of this one (to {end_date:%Y-%m-%d}); "
+                    "start it after that program ends."
+                }
+            )
 
 
 def _program_terms(site: Site, start_date: date, weeks: int | None, footage_minutes: int | None) -> tuple[int, int]:

@@ -86,6 +86,34 @@ def test_a_second_program_overlapping_the_first_is_refused(program, manager, sit
         services.open_review_program(manager.user, site, START + timedelta(weeks=2), "again")
 
 
+def test_a_program_starting_before_another_and_running_into_it_is_refused(program, manager, site):
+    """Opened back-dated two weeks before the running program (6 weeks from START - 14 days), it
+    would run four weeks beside it, each table's weekly task twice: refused on the start date,
+    naming the other program's start, and nothing written."""
+    tasks = ReviewTask.objects.count()
+    with pytest.raises(ValidationError) as refusal:
+        services.open_review_program(manager.user, site, START - timedelta(weeks=2), "again")
+    assert refusal.value.message_dict["start_date"] == [
+        "ND 99-01.3-08-04(9): a video review program starts at this site on 2026-04-06, within the weeks of "
+        "this one (to 2026-05-03); start it after that program ends."
+    ]
+    assert (site.review_programs.count(), ReviewTask.objects.count()) == (1, tasks)
+
+
+def test_a_program_ending_the_day_before_another_starts_is_opened(program, manager, site):
+    earlier = services.open_review_program(manager.user, site, START - timedelta(weeks=6), "an earlier quarter")
+    assert earlier.end_date == START - timedelta(days=1)
+
+
+def test_a_program_may_start_once_a_documented_reason_ended_the_running_one(program, manager, site):
+    services.close_review_program(
+        acting_user=manager.user, program=program, closed_on=date(2026, 4, 20), low_hold_reason="Retrained"
+    )
+    assert services.open_review_program(manager.user, site, date(2026, 4, 21), "a new low hold").start_date == date(
+        2026, 4, 21
+    )
+
+
 @pytest.mark.parametrize("role", [Role.SHIFT_MANAGER, Role.AUDITOR, Role.DEALER])
 def test_only_a_gaming_manager_opens_a_program(cast, site, tables, role):
     with pytest.raises(PermissionDenied):
