@@ -14,6 +14,9 @@ the floor allowed `CLOCK_TOLERANCE`, fees hard-coded five minutes).
 - `refuse_closed_books(site, gaming_date, what, field)`: a 400 naming the field when the day's
   books are closed (`core.closing`); `hold_books_open(...)` the same inside the act's
   transaction, with the books' close kept out until it ends (`key_share`).
+- `hold(row)`: the row locked to the end of the act's transaction and read again, so the same act
+  sent twice at once (two terminals) is read and written one at a time: the second finds the
+  first and is refused in its rule's words.
 - `record(acting_user, action, obj, site, after=...)`: the audit event of the act at the site
   (`core.audit.record_site_event`).
 """
@@ -33,6 +36,7 @@ __all__ = [
     "CLOCK_TOLERANCE",
     "acting_employee",
     "acting_employee_of",
+    "hold",
     "hold_books_open",
     "key_share",
     "moment",
@@ -113,6 +117,19 @@ def key_share(row) -> None:
         meta = row._meta
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT 1 FROM {meta.db_table} WHERE {meta.pk.column} = %s FOR KEY SHARE", [row.pk])
+
+
+def hold(row):
+    """`row` (a saved model instance) locked to the end of the transaction and read again, as it
+    stands: an act that must not be done twice re-reads its check after this, and the same act
+    sent from another terminal waits here for the first to commit, then finds it.
+
+    FOR NO KEY UPDATE on PostgreSQL, not FOR UPDATE: it keeps out the same act and the books'
+    close (which lock the row FOR UPDATE), but not the key-share locks that rows entered beside
+    it take at their commit to check their foreign keys to it (nor `key_share`); a FOR UPDATE held
+    while waiting for the audit chain would deadlock with such a check. On SQLite the row is only
+    read again: its writers queue (config.settings: IMMEDIATE transactions)."""
+    return row._meta.default_manager.select_for_update(no_key=True).get(pk=row.pk)
 
 
 def record(acting_user, action: str, obj, site, *, before=None, after=None):

@@ -375,7 +375,7 @@ def record_session(
         acts.refuse_closed_books(site, corrects.gaming_date, "a games-of-chance session", field="corrects")
     with transaction.atomic():
         # The books' close and the same session sent from another terminal wait; read again here.
-        Site.objects.select_for_update(no_key=True).get(pk=site.pk)
+        acts.hold(site)
         acts.refuse_closed_books(site, gaming_date, "a games-of-chance session")
         if corrects is not None:
             acts.refuse_closed_books(site, corrects.gaming_date, "a games-of-chance session", field="corrects")
@@ -417,7 +417,7 @@ def void_session(*, acting_user, session: GameSession, reason: str) -> GameSessi
     if session.is_void:
         raise ValidationError({"session": f"{HOUSE_CONTROL}: a void is not voided again."})
     with transaction.atomic():
-        Site.objects.select_for_update(no_key=True).get(pk=site.pk)  # the books' close and a second void wait
+        acts.hold(site)  # the books' close and a second void wait
         acts.refuse_closed_books(site, session.gaming_date, "a games-of-chance session", field="session")
         replacing = GameSession.objects.filter(corrects=session).values_list("pk", flat=True).first()
         if replacing is not None:

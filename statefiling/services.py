@@ -20,7 +20,7 @@ from cardroom.access import require_gaming_manager
 from cardroom.models import Organization
 from compliance import labels
 from compliance.models import Alert, AlertStep
-from core import filing_package, hooks
+from core import acts, filing_package, hooks
 from core.audit import chain_head, record_event
 from core.audit_anchors import RegistryCheck
 from core.models import AuditEvent
@@ -63,7 +63,7 @@ def connect_registry(
         # The organization's row, for no key update: two links made at once wait in turn, and the
         # second replaces the first as it would after it (one live link a pack), rather than both
         # finding none live and the database refusing the second's.
-        Organization.objects.select_for_update(no_key=True).get(pk=organization.pk)
+        acts.hold(organization)
         RegistryLink.objects.filter(organization=organization, jurisdiction=jurisdiction, active=True).update(
             active=False
         )

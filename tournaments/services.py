@@ -182,7 +182,7 @@ def announce_tournament(
     # Announced from paper keeps its time (the entry time is kept beside it); never in the future.
     announced_at = acts.moment(at, "announced_at", site=site, books=False, what="a tournament")
     with transaction.atomic():
-        Site.objects.select_for_update(no_key=True).get(pk=site.pk)  # two announcements of one name: one waits
+        acts.hold(site)  # two announcements of one name: one waits
         acts.refuse_closed_books(site, gaming_date, "a tournament")  # as does the books' close
         _refuse_same_name(site, gaming_date, name)
         tournament = Tournament.objects.create(
@@ -235,7 +235,7 @@ def _hold_register(tournament: Tournament) -> None:
     """One writer at a time per tournament: its row locked to the end of the transaction, so a fee,
     a prize's void and a fee's void read the register as the one before left it (two voids of one
     fee, a rebuy while its entry fee is voided: the second reads the first)."""
-    list(Tournament.objects.select_for_update(no_key=True).filter(pk=tournament.pk).values_list("pk", flat=True))
+    acts.hold(tournament)
 
 
 def paid_cents(player: TournamentPlayer) -> int:

@@ -5,6 +5,7 @@ from django.db import transaction
 
 from cardroom.access import require_role
 from cardroom.models import Role, Site, Table
+from core import acts
 from core.audit import record_site_event as _audit
 from core.audit import snapshot
 from core.rules import HOUSE_CONTROL
@@ -64,7 +65,7 @@ def retire_drop_box(*, acting_user, drop_box: DropBox) -> DropBox:
     site = drop_box.site
     require_role(acting_user, site, Role.GAMING_MANAGER, action="retire a drop box", rule=HOUSE_CONTROL)
     with transaction.atomic():
-        box = DropBox.objects.select_for_update(no_key=True).get(pk=drop_box.pk)
+        box = acts.hold(drop_box)
         if not box.active:
             raise ValidationError({"box": f"{HOUSE_CONTROL}: {box} is already retired."})
         if queries.open_drop(box) is not None:

@@ -151,6 +151,6 @@ def _refuse_explained_meanwhile(drop: Drop, kind: str, number: int) -> None:
     """The box's drop locked to the end of the explaining's transaction, then its explanations read
     again: the same exception explained on two terminals at once is explained once, the second
     refused as it is afterwards (the reconciliation keeps one explanation of each form)."""
-    Drop.objects.select_for_update(no_key=True).get(pk=drop.pk)
+    acts.hold(drop)
     if FormsExplanation.objects.filter(drop_id=drop.pk, kind=kind, number=number).exists():
         raise ValidationError({"number": f"{kind} slip {number} is already explained."})

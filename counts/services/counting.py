@@ -85,7 +85,7 @@ def open_count_session(
     check_count_team(site, members[0], members[1], gaming_date=gaming_date, count_date=count_date)
     with transaction.atomic(), appended_at_end():
         # The books' close and the day's count opened on another terminal wait; read again here.
-        Site.objects.select_for_update(no_key=True).get(pk=site.pk)
+        acts.hold(site)
         acts.refuse_closed_books(site, gaming_date, "the count")
         _refuse_opened_twice(site, gaming_date)
         session = CountSession.objects.create(
@@ -108,7 +108,7 @@ def _refuse_opened_twice(site: Site, gaming_date: date) -> None:
 def _hold(session: CountSession) -> None:
     """The session's row locked to the end of the transaction: its acts are read and written one
     at a time, so a copy sent twice at once finds the first and is refused (`COUNT`)."""
-    CountSession.objects.select_for_update(no_key=True).filter(pk=session.pk).first()
+    acts.hold(session)
 
 
 def _member_of(acting_user, session: CountSession, action: str) -> Employee:

@@ -92,7 +92,7 @@ def _held_free(site: Site, drop_box: DropBox) -> DropBox:
     (boxes.retire_drop_box, which takes the same lock) or another placing that committed after
     the first look is refused here, so a retired box is never placed and a box is on its table
     once (`REMOVAL`)."""
-    box = DropBox.objects.select_for_update(no_key=True).get(pk=drop_box.pk)
+    box = acts.hold(drop_box)
     _refuse_retired(box)
     _validate_reuse(site, box)
     return box

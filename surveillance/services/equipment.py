@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from cardroom.access import require_role
 from cardroom.models import Site, Table
+from core import acts
 from core.audit import record_event, snapshot
 from core.money import format_money
 from core.rules import HOUSE_CONTROL
@@ -151,7 +152,7 @@ def submit_sample(*, acting_user, change: EquipmentChange, submitted_on: date, n
     with transaction.atomic():
         # The change's row locked, then its samples read again: two samples sent at once for one
         # change, the second waits for the first and is refused (it awaits its evaluation).
-        EquipmentChange.objects.select_for_update(no_key=True).get(pk=change.pk)
+        acts.hold(change)
         previous = _previous_sample(change)
         submission = SampleSubmission(
             change=change,
@@ -196,7 +197,7 @@ def record_sample_evaluation(
     with transaction.atomic():
         # The sample's row locked, then read again: a second evaluation sent at once waits for the
         # first and is refused, as it is after it.
-        SampleSubmission.objects.select_for_update(no_key=True).get(pk=submission.pk)
+        acts.hold(submission)
         _refuse_evaluated(submission)
         evaluation = SampleEvaluation(
             submission=submission,

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from cardroom.access import require_role
 from cardroom.models import Table
-from core import moments
+from core import acts, moments
 from core.rules import HOUSE_CONTROL
 
 from .. import queries
@@ -71,7 +71,7 @@ def record_outage_repair(*, acting_user, outage: Outage, repaired_at: datetime, 
     )
     with transaction.atomic():
         # The same repair sent from another terminal waits for the outage's row; read again here.
-        list(Outage.objects.select_for_update(no_key=True).filter(pk=outage.pk).values_list("pk", flat=True))
+        acts.hold(outage)
         _refuse_repaired_twice(outage)
         repair = OutageRepair(
             outage=outage,

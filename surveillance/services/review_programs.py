@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from cardroom.access import require_gaming_manager, require_role
 from cardroom.models import Employee, Site, Table
-from core import moments
+from core import acts, moments
 from core.plurals import plural
 from core.rules import HOUSE_CONTROL
 
@@ -54,10 +54,9 @@ def open_review_program(
     if not tables:
         raise ValidationError({"site": f"{REVIEW_PROGRAM.at(site)}: the site has no active table to review."})
     with transaction.atomic():
-        # The site's row, for no key update: programs opened at the site at once wait in turn, and
-        # the second reads the first (a program running twice would double every table's weekly
-        # task); acts holding the site's key share (core.acts.key_share) wait for nothing.
-        Site.objects.select_for_update(no_key=True).get(pk=site.pk)
+        # The site's row held: programs opened at the site at once wait in turn, and the second
+        # reads the first (a program running twice would double every table's weekly task).
+        acts.hold(site)
         _refuse_running(site, start_date, end_date)
         program = ReviewProgram(
             site=site,
@@ -168,7 +167,7 @@ def close_review_program(
     with transaction.atomic():
         # The program's row locked, then read again: a second closing sent at once waits for the
         # first and is refused, as it is after it.
-        ReviewProgram.objects.select_for_update(no_key=True).get(pk=program.pk)
+        acts.hold(program)
         _refuse_documented(program)
         closure = ReviewProgramClosure(
             program=program,
