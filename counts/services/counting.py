@@ -125,6 +125,12 @@ def _member_of(acting_user, session: CountSession, action: str) -> Employee:
 
 def _open_for_entries(session: CountSession) -> None:
     acts.refuse_closed_books(session.site, session.gaming_date, "the count", field="session")
+    _refuse_signed(session)
+
+
+def _refuse_signed(session: CountSession) -> None:
+    """Refuse an entry into a signed count: read again under the session's lock (`_hold`), so an
+    entry sent while a member signs waits for the signature and finds it."""
     if session.signatures.exists():
         raise ValidationError(
             {
@@ -286,6 +292,7 @@ def record_blind_count(
     _refuse_counting_before_removal(session, drop, when)
     with transaction.atomic(), appended_at_end():
         _hold(session)
+        _refuse_signed(session)
         _refuse_counting_twice(session, drop, employee)
         entry = save_entry(session, drop, EntryKind.MEMBER, employee, figures, found, when)
         _audit(acting_user, "count.member_counted", entry, session.site, after=entry_after(entry, figures, found))
@@ -338,6 +345,7 @@ def resolve_difference(
     _refuse_counting_before_removal(session, drop, when)
     with transaction.atomic(), appended_at_end():
         _hold(session)
+        _refuse_signed(session)
         _refuse_agreed(drop)
         entry = save_entry(session, drop, EntryKind.RECOUNT, employee, figures, found, when, note=note.strip())
         _audit(acting_user, "count.recounted", entry, session.site, after=entry_after(entry, figures, found))
@@ -373,6 +381,12 @@ def signing_problems(session: CountSession) -> list[str]:
     if not drops:
         problems.append("Nothing has been counted in this session.")
     return problems
+
+
+def _refuse_unfinished(session: CountSession) -> None:
+    problems = signing_problems(session)
+    if problems:
+        raise ValidationError({"box": [f"{COUNT.at(session.site)}: {p}" for p in problems]})
 
 
 def _refuse_signing_before_counting(session: CountSession, signed_at: datetime) -> None:
@@ -411,13 +425,14 @@ def sign_count(*, acting_user, session: CountSession, at: datetime | None = None
         what="the count",
         site=session.site,
     )
-    problems = signing_problems(session)
-    if problems:
-        raise ValidationError({"box": [f"{COUNT.at(session.site)}: {p}" for p in problems]})
+    _refuse_unfinished(session)
     _refuse_signing_before_counting(session, signed_at)
     with transaction.atomic(), appended_at_end():
         _hold(session)
         _refuse_signing_twice(session, employee)
+        # Read again under the session's lock: a box removed meanwhile is not signed for
+        # uncounted, and an entry sent meanwhile waits for the signature (`_refuse_signed`).
+        _refuse_unfinished(session)
         signature = CountSignature.objects.create(
             session=session, member=employee, initials=employee.initials, signed_at=signed_at
         )
