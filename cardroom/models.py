@@ -88,6 +88,12 @@ def validate_time_zone(value: str) -> None:
 ORGANIZATION_NAME_TAKEN = f"{HOUSE_CONTROL}: an organization of this name already exists."
 
 
+def login_taken(username: str) -> str:
+    """House control: one login of a name, whatever its case (every service that makes a login
+    reads the names without regard to case, so "JDoe" is refused beside "jdoe")."""
+    return f"{HOUSE_CONTROL}: a login name is unique whatever its case; the login {username!r} already exists."
+
+
 class Organization(models.Model):
     name = models.CharField(max_length=200)
     licence_number = models.CharField(max_length=50, blank=True)

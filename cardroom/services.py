@@ -29,6 +29,7 @@ from .models import (
     Role,
     Site,
     Table,
+    login_taken,
 )
 from .table_limits import table_warnings
 from .table_rules import licensed_values, option_errors, table_defaults, table_fields
@@ -336,7 +337,7 @@ def create_employee(
     require_gaming_manager(acting_user, organization.pk, action="add an employee")
     User = get_user_model()
     if User.objects.filter(username__iexact=username).exists():
-        raise ValidationError({"username": "This login name is already taken."})
+        raise ValidationError({"username": login_taken(username)})
     user = User(username=username, first_name=first_name, last_name=last_name, email=email)
     user.full_clean(exclude=["password"])
     try:
@@ -451,7 +452,7 @@ def create_organization(
     organization.full_clean(validate_constraints=False)  # its one constraint, the name's: read above and below
     User = get_user_model()
     if User.objects.filter(username__iexact=manager_username).exists():
-        raise ValidationError({"manager_username": "This login name is already taken."})
+        raise ValidationError({"manager_username": login_taken(manager_username)})
     user = User(username=manager_username, first_name=manager_first_name, last_name=manager_last_name, is_staff=True)
     try:
         user.full_clean(exclude=["password"])

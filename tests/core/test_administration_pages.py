@@ -227,7 +227,8 @@ def test_a_taken_login_is_refused_inline_with_the_services_words(client, cast, s
         },
     )
     assert response.status_code == 400
-    assert "House control: the login" in page(response) and "already exists." in page(response)
+    assert "House control: a login name is unique whatever its case" in page(response)
+    assert "already exists." in page(response)
     assert not Station.objects.exists()
 
 
