@@ -1,5 +1,5 @@
 """The migrations that make a name unique whatever its case (cardroom 0025: an organization's name;
-0026: an employee's initials in the organization) stop where existing rows already differ only in
+0026: an employee's initials in the organization; 0027: a site's name in the organization) stop where existing rows already differ only in
 case, naming them, so that someone renames one and migrates again, instead of failing on the
 database's own words (or, where a database made the index anyway, keeping both); and on data
 without such rows they apply, the constraint then refusing a second row in another case.
@@ -16,6 +16,7 @@ from tests.scratch_database import migrate, scratch_database
 
 ORGANIZATION_NAME = ("cardroom", "0025_organization_name_unique_any_case")
 EMPLOYEE_INITIALS = ("cardroom", "0026_employee_initials_unique_any_case")
+SITE_NAME = ("cardroom", "0027_site_name_unique_in_org_any_case")
 
 
 def _before(executor, key):
@@ -103,4 +104,42 @@ def test_initials_differing_only_in_case_in_an_organization_stop_the_migration_n
             "JRR",
             "Jr",
             "jr",
+        ]
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_site_names_differing_only_in_case_in_an_organization_stop_the_migration_naming_them():
+    with scratch_database("any-case-sites"):
+        executor = migrate([EMPLOYEE_INITIALS])
+        old = _before(executor, SITE_NAME)
+        sites = old.get_model("cardroom", "Site").objects
+        prairie, other = (
+            old.get_model("cardroom", "Organization").objects.create(name=n) for n in ("Prairie", "Other")
+        )
+        hall = sites.create(organization=prairie, name="Main Hall")
+        sites.create(organization=prairie, name="main hall")
+        sites.create(organization=prairie, name="Elks Lodge")
+        sites.create(organization=other, name="MAIN HALL")  # another organization's: no clash
+
+        with pytest.raises(RuntimeError) as refused:
+            migrate([SITE_NAME])
+        assert str(refused.value) == (
+            "House control: a site's name is unique in its organization whatever its case; rename one "
+            f"of 'Main Hall' and 'main hall' (organization {prairie.pk}) before migrating."
+        )
+        assert SITE_NAME not in MigrationRecorder(connection).applied_migrations()
+        assert sites.count() == 4
+
+        sites.filter(pk=hall.pk).update(name="Main Hall East")  # renamed, as the message asks
+        sites = _after(SITE_NAME).get_model("cardroom", "Site").objects
+        with pytest.raises(IntegrityError), transaction.atomic():
+            sites.create(organization_id=prairie.pk, name="ELKS lodge")
+        sites.create(organization_id=other.pk, name="Elks Lodge")  # still free in another organization
+        assert sorted(sites.values_list("organization__name", "name")) == [
+            ("Other", "Elks Lodge"),
+            ("Other", "MAIN HALL"),
+            ("Prairie", "Elks Lodge"),
+            ("Prairie", "Main Hall East"),
+            ("Prairie", "main hall"),
         ]
