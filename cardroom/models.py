@@ -117,6 +117,11 @@ class Organization(models.Model):
         return max((timezone.localdate(timezone=ZoneInfo(zone)) for zone in zones), default=timezone.localdate())
 
 
+# House control: one site of a name in an organization, whatever its case ("Main Hall" and "main
+# hall" are one site to the people who pick it from a list, and to a report that names it).
+SITE_NAME_TAKEN = f"{HOUSE_CONTROL}: a site of this name already exists in the organization."
+
+
 class Site(models.Model):
     organization = models.ForeignKey(Organization, on_delete=models.PROTECT, related_name="sites")
     name = models.CharField(max_length=200)
@@ -155,10 +160,13 @@ class Site(models.Model):
     class Meta:
         ordering = ["organization_id", "name"]
         constraints = [
+            # Whatever its case, as `clean` reads it: two sites written at once, or past the
+            # service, would otherwise be "Main Hall" and "main hall".
             models.UniqueConstraint(
-                fields=["organization", "name"],
-                name="site_name_unique_in_org",
-                violation_error_message="A site with this name already exists in the organization.",
+                "organization",
+                Lower("name"),
+                name="site_name_unique_in_org_any_case",
+                violation_error_message=SITE_NAME_TAKEN,
             )
         ]
 
@@ -174,7 +182,7 @@ class Site(models.Model):
     def clean(self):
         duplicates = Site.objects.filter(organization_id=self.organization_id, name__iexact=self.name)
         if self.organization_id and self.name and duplicates.exclude(pk=self.pk).exists():
-            raise ValidationError({"name": "A site with this name already exists in the organization."})
+            raise ValidationError({"name": SITE_NAME_TAKEN})
         stopped = self.twenty_one_discontinued_on
         if stopped is not None and not limits.date_in_range(stopped):
             raise ValidationError({"twenty_one_discontinued_on": limits.date_message()})
