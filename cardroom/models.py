@@ -4,6 +4,7 @@ from datetime import date
 from zoneinfo import ZoneInfo, available_timezones
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
@@ -92,6 +93,13 @@ def login_taken(username: str) -> str:
     """House control: one login of a name, whatever its case (every service that makes a login
     reads the names without regard to case, so "JDoe" is refused beside "jdoe")."""
     return f"{HOUSE_CONTROL}: a login name is unique whatever its case; the login {username!r} already exists."
+
+
+def refuse_taken_login(username: str, field: str = "username") -> None:
+    """Refuse (a 400 on `field`) a new login whose name another has in any case. Two made at once
+    both pass this look; the database's index refuses the second (migration 0028)."""
+    if get_user_model().objects.filter(username__iexact=username).exists():
+        raise ValidationError({field: login_taken(username)})
 
 
 class Organization(models.Model):

@@ -21,7 +21,7 @@ from core.pins import validate_pin
 from core.rules import HOUSE_CONTROL
 
 from .access import PinSigner, access_for, require_gaming_manager
-from .models import Employee, SigningPin, Site, Station, login_taken
+from .models import Employee, SigningPin, Site, Station, refuse_taken_login
 
 WRONG_PIN_HOUSE_CONTROL = (
     f"{HOUSE_CONTROL}: that badge and PIN do not match an active employee's; the step is not initialled."
@@ -120,8 +120,7 @@ def create_station(
     if acting_user is not None:
         require_gaming_manager(acting_user, site.organization_id, action="create a station login")
     User = get_user_model()
-    if User.objects.filter(username__iexact=username).exists():
-        raise ValidationError({"username": login_taken(username)})
+    refuse_taken_login(username)
     with transaction.atomic():
         user = User(username=username)
         validate_password(password, user)

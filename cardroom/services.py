@@ -29,7 +29,7 @@ from .models import (
     Role,
     Site,
     Table,
-    login_taken,
+    refuse_taken_login,
 )
 from .table_limits import table_warnings
 from .table_rules import licensed_values, option_errors, table_defaults, table_fields
@@ -336,8 +336,7 @@ def create_employee(
     site or None) pairs, each checked as `add_membership` checks it): one save, nothing half made."""
     require_gaming_manager(acting_user, organization.pk, action="add an employee")
     User = get_user_model()
-    if User.objects.filter(username__iexact=username).exists():
-        raise ValidationError({"username": login_taken(username)})
+    refuse_taken_login(username)
     user = User(username=username, first_name=first_name, last_name=last_name, email=email)
     user.full_clean(exclude=["password"])
     try:
@@ -451,8 +450,7 @@ def create_organization(
     _refuse_organization_name_taken(organization.name)
     organization.full_clean(validate_constraints=False)  # its one constraint, the name's: read above and below
     User = get_user_model()
-    if User.objects.filter(username__iexact=manager_username).exists():
-        raise ValidationError({"manager_username": login_taken(manager_username)})
+    refuse_taken_login(manager_username, "manager_username")
     user = User(username=manager_username, first_name=manager_first_name, last_name=manager_last_name, is_staff=True)
     try:
         user.full_clean(exclude=["password"])

@@ -18,6 +18,7 @@ from functools import cache
 
 from django.apps import apps
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, models
 from django.shortcuts import redirect, render
@@ -67,6 +68,11 @@ def _columns(model, fields) -> frozenset[str]:
     return frozenset(model._meta.get_field(name).column for name in fields)
 
 
+# A unique index no model declares: a login's name in any case (cardroom migration 0028, in SQL on
+# Django's auth table, which the project does not declare constraints on).
+LOGIN_NAME_ANY_CASE = "auth_user_username_any_case"
+
+
 @cache
 def _keepers() -> tuple[dict[str, Keeper], dict[tuple[str, frozenset[str]], Keeper]]:
     """Every model's constraints by name, and its unique ones by (table, columns) as SQLite names them."""
@@ -89,6 +95,9 @@ def _keepers() -> tuple[dict[str, Keeper], dict[tuple[str, frozenset[str]], Keep
             labels = " and ".join(str(opts.get_field(name).verbose_name) for name in together)
             keeper = Keeper(model, tuple(together), f"A {opts.verbose_name} with this {labels} is already recorded.")
             by_columns.setdefault((opts.db_table, _columns(model, together)), keeper)
+    by_name[LOGIN_NAME_ANY_CASE] = Keeper(
+        get_user_model(), ("username",), f"{HOUSE_CONTROL}: a login name is unique whatever its case."
+    )
     return by_name, by_columns
 
 

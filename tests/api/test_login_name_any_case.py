@@ -6,9 +6,11 @@ writes nothing."""
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 
 from cardroom import pins, services
 from cardroom.models import Employee, Organization, Station
+from core.database_refusals import database_refusal
 
 PASSWORD = "a long enough pass phrase 77"
 TAKEN = "House control: a login name is unique whatever its case; the login 'JDoe' already exists."
@@ -48,3 +50,31 @@ def test_a_login_differing_only_in_case_is_refused_in_one_sentence(manager, site
     assert refused.value.message_dict == {field: [TAKEN]}
     after = (get_user_model().objects.count(), Employee.objects.count(), Organization.objects.count())
     assert (after, Station.objects.count()) == (rows, stations)
+
+
+def test_the_database_refuses_a_login_differing_only_in_case_at_its_field(db):
+    """Two logins made at once (or one past the services) meet the database's index (cardroom
+    migration 0028), said at the field in the house's words, never a 500."""
+    get_user_model().objects.create_user("jdoe", password=PASSWORD)
+    with pytest.raises(IntegrityError) as refused, transaction.atomic():
+        get_user_model().objects.create(username="JDoe")
+    assert database_refusal(refused.value).message_dict == {
+        "username": ["House control: a login name is unique whatever its case."]
+    }
+    assert list(get_user_model().objects.filter(username__iexact="jdoe").values_list("username", flat=True)) == ["jdoe"]
+
+
+def test_the_api_answers_a_login_refused_by_the_database_as_a_400_at_its_field(client_for, manager, monkeypatch):
+    """The service's own look switched off, as when another terminal made "jdoe" after it looked: the
+    database's refusal is the API's 400 at `username`, and nothing is written."""
+    get_user_model().objects.create_user("jdoe", password=PASSWORD)
+    monkeypatch.setattr(services, "refuse_taken_login", lambda username, field="username": None)
+    employees = Employee.objects.count()
+    response = client_for(manager).post(
+        "/api/v1/employees/",
+        {"username": "JDoe", "password": PASSWORD, "initials": "JD", "first_name": "Jay", "last_name": "Doe"},
+        format="json",
+    )
+    assert response.status_code == 400, response.content
+    assert response.json()["username"] == ["House control: a login name is unique whatever its case."]
+    assert Employee.objects.count() == employees

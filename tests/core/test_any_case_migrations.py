@@ -1,5 +1,6 @@
 """The migrations that make a name unique whatever its case (cardroom 0025: an organization's name;
-0026: an employee's initials in the organization; 0027: a site's name in the organization) stop where existing rows already differ only in
+0026: an employee's initials in the organization; 0027: a site's name in the organization; 0028: a
+login's name) stop where existing rows already differ only in
 case, naming them, so that someone renames one and migrates again, instead of failing on the
 database's own words (or, where a database made the index anyway, keeping both); and on data
 without such rows they apply, the constraint then refusing a second row in another case.
@@ -17,6 +18,7 @@ from tests.scratch_database import migrate, scratch_database
 ORGANIZATION_NAME = ("cardroom", "0025_organization_name_unique_any_case")
 EMPLOYEE_INITIALS = ("cardroom", "0026_employee_initials_unique_any_case")
 SITE_NAME = ("cardroom", "0027_site_name_unique_in_org_any_case")
+LOGIN_NAME = ("cardroom", "0028_login_name_unique_any_case")
 
 
 def _before(executor, key):
@@ -143,3 +145,28 @@ def test_site_names_differing_only_in_case_in_an_organization_stop_the_migration
             ("Prairie", "Main Hall East"),
             ("Prairie", "main hall"),
         ]
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_logins_differing_only_in_case_stop_the_migration_naming_them():
+    with scratch_database("any-case-logins"):
+        executor = migrate([SITE_NAME, ("auth", "0012_alter_user_first_name_max_length")])
+        users = _before(executor, LOGIN_NAME).get_model("auth", "User").objects
+        jdoe = users.create(username="JDoe")
+        users.create(username="jdoe")
+        users.create(username="roe")
+
+        with pytest.raises(RuntimeError) as refused:
+            migrate([LOGIN_NAME])
+        assert str(refused.value) == (
+            "House control: a login name is unique whatever its case; rename one of 'JDoe' and 'jdoe' before migrating."
+        )
+        assert LOGIN_NAME not in MigrationRecorder(connection).applied_migrations()
+        assert users.count() == 3
+
+        users.filter(pk=jdoe.pk).update(username="JDoe2")  # renamed, as the message asks
+        users = _after(LOGIN_NAME).get_model("auth", "User").objects
+        with pytest.raises(IntegrityError), transaction.atomic():
+            users.create(username="ROE")
+        assert sorted(users.values_list("username", flat=True)) == ["JDoe2", "jdoe", "roe"]
