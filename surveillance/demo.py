@@ -26,6 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from cardroom.models import Site, Table
+from core import moments
 from core.periods import Quarter
 
 from . import queries, services
@@ -161,7 +162,9 @@ def _review_log_and_recordings(acting, site, people) -> None:
                 table=table,
                 gaming_date=day,
                 operated_by=people["gm"],
-                started_at=first - timedelta(minutes=15),
+                # From a quarter hour before play, but not before the gaming day began (ND
+                # 99-01.3-02-01): a day whose first shift starts at 06:05 is recorded from 06:00.
+                started_at=max(first - timedelta(minutes=15), moments.gaming_day_bounds(site, day)[0]),
                 stopped_at=last + timedelta(minutes=5),
             )
 

@@ -1,11 +1,14 @@
 """The surveillance demo builder: every required record at the busy site, and idempotent."""
 
-from datetime import timedelta
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 from django.utils import timezone
 
 from cardroom.demo import load_demo
+from core import moments
 from core.audit_verify import verify_chain
 from core.periods import Quarter
 from floor.demo import mark_built
@@ -34,6 +37,10 @@ MODELS = [
 
 @pytest.fixture
 def demo(db):
+    return _demo_with_recent_shifts()
+
+
+def _demo_with_recent_shifts():
     data = load_demo()
     site = data["sites"]["busy"]
     now = timezone.now()
@@ -124,3 +131,25 @@ def test_no_demo_event_is_added_to_a_quarter_holding_a_persons_event(demo):
     quarter = Quarter.containing(today)
     demo_events = models.SpecialEvent.objects.filter(site=site, name__startswith="Demo:")
     assert not demo_events.filter(last_day__gte=quarter.start, first_day__lte=quarter.end).exists()
+
+
+@pytest.fixture
+def play_from_the_opening(db):
+    """The `demo` fixture's shifts at 11:05 in Bismarck: each starts five hours earlier, at 06:05,
+    five minutes after its gaming day opened (CI refused a landing run at that hour)."""
+    opening_window = datetime.combine(timezone.localdate(), time(11, 5), ZoneInfo("America/Chicago"))
+    with time_machine.travel(opening_window, tick=True):
+        yield _demo_with_recent_shifts()
+
+
+def test_play_starting_just_after_the_opening_is_recorded_from_the_opening(play_from_the_opening):
+    """A recording starts a quarter hour before the day's first shift, but never before its gaming
+    day opened (ND 99-01.3-02-01): a shift from 06:05 is recorded from 06:00."""
+    site, people = play_from_the_opening["sites"]["busy"], play_from_the_opening["people"]
+    build_demo_surveillance(site, people=people)
+    opened = [
+        (recording.started_at, moments.gaming_day_bounds(site, recording.gaming_date)[0])
+        for recording in models.Recording.objects.filter(table__site=site)
+    ]
+    assert opened and all(started >= opening for started, opening in opened), opened
+    assert any(started == opening for started, opening in opened), opened
