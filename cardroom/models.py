@@ -15,6 +15,7 @@ from simple_history.models import HistoricalRecords
 
 from core import limits
 from core.citations import stated
+from core.database_refusals import LOGIN_NAME_UNIQUE
 from core.hooks import JURISDICTIONS
 from core.pins import PinLock
 from core.rules import HOUSE_CONTROL
@@ -89,17 +90,12 @@ def validate_time_zone(value: str) -> None:
 ORGANIZATION_NAME_TAKEN = f"{HOUSE_CONTROL}: an organization of this name already exists."
 
 
-def login_taken(username: str) -> str:
-    """House control: one login of a name, whatever its case (every service that makes a login
-    reads the names without regard to case, so "JDoe" is refused beside "jdoe")."""
-    return f"{HOUSE_CONTROL}: a login name is unique whatever its case; the login {username!r} already exists."
-
-
 def refuse_taken_login(username: str, field: str = "username") -> None:
-    """Refuse (a 400 on `field`) a new login whose name another has in any case. Two made at once
-    both pass this look; the database's index refuses the second (migration 0028)."""
+    """Refuse (a 400 on `field`) a new login whose name another has in any case ("JDoe" beside
+    "jdoe"), in the words of the database's index (`LOGIN_NAME_UNIQUE`, migration 0028), which
+    refuses the second of two made at once: both pass this look."""
     if get_user_model().objects.filter(username__iexact=username).exists():
-        raise ValidationError({field: login_taken(username)})
+        raise ValidationError({field: f"{LOGIN_NAME_UNIQUE}; the login {username!r} already exists."})
 
 
 class Organization(models.Model):

@@ -71,6 +71,7 @@ def _columns(model, fields) -> frozenset[str]:
 # A unique index no model declares: a login's name in any case (cardroom migration 0028, in SQL on
 # Django's auth table, which the project does not declare constraints on).
 LOGIN_NAME_ANY_CASE = "auth_user_username_any_case"
+LOGIN_NAME_UNIQUE = f"{HOUSE_CONTROL}: a login name is unique whatever its case"  # the services' words too
 
 
 @cache
@@ -95,9 +96,7 @@ def _keepers() -> tuple[dict[str, Keeper], dict[tuple[str, frozenset[str]], Keep
             labels = " and ".join(str(opts.get_field(name).verbose_name) for name in together)
             keeper = Keeper(model, tuple(together), f"A {opts.verbose_name} with this {labels} is already recorded.")
             by_columns.setdefault((opts.db_table, _columns(model, together)), keeper)
-    by_name[LOGIN_NAME_ANY_CASE] = Keeper(
-        get_user_model(), ("username",), f"{HOUSE_CONTROL}: a login name is unique whatever its case."
-    )
+    by_name[LOGIN_NAME_ANY_CASE] = Keeper(get_user_model(), ("username",), f"{LOGIN_NAME_UNIQUE}.")
     return by_name, by_columns
 
 

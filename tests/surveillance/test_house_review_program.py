@@ -86,6 +86,11 @@ def test_the_refusals_of_opening_a_house_program_cite_house_control(site, manage
     assert running.value.message_dict["start_date"] == [
         "House control: a video review program is already running at this site on that date."
     ]
+    with pytest.raises(ValidationError) as overlapping:
+        services.open_review_program(manager.user, site, START - timedelta(days=3), "Back-dated", weeks=2)
+    assert overlapping.value.message_dict["start_date"][0].startswith(
+        f"House control: a video review program starts at this site on {START:%Y-%m-%d}, within the weeks of this one"
+    )
 
 
 def test_an_nd_refusal_of_a_second_program_cites_its_section(site, manager, table):
