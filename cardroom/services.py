@@ -8,10 +8,11 @@ from datetime import date
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 
 from core.audit import record_event, snapshot
+from core.database_refusals import database_refusal
 from core.models import AuditEvent
 from core.moments import gaming_date_of
 from core.rules import HOUSE_CONTROL
@@ -428,6 +429,14 @@ def platform_operator_refusal() -> str:
     )
 
 
+def _as_manager(refusal: ValidationError) -> ValidationError:
+    """A refusal of the first gaming manager's login or employee, keyed by the organization
+    form's fields (`username` is `manager_username` there)."""
+    if not hasattr(refusal, "error_dict"):
+        return refusal
+    return ValidationError({f"manager_{k}": v for k, v in refusal.message_dict.items()})
+
+
 def create_organization(
     *,
     acting_user,
@@ -455,7 +464,7 @@ def create_organization(
     try:
         user.full_clean(exclude=["password"])
     except ValidationError as exc:
-        raise ValidationError({f"manager_{k}": v for k, v in exc.message_dict.items()}) from exc
+        raise _as_manager(exc) from exc
     try:
         validate_password(manager_password, user)
     except ValidationError as exc:
@@ -468,12 +477,18 @@ def create_organization(
         organization._history_user = acting_user
         organization.save()
         user.set_password(manager_password)
-        user.save()
+        try:
+            with transaction.atomic():
+                user.save()
+        except IntegrityError as exc:
+            # Another "jdoe" made since the look above (cardroom migration 0028's index): said at
+            # the form's own field, as the look says it.
+            raise _as_manager(database_refusal(exc)) from exc
         employee = Employee(organization=organization, user=user, initials=manager_initials)
         try:
             employee.full_clean()
         except ValidationError as exc:
-            raise ValidationError({f"manager_{k}": v for k, v in exc.message_dict.items()}) from exc
+            raise _as_manager(exc) from exc
         employee.save()
         Membership.objects.create(employee=employee, site=None, role=Role.GAMING_MANAGER)
         for obj in (organization, employee):

@@ -78,3 +78,18 @@ def test_the_api_answers_a_login_refused_by_the_database_as_a_400_at_its_field(c
     assert response.status_code == 400, response.content
     assert response.json()["username"] == ["House control: a login name is unique whatever its case."]
     assert Employee.objects.count() == employees
+
+
+def test_a_first_manager_refused_by_the_database_is_said_at_manager_username(db, monkeypatch):
+    """Two organizations' first managers made at once, "jdoe" and "JDoe": the second meets the
+    database's index after its own look, and is answered at the organization form's own field,
+    with no organization left behind."""
+    get_user_model().objects.create_user("jdoe", password=PASSWORD)
+    monkeypatch.setattr(services, "refuse_taken_login", lambda username, field="username": None)
+    organizations = Organization.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        _organization(None, None)
+    assert refused.value.message_dict == {
+        "manager_username": ["House control: a login name is unique whatever its case."]
+    }
+    assert Organization.objects.count() == organizations
