@@ -160,16 +160,9 @@ def refuse_moving_the_books(current: Site, site: Site) -> None:
 # The table's fields its records are read by (the figures' game lines, the forms' table number,
 # ND 99-01.3-08-05(3)(a)), and the relations that set a table up rather than record its play.
 TABLE_RECORD_FIELDS = {"game": "game", "number": "number"}
-# The set-up's history rows and the game linked to a table (WA-HB's approvals) are set-up too.
+# A camera's changes and the game linked to a table (WA-HB's approvals) are set-up too.
 TABLE_SET_UP = frozenset(
-    {
-        "counts.DropBox",
-        "counts.HistoricalDropBox",
-        "surveillance.Equipment",
-        "surveillance.HistoricalEquipment",
-        "surveillance.EquipmentChange",
-        "approvals.TableGame",
-    }
+    {"counts.DropBox", "surveillance.Equipment", "surveillance.EquipmentChange", "approvals.TableGame"}
 )
 
 
@@ -183,7 +176,7 @@ def _a_record_of(table: Table) -> str | None:
         if not (relation.auto_created and not relation.concrete and relation.is_relation):
             continue
         model = relation.related_model
-        if model._meta.label in TABLE_SET_UP:
+        if getattr(model, "instance_type", model)._meta.label in TABLE_SET_UP:  # a history row: its model's
             continue
         if model._default_manager.filter(**{relation.field.name: table.pk}).exists():
             return str(model._meta.verbose_name_plural)
