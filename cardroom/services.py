@@ -161,16 +161,23 @@ def refuse_moving_the_books(current: Site, site: Site) -> None:
 # The table's fields its records are read by (the figures' game lines, the forms' table number,
 # ND 99-01.3-08-05(3)(a)), and the relations that set a table up rather than record its play.
 TABLE_RECORD_FIELDS = {"game": "game", "number": "number"}
-TABLE_SET_UP = frozenset({"counts.DropBox", "surveillance.Equipment"})
+# A camera's changes and the game linked to a table (WA-HB's approvals) are set-up too.
+TABLE_SET_UP = frozenset(
+    {"counts.DropBox", "surveillance.Equipment", "surveillance.EquipmentChange", "approvals.TableGame"}
+)
 
 
 def _a_record_of(table: Table) -> str | None:
     """The kind of the first record found of the table's play (slips, tray counts, dealers'
-    shifts, drops, recordings...), by its model's plural name, or None while it has only its set-up (a
-    drop box registered, a camera). One query a kind; the apps above name none of them here."""
-    for relation in Table._meta.related_objects:
+    shifts, drops, fees, adjustments, recordings...), by its model's plural name, or None while it
+    has only its set-up (a drop box registered, a camera). Every relation counts, those without a
+    reverse name too (an adjustment's or a fee's table: `related_name="+"`), so a kind added later
+    is a record until listed as set-up. One query a kind; the apps above name none of them here."""
+    for relation in Table._meta.get_fields(include_hidden=True):
+        if not (relation.auto_created and not relation.concrete and relation.is_relation):
+            continue
         model = relation.related_model
-        if model._meta.label in TABLE_SET_UP:
+        if getattr(model, "instance_type", model)._meta.label in TABLE_SET_UP:  # a history row: its model's
             continue
         if model._default_manager.filter(**{relation.field.name: table.pk}).exists():
             return str(model._meta.verbose_name_plural)

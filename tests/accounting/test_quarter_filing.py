@@ -453,3 +453,53 @@ def test_other_games_agp_recorded_after_the_filing_is_shown_beside_the_figure_as
     assert 'id="other-games-agp">not recorded when filed<' in row
     assert 'id="other-games-now">now -$1.00, recorded after the filing: an amendment (below)<' in row
     assert "Organization's AGP, all games, as filed" in page
+
+
+# --- A table read by a filed adjustment -------------------------------------------------------------
+
+
+QUIET = date(2026, 9, 10)  # a day of 2026Q3 with no gaming day: its only record is an adjustment
+
+
+@pytest.fixture
+def filed_with_an_adjustment_at_a_spare_table(quarter_played, manager, site):
+    """$50 of DAY's drop put on table 2 (set up, never played) by an adjustment entered on QUIET,
+    whose books close on it; then 2026Q3 is filed. The adjustment is the table's only record."""
+    spare = TableFactory(site=site, number=2)
+    services.record_adjustment(
+        acting_user=manager.user,
+        books_close=BooksClose.objects.get(site=site, gaming_date=DAY),
+        table=spare,
+        field="drop",
+        amount_cents=5_000,
+        reason="A $50 bill found in the box of table 2.",
+        recorded_on=QUIET,
+    )
+    services.close_books(acting_user=manager.user, site=site, gaming_date=QUIET)
+    return spare, file(manager, site, reference="GT-2026Q3-0044")
+
+
+@pytest.mark.parametrize("field, value", [("game", "PW"), ("number", 7)])
+def test_the_table_of_a_filed_adjustment_keeps_its_game_and_number(
+    filed_with_an_adjustment_at_a_spare_table, manager, site, client_for, field, value
+):
+    """The adjustment counts on its table's game line (the filed return's twenty-one and
+    paddlewheel figures) and its closed day names the table by number: once a table has one, its
+    game and number stay, as with any other record of it (house control,
+    cardroom.services.refuse_renaming_the_records). Before, an adjustment was no record of its
+    table: made paddlewheel, it moved the filed quarter's $50 from the twenty-one line with no
+    amendment."""
+    from cardroom import services as cardroom_services
+    from cardroom.models import Table
+
+    spare, filing = filed_with_an_adjustment_at_a_spare_table
+    answer = client_for(manager).patch(f"/api/v1/tables/{spare.pk}/", {field: value}, format="json")
+    now = summaries.quarter_summary(site, Q3)
+    assert now.twenty_one.drop_cents == filing.figures["summary"]["twenty_one"]["drop_cents"]  # the return as filed
+    assert answer.status_code == 400, answer.content
+    assert f"its {field} cannot be changed" in answer.json()[field][0]
+    with pytest.raises(ValidationError) as refused:
+        cardroom_services.update_table(acting_user=manager.user, table=Table.objects.get(pk=spare.pk), **{field: value})
+    message = refused.value.message_dict[field][0]
+    assert message.startswith("House control: Twenty-one table 2 has records (adjustments among them)"), message
+    assert (Table.objects.get(pk=spare.pk).game, Table.objects.get(pk=spare.pk).number) == ("21", 2)

@@ -182,6 +182,24 @@ def test_a_fee_of_a_closed_day_offers_no_void(client, cast, site, bj_table, fee_
     assert "books closed" in cell and "<form" not in cell
 
 
+def test_a_table_whose_fees_stand_in_closed_books_keeps_its_number(client_for, cast, site, bj_table, fee_day):
+    """A fee names its table by number (the fees page, the API, the late entries); a fee is a record
+    of the table, so its number stays (house control, cardroom.services.refuse_renaming_the_records),
+    as at a table with slips or tray counts. Before, a fee was no record of its table (no reverse
+    name): renumbered, the closed day's fees named a table that took none of them."""
+    _count(cast, site)
+    _count_bank(cast, site)
+    _close(cast, site)
+    api = client_for(cast[Role.GAMING_MANAGER])
+    answer = api.patch(f"/api/v1/tables/{bj_table.pk}/", {"number": 7}, format="json")
+    listed = api.get("/api/v1/fee-collections/").json()
+    listed = listed["results"] if isinstance(listed, dict) else listed
+    assert {fee["table_number"] for fee in listed} == {bj_table.number}
+    assert answer.status_code == 400, answer.content
+    message = answer.json()["number"][0]
+    assert message.startswith("House control: ") and "(fee collections among them)" in message, message
+
+
 def test_the_fees_page_asks_the_books_once_whatever_the_number_of_dates_it_lists(client, cast, site, bj_table, fee_day):
     """Whether each listed date's books are closed is one question for all of them
     (core.closing.closed_dates), not two queries per date: the page's queries are the same for
