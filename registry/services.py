@@ -240,11 +240,12 @@ def _documents(package: dict, pdfs) -> list[ReceivedDocument]:
         raise ValidationError(
             {"pdfs": f"{HOUSE}: send at most {MAX_DOCUMENTS} PDFs as [{{pdf_sha256, content_base64}}]."}
         )
-    listed = {r.get("pdf_sha256"): r.get("kind", "") for r in package.get("reports") or [] if isinstance(r, dict)}
+    reports = package.get("reports") if isinstance(package.get("reports"), list) else []
+    listed = {r["pdf_sha256"]: r.get("kind", "") for r in reports if isinstance(r, dict) and _text(r.get("pdf_sha256"))}
     documents, seen = [], set()
     for sent in pdfs:
         sha = sent.get("pdf_sha256") if isinstance(sent, dict) else None
-        if sha not in listed or sha in seen:
+        if not _text(sha) or sha not in listed or sha in seen:
             raise ValidationError({"pdfs": f"{HOUSE}: a PDF sent with a filing is one its package lists, once."})
         content = _decoded(sent.get("content_base64"))
         if hashlib.sha256(content).hexdigest() != sha:
@@ -254,6 +255,10 @@ def _documents(package: dict, pdfs) -> list[ReceivedDocument]:
             ReceivedDocument(kind=str(listed[sha])[:40], pdf_sha256=sha, size_bytes=len(content), content=content)
         )
     return documents
+
+
+def _text(value) -> bool:
+    return isinstance(value, str)
 
 
 def _decoded(text) -> bytes:
@@ -393,9 +398,9 @@ def _alert_row(index: int, alert) -> ReceivedAlert:
     if not isinstance(alert, dict):
         refuse("alert", "an alert is a JSON object.")
     site = alert.get("site")
-    if isinstance(alert.get("id"), bool) or not isinstance(alert.get("id"), int):
+    if not filing_package.whole(alert.get("id"), 1):
         refuse("id", "give the alert's id as a whole number.")
-    if not (isinstance(site, dict) and isinstance(site.get("id"), int) and isinstance(site.get("name"), str)):
+    if not (isinstance(site, dict) and filing_package.whole(site.get("id"), 1) and isinstance(site.get("name"), str)):
         refuse("site", "give the site as {id, name}.")
     texts = {name: alert.get(name) for name in ("rule", "citation", "title", "period_key")}
     for name, value in texts.items():
@@ -405,11 +410,11 @@ def _alert_row(index: int, alert) -> ReceivedAlert:
     for name, value in told_apart.items():
         if not isinstance(value, str):
             refuse(name, f"give the alert's {name} as text (blank if none).")
-    opened = parse_datetime(alert["opened_at"]) if isinstance(alert.get("opened_at"), str) else None
+    opened = _moment(alert.get("opened_at"))
     if opened is None:
         refuse("opened_at", "give when the alert was opened (ISO 8601).")
     resolved = alert.get("resolved_at")
-    resolved_at = parse_datetime(resolved) if isinstance(resolved, str) else None
+    resolved_at = _moment(resolved)
     if resolved is not None and resolved_at is None:
         refuse("resolved_at", "give when the alert was resolved (ISO 8601), or null while it is open.")
     return ReceivedAlert(
@@ -427,6 +432,14 @@ def _alert_row(index: int, alert) -> ReceivedAlert:
         state=ReceivedAlert.State.CLOSED if resolved_at else ReceivedAlert.State.OPEN,
         resolved_at=resolved_at,
     )
+
+
+def _moment(text):
+    """An ISO 8601 moment sent as text; None for anything else, a day or hour that does not exist included."""
+    try:
+        return parse_datetime(text) if isinstance(text, str) else None
+    except ValueError:
+        return None
 
 
 # --- Verification ----------------------------------------------------------------------------------
