@@ -12,6 +12,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import UTC
+from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -176,11 +177,13 @@ def receive_filing(*, credential: Credential, idempotency_key: str, package, pdf
         last = ReceivedFiling.objects.filter(agency=agency).order_by("-seq").values_list("seq", "hash").first()
         seq, prev = (last[0] + 1, last[1]) if last else (1, GENESIS)
         now = timezone.now()
+        # The year the state received it, on its own calendar (the year its pages show), not UTC's.
+        year = timezone.localtime(now, ZoneInfo(agency.time_zone)).year
         filing = ReceivedFiling(
             agency=agency,
             licensee=licensee,
             seq=seq,
-            receipt_number=f"{agency.jurisdiction}-{now:%Y}-{seq:06d}",
+            receipt_number=f"{agency.jurisdiction}-{year}-{seq:06d}",
             received_at=now,
             idempotency_key=key,
             site_ref=package["site"]["id"],
