@@ -9,6 +9,7 @@ receipt); receipts are numbered without gaps per agency and chained.
 import base64
 import binascii
 import hashlib
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC
@@ -40,6 +41,7 @@ MAX_KEY_LENGTH = 200
 MAX_ANCHORS = 500
 MAX_ALERTS = 1000
 MAX_DOCUMENTS = 3  # the filed quarter's PDFs sent with a filing (the quarterly report)
+REPORT_KIND = re.compile(r"^[A-Za-z0-9_-]{1,40}$")  # "quarterly": a word of a file name
 MAX_DOCUMENT_BYTES = 700 * 1024  # a PDF, decoded (the request's body is at most limits.MAX_BODY_BYTES)
 ANCHOR_CONFLICT = "registry.anchor_conflict"
 LICENSEE_OBJECT = "registry.licensee"
@@ -250,13 +252,15 @@ def _documents(package: dict, pdfs) -> list[ReceivedDocument]:
         sha = sent.get("pdf_sha256") if isinstance(sent, dict) else None
         if not _text(sha) or sha not in listed or sha in seen:
             raise ValidationError({"pdfs": f"{HOUSE}: a PDF sent with a filing is one its package lists, once."})
+        if not (_text(listed[sha]) and REPORT_KIND.match(listed[sha])):
+            raise ValidationError(
+                {"pdfs": f"{HOUSE}: the package lists the PDF {sha} under a report's kind (letters, digits, _ and -)."}
+            )
         content = _decoded(sent.get("content_base64"))
         if hashlib.sha256(content).hexdigest() != sha:
             raise ValidationError({"pdfs": f"{HOUSE}: the PDF sent as {sha} does not hash to that SHA-256."})
         seen.add(sha)
-        documents.append(
-            ReceivedDocument(kind=str(listed[sha])[:40], pdf_sha256=sha, size_bytes=len(content), content=content)
-        )
+        documents.append(ReceivedDocument(kind=listed[sha], pdf_sha256=sha, size_bytes=len(content), content=content))
     return documents
 
 

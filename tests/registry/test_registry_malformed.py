@@ -7,12 +7,15 @@ import copy
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
 
 from core import filing_package
-from registry.models import Agency, ReceivedAlert, ReceivedAnchor, ReceivedFiling
+from core.appendonly import drop_trigger_sql, trigger_sql
+from registry.models import Agency, ReceivedAlert, ReceivedAnchor, ReceivedDocument, ReceivedFiling
 
 from .test_registry_alerts import ALERTS, alert
 from .test_registry_api import ANCHORS, FILINGS, _licensee, licensee_client, package, post_filing, regulator_client
+from .test_registry_documents import PDF, pdf_url, send, sent, with_report
 
 BEYOND = 2**63  # one more than a 64-bit integer, the largest id the registry's database holds
 
@@ -111,3 +114,28 @@ def test_a_pdf_not_named_by_a_digest_its_package_lists_is_a_400_at_pdfs(elks, re
 
 def _licensee_client(elks):
     return licensee_client(elks[1])
+
+
+@pytest.mark.parametrize("kind", ["quarterly\r\nSet-Cookie: a=b", 'quarterly".exe', ["quarterly"], ""])
+def test_a_pdf_listed_under_no_reports_kind_is_a_400_at_pdfs(elks, kind):
+    body = with_report(site_id=1)
+    body["reports"][0]["kind"] = kind
+    response = send(_licensee_client(elks), body, sent())
+    assert response.status_code == 400 and "a report's kind" in response.json()["pdfs"][0]
+    assert not ReceivedFiling.objects.exists()
+
+
+def test_a_pdf_held_under_a_kind_no_header_carries_still_downloads_under_a_plain_name(elks, agency):
+    """A row received before kinds were checked: its download names the file in plain words, never a 500."""
+    receipt = send(_licensee_client(elks), with_report(site_id=1), sent()).json()["receipt_number"]
+    table = ReceivedDocument._meta.db_table
+    with connection.cursor() as cursor:
+        for sql in drop_trigger_sql(connection.vendor, table):
+            cursor.execute(sql)
+    ReceivedDocument.objects.filter(filing__receipt_number=receipt).update(kind='quarterly\n"x')
+    with connection.cursor() as cursor:
+        for sql in trigger_sql(connection.vendor, table):
+            cursor.execute(sql, [])
+    response = regulator_client(agency).get(pdf_url(receipt))
+    assert response.status_code == 200 and response.content == PDF
+    assert response["Content-Disposition"] == f'attachment; filename="{receipt}-quarterly--x.pdf"'
