@@ -332,6 +332,9 @@ def receive_anchors(*, credential: Credential, anchors) -> AnchorsReceived:
     licensee = credential.licensee
     places = {(a["chain"], a["seq"]): a for a in anchors}
     with transaction.atomic():
+        # One push of the licensee's heads at a time: the same heads sent twice at once (a retry
+        # while the first is in flight) are held once, the second finding them held, not a 500.
+        Licensee.objects.select_for_update().get(pk=licensee.pk)
         held = {
             (row.chain, row.seq): row.hash
             for row in ReceivedAnchor.objects.filter(licensee=licensee, seq__in={a["seq"] for a in anchors})
