@@ -110,7 +110,7 @@ def problems(package) -> dict[str, str]:
     if package["format"] not in READS:
         found["format"] = f"this registry reads {' and '.join(READS)}."
     site = package["site"]
-    if not (isinstance(site, dict) and isinstance(site.get("id"), int) and isinstance(site.get("name"), str)):
+    if not (isinstance(site, dict) and whole(site.get("id"), 1) and isinstance(site.get("name"), str)):
         found["site"] = "give the site as {id, name, jurisdiction}."
     if not (isinstance(package["quarter"], str) and QUARTER.match(package["quarter"])):
         found["quarter"] = "a quarter is YYYYQn, for example 2026Q3."
@@ -118,6 +118,8 @@ def problems(package) -> dict[str, str]:
         found["figures"] = "the filed figures are a JSON object."
     elif package["figures_sha256"] != digest(package["figures"]):
         found["figures_sha256"] = "the figures do not hash to the SHA-256 the package states."
+    else:
+        found.update(figure_problems(package["figures"]))
     head = package["chain_head"]
     if not (
         isinstance(head, dict)
@@ -132,6 +134,66 @@ def problems(package) -> dict[str, str]:
     if amends is not None and not isinstance(amends, str):
         found["amends"] = "give the receipt number of the filing this package amends."
     found.update(dealer_problems(package.get("dealers")))
+    found.update(_amounts("tax", package.get("tax"), TAX_AMOUNTS))
+    if not (package.get("dealers_without_identifier") is None or whole(package["dealers_without_identifier"], 0)):
+        found["dealers_without_identifier"] = "give how many dealers dealt with no identifier, or null."
+    return found
+
+
+MAX_REF = 2**63 - 1  # the largest id or number a registry's database holds (a 64-bit integer)
+# The amounts a registry reads from a package (its quarter's page and downloads): each a whole
+# number of cents or null, so a licensee's package never breaks the agency's pages.
+TOTAL_AMOUNTS = ("drop_cents", "gross_proceeds_cents", "prizes_cents", "agp_cents")
+TAX_AMOUNTS = ("organization_agp_cents", "organization_tax_cents", "tax_cents", "filed_cents", "now_cents")
+PACK_AMOUNTS = {
+    "fees": ("fees_collected_cents", "fees_counted_cents"),
+    "sessions": ("receipts_cents", "prizes_cents", "net_cents"),
+}
+LINE_AMOUNTS = ("filed_cents", "amendments_since_cents", "now_cents")
+
+
+def whole(value, lowest: int, highest: int = MAX_REF) -> bool:
+    """A JSON whole number (never true or false) from `lowest` to `highest`."""
+    return isinstance(value, int) and not isinstance(value, bool) and lowest <= value <= highest
+
+
+def _amounts(field: str, value, names) -> dict[str, str]:
+    """{field: what is wrong} for an object (or null) whose `names` are each cents or null."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        return {field: "give it as a JSON object, or null."}
+    for name in names:
+        if not (value.get(name) is None or whole(value[name], -MAX_CENTS, MAX_CENTS)):
+            return {f"{field}.{name}": "give a whole number of cents, or null."}
+    return {}
+
+
+def figure_problems(figures: dict) -> dict[str, str]:
+    """{field: what is wrong} for the filed figures a registry reads: a return's totals, cash
+    profit and fees or sessions (`summary`), an amendment's change (`amendment`) and the return
+    now (`return_now`); the rest of the figures is the licensee's, kept as sent."""
+    found = {}
+    summary = figures.get("summary")
+    if isinstance(summary, dict):
+        found.update(_amounts("figures.summary.total", summary.get("total"), TOTAL_AMOUNTS))
+        ratio = summary.get("total", {}).get("hold_ratio") if isinstance(summary.get("total"), dict) else None
+        if ratio is not None and not isinstance(ratio, str):
+            found["figures.summary.total.hold_ratio"] = "give the hold as a decimal string, or null."
+        found.update(_amounts("figures.summary", summary, ("cash_profit_cents",)))
+        pack = summary.get("pack")
+        found.update(_amounts("figures.summary.pack", pack, ()))
+        for name, amounts in PACK_AMOUNTS.items() if isinstance(pack, dict) else ():
+            found.update(_amounts(f"figures.summary.pack.{name}", pack.get(name), amounts))
+    change = figures.get("amendment")
+    found.update(_amounts("figures.amendment", change, ("delta_cents",)))
+    if isinstance(change, dict) and not isinstance(change.get("figure"), str):
+        found["figures.amendment.figure"] = "name the figure the amendment changes."
+    lines = figures.get("return_now")
+    if lines is not None and not isinstance(lines, list):
+        found["figures.return_now"] = "give the return now as a list of lines, or null."
+    for index, line in enumerate(lines if isinstance(lines, list) else ()):
+        found.update(_amounts(f"figures.return_now[{index}]", line, LINE_AMOUNTS))
     return found
 
 
@@ -185,7 +247,7 @@ def anchor_problems(anchor) -> dict[str, str]:
     found = {}
     if not (isinstance(anchor.get("chain"), str) and CHAIN.match(anchor["chain"])):
         found["chain"] = "a chain is named like org-3."
-    if isinstance(anchor.get("seq"), bool) or not isinstance(anchor.get("seq"), int) or anchor["seq"] < 1:
+    if not whole(anchor.get("seq"), 1):
         found["seq"] = "an event's number in its chain is a whole number from 1."
     if not (isinstance(anchor.get("hash"), str) and HEX64.match(anchor["hash"])):
         found["hash"] = "a head's hash is 64 lowercase hex digits."

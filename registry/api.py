@@ -7,6 +7,7 @@ receipts and anchors back. The agency's staff (a Regulator login, session or tok
 every licensee of the agency's jurisdiction and nothing else. House controls throughout.
 """
 
+import re
 from contextlib import ExitStack
 
 from django.contrib.auth.models import AnonymousUser
@@ -245,7 +246,10 @@ class DocumentView(RegistryView):
         filing = _readable_filing(request, receipt_number)
         document = get_object_or_404(ReceivedDocument.objects.filter(filing=filing), pdf_sha256=pdf_sha256)
         response = HttpResponse(bytes(document.content), content_type="application/pdf")
-        response["Content-Disposition"] = f'attachment; filename="{filing.receipt_number}-{document.kind}.pdf"'
+        # The kind as the licensee's package named it, made a file name's word (a row received
+        # before kinds were checked may hold a quote or a line break, which a header cannot carry).
+        kind = re.sub(r"[^A-Za-z0-9_-]", "-", document.kind) or "report"
+        response["Content-Disposition"] = f'attachment; filename="{filing.receipt_number}-{kind}.pdf"'
         response["Digest"] = f"sha-256={document.pdf_sha256}"
         return response
 

@@ -9,9 +9,11 @@ receipt); receipts are numbered without gaps per agency and chained.
 import base64
 import binascii
 import hashlib
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC
+from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -39,6 +41,7 @@ MAX_KEY_LENGTH = 200
 MAX_ANCHORS = 500
 MAX_ALERTS = 1000
 MAX_DOCUMENTS = 3  # the filed quarter's PDFs sent with a filing (the quarterly report)
+REPORT_KIND = re.compile(r"^[A-Za-z0-9_-]{1,40}$")  # "quarterly": a word of a file name
 MAX_DOCUMENT_BYTES = 700 * 1024  # a PDF, decoded (the request's body is at most limits.MAX_BODY_BYTES)
 ANCHOR_CONFLICT = "registry.anchor_conflict"
 LICENSEE_OBJECT = "registry.licensee"
@@ -176,11 +179,13 @@ def receive_filing(*, credential: Credential, idempotency_key: str, package, pdf
         last = ReceivedFiling.objects.filter(agency=agency).order_by("-seq").values_list("seq", "hash").first()
         seq, prev = (last[0] + 1, last[1]) if last else (1, GENESIS)
         now = timezone.now()
+        # The year the state received it, on its own calendar (the year its pages show), not UTC's.
+        year = timezone.localtime(now, ZoneInfo(agency.time_zone)).year
         filing = ReceivedFiling(
             agency=agency,
             licensee=licensee,
             seq=seq,
-            receipt_number=f"{agency.jurisdiction}-{now:%Y}-{seq:06d}",
+            receipt_number=f"{agency.jurisdiction}-{year}-{seq:06d}",
             received_at=now,
             idempotency_key=key,
             site_ref=package["site"]["id"],
@@ -240,20 +245,27 @@ def _documents(package: dict, pdfs) -> list[ReceivedDocument]:
         raise ValidationError(
             {"pdfs": f"{HOUSE}: send at most {MAX_DOCUMENTS} PDFs as [{{pdf_sha256, content_base64}}]."}
         )
-    listed = {r.get("pdf_sha256"): r.get("kind", "") for r in package.get("reports") or [] if isinstance(r, dict)}
+    reports = package.get("reports") if isinstance(package.get("reports"), list) else []
+    listed = {r["pdf_sha256"]: r.get("kind", "") for r in reports if isinstance(r, dict) and _text(r.get("pdf_sha256"))}
     documents, seen = [], set()
     for sent in pdfs:
         sha = sent.get("pdf_sha256") if isinstance(sent, dict) else None
-        if sha not in listed or sha in seen:
+        if not _text(sha) or sha not in listed or sha in seen:
             raise ValidationError({"pdfs": f"{HOUSE}: a PDF sent with a filing is one its package lists, once."})
+        if not (_text(listed[sha]) and REPORT_KIND.match(listed[sha])):
+            raise ValidationError(
+                {"pdfs": f"{HOUSE}: the package lists the PDF {sha} under a report's kind (letters, digits, _ and -)."}
+            )
         content = _decoded(sent.get("content_base64"))
         if hashlib.sha256(content).hexdigest() != sha:
             raise ValidationError({"pdfs": f"{HOUSE}: the PDF sent as {sha} does not hash to that SHA-256."})
         seen.add(sha)
-        documents.append(
-            ReceivedDocument(kind=str(listed[sha])[:40], pdf_sha256=sha, size_bytes=len(content), content=content)
-        )
+        documents.append(ReceivedDocument(kind=listed[sha], pdf_sha256=sha, size_bytes=len(content), content=content))
     return documents
+
+
+def _text(value) -> bool:
+    return isinstance(value, str)
 
 
 def _decoded(text) -> bytes:
@@ -320,6 +332,9 @@ def receive_anchors(*, credential: Credential, anchors) -> AnchorsReceived:
     licensee = credential.licensee
     places = {(a["chain"], a["seq"]): a for a in anchors}
     with transaction.atomic():
+        # One push of the licensee's heads at a time: the same heads sent twice at once (a retry
+        # while the first is in flight) are held once, the second finding them held, not a 500.
+        Licensee.objects.select_for_update().get(pk=licensee.pk)
         held = {
             (row.chain, row.seq): row.hash
             for row in ReceivedAnchor.objects.filter(licensee=licensee, seq__in={a["seq"] for a in anchors})
@@ -393,9 +408,9 @@ def _alert_row(index: int, alert) -> ReceivedAlert:
     if not isinstance(alert, dict):
         refuse("alert", "an alert is a JSON object.")
     site = alert.get("site")
-    if isinstance(alert.get("id"), bool) or not isinstance(alert.get("id"), int):
+    if not filing_package.whole(alert.get("id"), 1):
         refuse("id", "give the alert's id as a whole number.")
-    if not (isinstance(site, dict) and isinstance(site.get("id"), int) and isinstance(site.get("name"), str)):
+    if not (isinstance(site, dict) and filing_package.whole(site.get("id"), 1) and isinstance(site.get("name"), str)):
         refuse("site", "give the site as {id, name}.")
     texts = {name: alert.get(name) for name in ("rule", "citation", "title", "period_key")}
     for name, value in texts.items():
@@ -405,11 +420,11 @@ def _alert_row(index: int, alert) -> ReceivedAlert:
     for name, value in told_apart.items():
         if not isinstance(value, str):
             refuse(name, f"give the alert's {name} as text (blank if none).")
-    opened = parse_datetime(alert["opened_at"]) if isinstance(alert.get("opened_at"), str) else None
+    opened = _moment(alert.get("opened_at"))
     if opened is None:
         refuse("opened_at", "give when the alert was opened (ISO 8601).")
     resolved = alert.get("resolved_at")
-    resolved_at = parse_datetime(resolved) if isinstance(resolved, str) else None
+    resolved_at = _moment(resolved)
     if resolved is not None and resolved_at is None:
         refuse("resolved_at", "give when the alert was resolved (ISO 8601), or null while it is open.")
     return ReceivedAlert(
@@ -427,6 +442,14 @@ def _alert_row(index: int, alert) -> ReceivedAlert:
         state=ReceivedAlert.State.CLOSED if resolved_at else ReceivedAlert.State.OPEN,
         resolved_at=resolved_at,
     )
+
+
+def _moment(text):
+    """An ISO 8601 moment sent as text; None for anything else, a day or hour that does not exist included."""
+    try:
+        return parse_datetime(text) if isinstance(text, str) else None
+    except ValueError:
+        return None
 
 
 # --- Verification ----------------------------------------------------------------------------------

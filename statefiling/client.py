@@ -7,10 +7,14 @@ from urllib.parse import urlsplit
 
 TIMEOUT_SECONDS = 15
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+# 4xx answers that refuse nothing: the request timed out (408) or came over the registry's limit
+# of writes by one credential (429); the same request is taken later.
+TRY_AGAIN = {408, 429}
 
 
 class Unreachable(Exception):
-    """The registry did not answer (network, timeout, 5xx): try again later."""
+    """The registry did not answer (network, timeout, 5xx) or asked to be asked later (408, 429):
+    try again later."""
 
 
 class Refused(Exception):
@@ -33,7 +37,7 @@ def check_url(url: str) -> str | None:
 
 
 def call(base_url: str, credential: str, method: str, path: str, body=None, headers=None) -> tuple[int, dict]:
-    """(status, JSON) of a 2xx answer; Refused on 4xx; Unreachable otherwise."""
+    """(status, JSON) of a 2xx answer; Refused on a 4xx but 408 and 429; Unreachable otherwise."""
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(base_url.rstrip("/") + path, data=data, method=method)
     request.add_header("Authorization", f"Licensee {credential}")
@@ -47,7 +51,7 @@ def call(base_url: str, credential: str, method: str, path: str, body=None, head
             return response.status, json.loads(response.read() or b"{}")
     except urllib.error.HTTPError as exc:
         detail = _detail(exc)
-        if 400 <= exc.code < 500:
+        if 400 <= exc.code < 500 and exc.code not in TRY_AGAIN:
             raise Refused(exc.code, detail) from exc
         raise Unreachable(f"{exc.code}: {detail}") from exc
     except (urllib.error.URLError, TimeoutError, ConnectionError, ValueError) as exc:

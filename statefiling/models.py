@@ -40,12 +40,13 @@ class RegistryLink(models.Model):
 class Submission(models.Model):
     """A filing package on its way to the registry (an outbox row written in the filing's own
     transaction, so no filing is lost to a crash or a network fault): retried with the same
-    Idempotency-Key until a receipt arrives. Only its delivery state moves.
+    Idempotency-Key until a receipt arrives. Only its delivery state (with its link) moves.
 
     One per filed quarter (`amendment` empty) and one per amendment of it (`amendment` set,
     written in the amendment's transaction): an amendment's package names the original's
     receipt in `amends`, filled in before its first attempt once that receipt is kept; from
-    then on the package and its digest never change."""
+    then on the package and its digest never change. Not yet delivered when the gaming manager
+    links the pack again, it goes under the new link (`services.connect_registry`)."""
 
     filing = models.ForeignKey(QuarterFiling, on_delete=models.PROTECT, related_name="submissions")
     amendment = models.OneToOneField(

@@ -49,8 +49,10 @@ def connect_registry(
 ) -> RegistryLink:
     """Send the organization's filings for `jurisdiction`'s sites to the registry at `url`
     with the credential its agency issued; replaces the pack's earlier link (audited, the
-    credential itself is never written in the audit log). `share_alerts`: the organization
-    consents to its compliance alerts of those sites going with the nightly anchors."""
+    credential itself is never written in the audit log), and the packages not yet delivered
+    under it (pending, or refused: a revoked credential's 401) go again under this one
+    (`_resend_undelivered`). `share_alerts`: the organization consents to its compliance alerts
+    of those sites going with the nightly anchors."""
     require_gaming_manager(acting_user, organization.pk, action="connect the organization to a state registry")
     if jurisdiction not in PACKS:
         raise ValidationError({"jurisdiction": f"{HOUSE_CONTROL}: no pack {jurisdiction!r}."})
@@ -74,6 +76,7 @@ def connect_registry(
             credential=credential,
             share_alerts=bool(share_alerts),
         )
+        resent = _resend_undelivered(link)
         record_event(
             actor=acting_user,
             action="registry.connected",
@@ -84,9 +87,25 @@ def connect_registry(
                 "url": url,
                 "credential": credential[:12] + "...",
                 "share_alerts": bool(share_alerts),
+                "resent": resent,
             },
         )
     return link
+
+
+def _resend_undelivered(link: RegistryLink) -> list[int]:
+    """Inside the new link's transaction: the pack's packages an earlier link of the organization
+    never delivered (waiting, or refused, as a revoked credential is) go under the new link, no
+    longer refused, in the order queued, each sent once the transaction commits; their ids. Left
+    on the old link they went on to its address and credential, or stayed refused for good."""
+    undelivered = Submission.objects.filter(
+        link__organization_id=link.organization_id, link__jurisdiction=link.jurisdiction, delivered_at__isnull=True
+    ).exclude(link=link)
+    ids = list(undelivered.order_by("queued_at", "pk").values_list("pk", flat=True))
+    Submission.objects.filter(pk__in=ids).update(link=link, refused=False)
+    for submission_id in ids:
+        deliver_filing.delay_on_commit(submission_id)
+    return ids
 
 
 def live_link(organization_id: int, jurisdiction: str) -> RegistryLink | None:

@@ -89,3 +89,16 @@ def test_the_agencys_zone_holds_inside_the_view_and_ends_with_the_answer(db, set
     assert client.get(FILINGS).status_code == (500 if failure else 200)
     assert inside == ["America/Los_Angeles"]
     assert timezone.get_current_timezone_name() == "America/Chicago"
+
+
+def test_a_receipts_year_is_the_year_the_state_received_it_on_its_own_calendar(db, settings):
+    """20:00 on December 31 in Bismarck is 02:00 on January 1 in UTC: the return was received in
+    2026 by the state's calendar (its filings page says so), and its receipt is numbered in 2026,
+    not in a year the agency had not reached."""
+    settings.TIME_ZONE = "UTC"
+    agency = Agency.objects.create(name="North Dakota Attorney General - Gaming Division", jurisdiction="ND")
+    _row, issued = _licensee(agency, "Elks", "G-1")
+    with time_machine.travel(datetime(2027, 1, 1, 2, tzinfo=UTC), tick=False):
+        receipt = post_filing(licensee_client(issued), package(site_id=1, quarter="2026Q4")).json()
+    assert receipt["receipt_number"] == "ND-2026-000001"
+    assert "2026-12-31 20:00" in page_client(agency, "state-page").get("/registry/filings/").content.decode()

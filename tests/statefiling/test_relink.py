@@ -1,0 +1,80 @@
+"""A gaming manager links the pack to its registry again (a new credential after the agency
+revoked the old one, or the registry's new address): the packages not yet delivered, waiting or
+refused under the old link, go under the new one and reach the state; left behind, they went on
+to the old address and credential, or stayed "Refused by the state registry" for good. The
+registry is reachable in this process (registry_in_process, through conftest)."""
+
+from types import SimpleNamespace
+
+import pytest
+
+from core.models import AuditEvent
+from registry import services as registry
+from registry.models import ReceivedFiling
+from statefiling import delivery, queries, services
+from statefiling.models import FilingReceipt, Submission
+
+from .registry_in_process import URL
+from .test_amendments import file_q3
+
+pytestmark = pytest.mark.usefixtures("quarter_played")
+
+
+def _statement(submission, site) -> str:
+    return queries.receipt_statement(SimpleNamespace(filing_id=submission.filing_id), site)
+
+
+def test_a_return_refused_for_a_revoked_credential_reaches_the_state_once_linked_with_the_new_one(
+    linked, licensee, org, manager, client_for, site
+):
+    old = registry.credential_for(linked.credential)
+    registry.revoke_credential(acting_user=None, credential=old)  # the agency revoked it
+    submission = file_q3(client_for(manager), site)
+    assert delivery.deliver(submission.pk) == "refused"
+    assert _statement(submission, site).startswith("Refused by the state registry: 401")
+
+    issued = registry.issue_credential(acting_user=None, licensee=licensee)
+    link = services.connect_registry(
+        acting_user=manager.user, organization=org, jurisdiction="ND", url=URL, credential=issued.secret
+    )
+    moved = Submission.objects.get(pk=submission.pk)
+    assert (moved.link_id, moved.refused) == (link.pk, False)
+    assert delivery.deliver(submission.pk) == "delivered"
+    receipt = FilingReceipt.objects.get(filing_id=submission.filing_id)
+    assert ReceivedFiling.objects.get().receipt_number == receipt.receipt_number
+    assert _statement(submission, site).startswith("Received by")
+    event = AuditEvent.objects.filter(action="registry.connected").latest("seq")
+    assert event.after["resent"] == [submission.pk]
+
+
+def test_a_return_waiting_under_the_old_link_goes_with_the_new_credential(
+    linked, licensee, org, manager, client_for, site
+):
+    submission = file_q3(client_for(manager), site)  # queued, not yet sent
+    registry.revoke_credential(acting_user=None, credential=registry.credential_for(linked.credential))
+    link = services.connect_registry(
+        acting_user=manager.user,
+        organization=org,
+        jurisdiction="ND",
+        url=URL,
+        credential=registry.issue_credential(acting_user=None, licensee=licensee).secret,
+    )
+    assert delivery.deliver(submission.pk) == "delivered"
+    assert Submission.objects.get(pk=submission.pk).link_id == link.pk
+    assert FilingReceipt.objects.filter(filing_id=submission.filing_id).exists()
+
+
+def test_a_delivered_return_is_not_sent_again_when_the_pack_is_linked_again(
+    linked, licensee, org, manager, client_for, site
+):
+    submission = file_q3(client_for(manager), site)
+    assert delivery.deliver(submission.pk) == "delivered"
+    services.connect_registry(
+        acting_user=manager.user,
+        organization=org,
+        jurisdiction="ND",
+        url=URL,
+        credential=registry.issue_credential(acting_user=None, licensee=licensee).secret,
+    )
+    assert Submission.objects.get(pk=submission.pk).link_id == linked.pk
+    assert ReceivedFiling.objects.count() == 1
