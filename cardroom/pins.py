@@ -17,6 +17,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from core.audit import record_event
+from core.moments import site_zone
 from core.pins import validate_pin
 from core.rules import HOUSE_CONTROL
 
@@ -55,7 +56,8 @@ def signer_for(terminal, *, badge: str, pin: str) -> PinSigner:
     """The person initialling a step on `terminal` (the signed-in login, a station or a person):
     an active employee of the terminal's organization whose badge and PIN match. Raises
     PermissionDenied (403) on a wrong or locked PIN; a wrong PIN counts towards the lock."""
-    organization_id = access_for(terminal).organization_id
+    access = access_for(terminal)
+    organization_id = access.organization_id
     employee = (
         Employee.objects.select_related("user", "signing_pin")
         .filter(organization_id=organization_id, initials__iexact=(badge or "").strip(), active=True)
@@ -67,7 +69,10 @@ def signer_for(terminal, *, badge: str, pin: str) -> PinSigner:
     if row is None:
         raise PermissionDenied(WRONG_PIN_HOUSE_CONTROL)
     if row.locked:
-        raise PermissionDenied(row.locked_refusal())
+        # Until when, in the terminal's site's time: its steps come through the API, where no
+        # site's zone is active (a Washington terminal was told a Chicago hour).
+        zone = site_zone(access.station.site) if access.station is not None else None
+        raise PermissionDenied(row.locked_refusal(zone))
     if not row.matches(pin):
         _count_failure(terminal, row)
         raise PermissionDenied(WRONG_PIN_HOUSE_CONTROL)
