@@ -108,10 +108,12 @@ class SignerForm(forms.Form):
         super().__init__(*args, **kwargs)
         add_pin_fields(self, site)
         if members is not None:  # only the count team (or the session's two members) initial here
-            with_pin = members.filter(signing_pin__isnull=False).order_by("initials")
+            with_pin = list(members.filter(signing_pin__isnull=False).order_by("initials"))
             self.fields["signer_badge"].choices = [("", "Who initials this step?")] + [
                 (e.initials, f"{e.initials} · {e}") for e in with_pin
             ]
+            if len(with_pin) == 1:  # the one member left to take this step: their PIN and Enter
+                self.fields["signer_badge"].initial = with_pin[0].initials
 
 
 class RemoveAllForm(BootstrapMixin, forms.Form):
