@@ -280,7 +280,7 @@ def remove_all(request):
             "form": form,
             "candidates": [(c, str(c.box.pk) in _ticked(form)) for c in candidates],
             "confirming": confirming and not errors,
-            "signer_form": _signer_form(access, site),
+            "signer_form": _signer_form(access, site, roles={Role.SHIFT_MANAGER}),  # REMOVAL: the shift manager
             "errors": errors,
         },
         status=_status(errors) if request.method == "POST" else 200,
