@@ -27,6 +27,10 @@ from .models import Employee, SigningPin, Site, Station, refuse_taken_login
 WRONG_PIN_HOUSE_CONTROL = (
     f"{HOUSE_CONTROL}: that badge and PIN do not match an active employee's; the step is not initialled."
 )
+NO_PIN_HOUSE_CONTROL = (
+    f"{HOUSE_CONTROL}: type the PIN of the person whose badge is chosen; an empty PIN initials nothing "
+    "and is not counted as a wrong one."
+)
 NO_SIGNER_HOUSE_CONTROL = (
     f"{HOUSE_CONTROL}: a station signs nothing itself; the person doing this step initials it with their badge and PIN."
 )
@@ -56,6 +60,9 @@ def signer_for(terminal, *, badge: str, pin: str) -> PinSigner:
     """The person initialling a step on `terminal` (the signed-in login, a station or a person):
     an active employee of the terminal's organization whose badge and PIN match. Raises
     PermissionDenied (403) on a wrong or locked PIN; a wrong PIN counts towards the lock."""
+    if not (pin or "").strip():
+        # Enter pressed before the PIN was typed is no guess: asked for, never counted towards the lock.
+        raise PermissionDenied(NO_PIN_HOUSE_CONTROL)
     access = access_for(terminal)
     organization_id = access.organization_id
     employee = (
