@@ -17,6 +17,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from core.audit import record_event
+from core.moments import site_zone
 from core.pins import validate_pin
 from core.rules import HOUSE_CONTROL
 
@@ -25,6 +26,10 @@ from .models import Employee, SigningPin, Site, Station, refuse_taken_login
 
 WRONG_PIN_HOUSE_CONTROL = (
     f"{HOUSE_CONTROL}: that badge and PIN do not match an active employee's; the step is not initialled."
+)
+NO_PIN_HOUSE_CONTROL = (
+    f"{HOUSE_CONTROL}: type the PIN of the person whose badge is chosen; an empty PIN initials nothing "
+    "and is not counted as a wrong one."
 )
 NO_SIGNER_HOUSE_CONTROL = (
     f"{HOUSE_CONTROL}: a station signs nothing itself; the person doing this step initials it with their badge and PIN."
@@ -55,7 +60,11 @@ def signer_for(terminal, *, badge: str, pin: str) -> PinSigner:
     """The person initialling a step on `terminal` (the signed-in login, a station or a person):
     an active employee of the terminal's organization whose badge and PIN match. Raises
     PermissionDenied (403) on a wrong or locked PIN; a wrong PIN counts towards the lock."""
-    organization_id = access_for(terminal).organization_id
+    if not (pin or "").strip():
+        # Enter pressed before the PIN was typed is no guess: asked for, never counted towards the lock.
+        raise PermissionDenied(NO_PIN_HOUSE_CONTROL)
+    access = access_for(terminal)
+    organization_id = access.organization_id
     employee = (
         Employee.objects.select_related("user", "signing_pin")
         .filter(organization_id=organization_id, initials__iexact=(badge or "").strip(), active=True)
@@ -67,7 +76,10 @@ def signer_for(terminal, *, badge: str, pin: str) -> PinSigner:
     if row is None:
         raise PermissionDenied(WRONG_PIN_HOUSE_CONTROL)
     if row.locked:
-        raise PermissionDenied(row.locked_refusal())
+        # Until when, in the terminal's site's time: its steps come through the API, where no
+        # site's zone is active (a Washington terminal was told a Chicago hour).
+        zone = site_zone(access.station.site) if access.station is not None else None
+        raise PermissionDenied(row.locked_refusal(zone))
     if not row.matches(pin):
         _count_failure(terminal, row)
         raise PermissionDenied(WRONG_PIN_HOUSE_CONTROL)

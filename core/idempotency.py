@@ -16,9 +16,11 @@ Two requests with one key can therefore never both write.
 """
 
 import hashlib
+import hmac
 import json
 from datetime import timedelta
 
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.db import DatabaseError, IntegrityError, transaction
 from django.http import HttpResponse, JsonResponse
@@ -62,15 +64,18 @@ def _user(request):
 
 
 def fingerprint(request) -> str:
-    """SHA-256 of the method, the path with its query and the body (JSON in a canonical form,
-    so that the same object with its keys in another order is the same request)."""
+    """HMAC-SHA-256 of the method, the path with its query and the body (JSON in a canonical
+    form, so that the same object with its keys in another order is the same request). Keyed
+    with the SECRET_KEY, as the pages' form tokens are (core.form_tokens): a signing PIN in the
+    body (a step initialled at a pit terminal or count tablet) cannot be guessed back from the
+    table, as a bare digest of a few digits could."""
     body = request.body
     if request.content_type == "application/json":
         try:
             body = json.dumps(json.loads(body), sort_keys=True, separators=(",", ":")).encode()
         except ValueError:
             pass  # not JSON after all: the raw bytes; the view answers 400
-    digest = hashlib.sha256()
+    digest = hmac.new(settings.SECRET_KEY.encode(), digestmod=hashlib.sha256)
     for part in (request.method.encode(), request.get_full_path().encode(), body):
         digest.update(len(part).to_bytes(8, "big") + part)
     return digest.hexdigest()

@@ -11,6 +11,8 @@ the PIN after the same number of failures and for the same time as a password
 (settings.AXES_FAILURE_LIMIT and AXES_COOLOFF_TIME, `core.lockouts`).
 """
 
+from datetime import tzinfo
+
 from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
 from django.core.exceptions import ValidationError
@@ -61,8 +63,10 @@ class PinLock(models.Model):
     def locked(self) -> bool:
         return self.locked_until is not None and self.locked_until > timezone.now()
 
-    def locked_refusal(self) -> str:
-        until = timezone.localtime(self.locked_until).strftime("%H:%M")
+    def locked_refusal(self, zone: tzinfo | None = None) -> str:
+        """Why a locked PIN signs nothing, and until when: in `zone` (a station's site's), else
+        the zone in force, named either way (an API request has no site's zone active)."""
+        until = timezone.localtime(self.locked_until, zone).strftime("%H:%M %Z")
         return (
             f"{HOUSE_CONTROL}: this PIN is locked after {PIN_FAILURE_LIMIT} wrong entries until {until}; "
             "wait, or ask a gaming manager to reset it."

@@ -104,14 +104,16 @@ class SignerForm(forms.Form):
     (cardroom.pins). It only parses; the PIN and the holder's role are checked by the views'
     call to cardroom.pins and by the service."""
 
-    def __init__(self, *args, site=None, members=None, **kwargs):
+    def __init__(self, *args, site=None, members=None, roles=None, **kwargs):
         super().__init__(*args, **kwargs)
-        add_pin_fields(self, site)
+        add_pin_fields(self, site, roles)  # `roles`: only the badges of who may take the step
         if members is not None:  # only the count team (or the session's two members) initial here
-            with_pin = members.filter(signing_pin__isnull=False).order_by("initials")
+            with_pin = list(members.filter(signing_pin__isnull=False).order_by("initials"))
             self.fields["signer_badge"].choices = [("", "Who initials this step?")] + [
                 (e.initials, f"{e.initials} · {e}") for e in with_pin
             ]
+            if len(with_pin) == 1:  # the one member left to take this step: their PIN and Enter
+                self.fields["signer_badge"].initial = with_pin[0].initials
 
 
 class RemoveAllForm(BootstrapMixin, forms.Form):

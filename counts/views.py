@@ -23,7 +23,7 @@ from core.limits import record_id
 from core.pdf import audit_head_text
 
 from . import forms, pdf, queries, rules, services
-from .models import CountSignature, DropBox
+from .models import CountEntry, CountSignature, DropBox
 from .rules import COUNT_RECORDS, COUNT_TEAM, CURRENCY, REMOVAL
 
 
@@ -78,6 +78,13 @@ def _signer_form(access, site, **kwargs):
 
 def _members(session):
     return Employee.objects.filter(pk__in=session.member_ids).select_related("user")
+
+
+def _members_left(session, done: set[int]):
+    """The session's members still to take a step the others in `done` have taken (count a box,
+    initial the count): on a tablet only they are offered, one preselected; both while none is left."""
+    left = [pk for pk in session.member_ids if pk not in done]
+    return Employee.objects.filter(pk__in=left or session.member_ids).select_related("user")
 
 
 SESSIONS_PER_PAGE = 10
@@ -273,7 +280,7 @@ def remove_all(request):
             "form": form,
             "candidates": [(c, str(c.box.pk) in _ticked(form)) for c in candidates],
             "confirming": confirming and not errors,
-            "signer_form": _signer_form(access, site),
+            "signer_form": _signer_form(access, site, roles={Role.SHIFT_MANAGER}),  # REMOVAL: the shift manager
             "errors": errors,
         },
         status=_status(errors) if request.method == "POST" else 200,
@@ -332,7 +339,12 @@ def session_detail(request, pk, errors=None, status=200, viewer=None):
             "errors": errors or {},
             "problems": services.signing_problems(session) if len(signatures) < 2 else [],
             "can_explain": access.has_role(session.site_id, Role.GAMING_MANAGER, Role.SHIFT_MANAGER),
-            "sign_form": _signer_form(access, session.site, auto_id="sign_%s", members=_members(session)),
+            "sign_form": _signer_form(
+                access,
+                session.site,
+                auto_id="sign_%s",
+                members=_members_left(session, {s.member_id for s in signatures}),
+            ),
             "reveal_form": _signer_form(access, session.site, auto_id="mine_%s", members=_members(session)),
         },
         status=status,
@@ -435,13 +447,25 @@ def count_box(request, pk, box_pk, mode="count"):
             "errors": errors,
             "prefilled_from": start,
             "start_choices": start_choices,
-            "signer_form": _signer_form(access, session.site, members=_members(session)),
+            "signer_form": _count_signer_form(access, session, box, mode),
             "fill_numbers": request.POST.get("fill_numbers", fills),
             "credit_numbers": request.POST.get("credit_numbers", credits),
             "note": request.POST.get("note", ""),
         },
         status=_status(errors),
     )
+
+
+def _count_signer_form(access, session, box, mode: str):
+    """On a tablet, who initials a count of `box`: the member who has not counted it yet (a
+    recount: either member)."""
+    if access.station is None:
+        return None
+    members = _members(session)
+    if mode == "count":
+        counted = CountEntry.objects.filter(session=session, drop__drop_box=box, kind="member")
+        members = _members_left(session, set(counted.values_list("entered_by_id", flat=True)))
+    return _signer_form(access, session.site, members=members)
 
 
 def _counted(box, mode: str) -> str:

@@ -203,8 +203,11 @@
       function (f) {
         const chips = [];
         f.querySelectorAll(".pit-qty").forEach(function (input) {
-          const q = parseInt(input.value.trim() || "0", 10);
-          if (q > 0) chips.push({denomination: parseInt(input.dataset.valueCents, 10), quantity: q});
+          const typed = input.value.trim();
+          if (!typed || /^0+$/.test(typed)) return;  // a value with no chips is left out
+          // Anything but a whole number goes as typed, for the server to refuse at its chip: read
+          // as a number, "2O" (a letter O) was 2 chips and "1.5" was 1, a fill nobody counted.
+          chips.push({denomination: parseInt(input.dataset.valueCents, 10), quantity: wholeChips(typed) ?? typed});
         });
         const body = {table: table.id, chips: chips};
         const cashier = chosen(f, "cashier");
@@ -219,7 +222,7 @@
     form.querySelectorAll(".pit-qty").forEach(function (input) {
       input.addEventListener("input", function () {
         const chips = Array.from(form.querySelectorAll(".pit-qty")).map(function (i) {
-          return {denomination: parseInt(i.dataset.valueCents, 10), quantity: parseInt(i.value || "0", 10) || 0};
+          return {denomination: parseInt(i.dataset.valueCents, 10), quantity: wholeChips(i.value.trim()) || 0};
         });
         total.textContent = "Total " + money(chipsTotal(chips));
       });
@@ -237,9 +240,10 @@
       form.querySelector("#pit-paper-box").hidden = !event.target.checked;
     });
   }
-  function chipsTotal(chips) {
-    return chips.reduce(function (sum, c) { return sum + c.denomination * c.quantity; }, 0);
+  function chipsTotal(chips) {  // a quantity mistyped counts nothing (the server refuses it)
+    return chips.reduce(function (sum, c) { return sum + c.denomination * (wholeChips(String(c.quantity)) || 0); }, 0);
   }
+  function wholeChips(text) { return /^\d+$/.test(text) ? parseInt(text, 10) : null; }  // "20" -> 20; "2O" -> null
 
   // A table fee (WA-BJ: on a time basis, by direct collection): the table's last fee repeated by
   // default (basis, minutes, rate, seats or players), so a collection is a badge and a PIN.

@@ -1,6 +1,8 @@
 """Safe retries (house control): a POST retried with the same Idempotency-Key and body gets
 the original answer and writes nothing; the same key with another body is a 409."""
 
+import hashlib
+import json
 import threading
 from datetime import timedelta
 
@@ -15,6 +17,7 @@ from core.models import IdempotentRequest
 from core.tokens import issue_token
 from floor import services
 from floor.models import Slip
+from tests.conftest import TERMINAL_PIN
 from tests.floor.conftest import FILL, TRAY
 
 
@@ -170,4 +173,32 @@ def test_two_concurrent_retries_make_one_slip(cast, open_table):
         thread.join()
     assert [a.status_code for a in answers] == [201, 201]
     assert answers[0].json()["id"] == answers[1].json()["id"]
+    assert Slip.objects.count() == 1
+
+
+def _bare_digest(path: str, body: dict) -> str:
+    """What anyone holding the table could compute from a request's other fields, PIN by PIN (a
+    million six-digit PINs take a second): the method, path and canonical body, unkeyed."""
+    digest = hashlib.sha256()
+    for part in (b"POST", path.encode(), json.dumps(body, sort_keys=True, separators=(",", ":")).encode()):
+        digest.update(len(part).to_bytes(8, "big") + part)
+    return digest.hexdigest()
+
+
+def test_a_signing_pin_sent_from_a_terminal_cannot_be_guessed_back_from_the_kept_request(
+    station, with_pins, open_table
+):
+    """The pit terminal sends each slip step with an Idempotency-Key and the signer's PIN in the
+    body; the kept fingerprint is keyed with the server's secret (as the pages' form tokens are),
+    so the PIN, stored nowhere readable, is not recoverable from it. A retry still replays."""
+    cashier = with_pins[Role.CASHIER]
+    api_client = APIClient()
+    api_client.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(station.user)[1]}")
+    body = {"table": open_table.pk, "chips": FILL, "signer_badge": cashier.initials, "signer_pin": TERMINAL_PIN}
+    headers = {"Idempotency-Key": "terminal-step-1"}
+    first = api_client.post("/api/v1/fill-slips/", body, format="json", headers=headers)
+    again = api_client.post("/api/v1/fill-slips/", body, format="json", headers=headers)
+    assert first.status_code == again.status_code == 201 and again["Idempotent-Replayed"] == "true"
+    kept = IdempotentRequest.objects.get(key="terminal-step-1")
+    assert kept.fingerprint != _bare_digest("/api/v1/fill-slips/", body)
     assert Slip.objects.count() == 1

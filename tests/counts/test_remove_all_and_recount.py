@@ -157,6 +157,24 @@ def test_on_a_tablet_the_shift_manager_confirms_with_their_pin(client, shift_man
     assert {e.after["station"] for e in AuditEvent.objects.filter(action="drop.removed")} == {"count-tablet-2"}
 
 
+def test_on_a_tablet_the_removal_offers_only_the_shift_managers_badges(
+    client, shift_manager, manager, counters, boxes, custody, site
+):
+    """Only a shift manager removes and transports the boxes (the removal rule at the site): the
+    tablet's confirm step no longer lists every badge of the site (a count team member's too)."""
+    station = pins.create_station(
+        acting_user=manager.user, site=site, username="count-tablet-3", password="Ochre-Lantern-Drift-58", name="Tab"
+    )
+    for person, pin in ((shift_manager, "518273"), (counters[0], "604918")):
+        pins.set_pin(acting_user=person.user, employee=person, pin=pin)
+    client.force_login(station.user)
+    page = client.post(
+        "/counts/boxes/remove-all/", {**custody, "boxes": [b.pk for b in boxes], "step": "review"}
+    ).content.decode()
+    select = re.search(r'<select[^>]*name="signer_badge"[^>]*>(.*?)</select>', page, re.S).group(1)
+    assert [v for v in re.findall(r'<option value="([^"]*)"', select) if v] == [shift_manager.initials]
+
+
 # --- A recount starts from the member's own count -------------------------------------------------
 
 FIRST = cash(b100=4, b20=12, c25=3)

@@ -3,6 +3,8 @@ their own steps (open, count, recount, sign) with their badge and PIN, checked a
 own roles and the count-team rule (ND 99-01.3-08-14) and audited as theirs, the station noted.
 Each member's figures stay hidden on the tablet until both counts are in."""
 
+import re
+
 import pytest
 import time_machine
 
@@ -263,3 +265,33 @@ def test_the_tablets_home_page_leads_to_the_count(client, tablet):
     client.force_login(tablet.user)
     page = client.get("/", follow=True).content.decode()  # a station's home is its site's pit (issue 33)
     assert 'href="/counts/"' in page and 'id="station-counts"' in page and "not linked to an employee" not in page
+
+
+def badge_choices(page: str, select_id: str) -> tuple[list[str], list[str]]:
+    """The badges a tablet's selector offers, and those preselected."""
+    select = re.search(rf'<select[^>]*id="{select_id}"[^>]*>(.*?)</select>', page, re.S).group(1)
+    options = re.findall(r'<option value="([^"]*)"([^>]*)>', select)
+    return [v for v, _ in options if v], [v for v, attrs in options if v and "selected" in attrs]
+
+
+def test_on_a_tablet_the_one_member_still_to_count_a_box_or_to_initial_is_preselected(
+    client, tablet, with_pins, session, boxes
+):
+    """The count's steps go member by member: once one has counted a box (or initialled the count)
+    the tablet offers, preselected, only the other, so each second step is the PIN and Enter."""
+    first, second = (m.initials for m in with_pins)
+    client.force_login(tablet.user)
+    count_url = f"/counts/sessions/{session.pk}/boxes/{boxes[0].pk}/count/"
+    assert badge_choices(client.get(count_url).content.decode(), "id_signer_badge") == ([first, second], [])
+    assert client.post(count_url, {**grid(BOX_FIGURES), **signed_as(with_pins, 0)}).status_code == 302
+    assert badge_choices(client.get(count_url).content.decode(), "id_signer_badge") == ([second], [second])
+    for index, box in ((1, boxes[0]), (0, boxes[1]), (1, boxes[1])):
+        services.record_blind_count(
+            acting_user=with_pins[index].user, session=session, drop_box=box, currency=BOX_FIGURES
+        )
+    session_url = f"/counts/sessions/{session.pk}/"
+    assert badge_choices(client.get(session_url).content.decode(), "sign_signer_badge") == ([first, second], [])
+    assert client.post(f"{session_url}sign/", signed_as(with_pins, 1)).status_code == 302
+    assert badge_choices(client.get(session_url).content.decode(), "sign_signer_badge") == ([first], [first])
+    # Seeing one's own count stays open to either member.
+    assert badge_choices(client.get(session_url).content.decode(), "mine_signer_badge")[0] == [first, second]

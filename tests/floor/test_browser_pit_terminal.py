@@ -396,3 +396,27 @@ def test_the_pit_says_while_a_higher_minimum_plays_with_no_low_table_beside_it(
     shot(page, "terminal-low-minimum")
     relieve(2)
     expect(standing).to_have_count(0)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("typed", ["2O", "1.5", "-2"])
+def test_a_mistyped_chip_count_is_refused_at_the_terminal_not_read_as_another_number(
+    browser_page, live_server, cast, dealer_shift, terminal, typed
+):
+    """A chip count typed "2O" (a letter O for a zero) was read as 2 chips and "1.5" as 1, and "-2"
+    was dropped: a fill recorded for chips nobody counted. The terminal sends what was typed and
+    the server refuses it at the chip, citing the slip rule (ND 99-01.3-08-05(3)); nothing is
+    written."""
+    page = browser_page
+    cashier = cast[Role.CASHIER]
+    login(page, live_server, *terminal)
+    page.click("#pit-table-1 .pit-fill")
+    page.fill("#pit-qty-500", "4")
+    page.fill("#pit-qty-2500", typed)
+    page.click(f"label[for=pit-signer-{cashier.pk}]")
+    page.keyboard.type(PINS[Role.CASHIER])
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#pit-panel-errors:not([hidden])")
+    refusal = page.inner_text("#pit-panel-errors")
+    assert "ND 99-01.3-08-05(3)" in refusal and "$25.00" in refusal, refusal
+    assert not Slip.objects.exists()

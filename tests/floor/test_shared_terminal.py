@@ -240,3 +240,18 @@ def test_a_stations_forms_list_only_the_badges_of_who_may_take_the_step(client, 
         people[Role.PIT_BOSS],
         people[Role.SHIFT_MANAGER],
     }
+
+
+def test_an_empty_pin_is_asked_for_and_never_counted_towards_the_lock(client, station, with_pins, fill):
+    """A badge chosen and Enter pressed before the PIN was typed sent an empty PIN, counted as a
+    wrong one: five such locked the person out of every terminal. It is asked for instead."""
+    pit_boss = with_pins[Role.PIT_BOSS]
+    client.force_login(station.user)
+    for _ in range(PIN_FAILURE_LIMIT):
+        response = client.post(f"/floor/slips/{fill.pk}/verify/", _signed(pit_boss, ""))
+        assert response.status_code == 403
+        assert "House control: type the PIN of" in response.content.decode()
+    assert SigningPin.objects.get(employee=pit_boss).failed_attempts == 0
+    assert not AuditEvent.objects.filter(action__in=["signing_pin.failed", "signing_pin.locked_out"]).exists()
+    assert not SlipStep.objects.filter(slip=fill).exists()
+    assert client.post(f"/floor/slips/{fill.pk}/verify/", _signed(pit_boss)).status_code == 302
