@@ -61,6 +61,53 @@ class Issued:
     secret: str  # shown once; the registry keeps only its SHA-256
 
 
+def register_licensee(
+    *,
+    acting_user,
+    agency_name: str,
+    jurisdiction: str | None,
+    contact: str,
+    name: str,
+    licence_number: str,
+    expected_from,
+) -> tuple[Licensee, bool]:
+    """The licensee with `licence_number` at the agency named `agency_name` (the agency created if
+    new, under `jurisdiction`, North Dakota's where none is given), registered if new and audited
+    as the credentials are; (licensee, registered). An existing agency of another pack than the
+    `jurisdiction` given is refused naming both: its licensees would file under a pack not theirs."""
+    with transaction.atomic():
+        agency = Agency.objects.filter(name=agency_name).first()
+        if agency is not None and jurisdiction is not None and agency.jurisdiction != jurisdiction:
+            raise ValidationError(
+                {
+                    "jurisdiction": f"{HOUSE}: the agency {agency.name!r} is under {agency.jurisdiction}, "
+                    f"not {jurisdiction}; name the agency of {jurisdiction}'s sites."
+                }
+            )
+        agency_created = agency is None
+        if agency_created:
+            agency = Agency.objects.create(name=agency_name, jurisdiction=jurisdiction or "ND", contact=contact)
+        licensee, registered = Licensee.objects.get_or_create(
+            agency=agency, licence_number=licence_number, defaults={"name": name, "expected_from": expected_from}
+        )
+        if registered:
+            record_event(
+                actor=acting_user,
+                action="registry.licensee_registered",
+                obj=licensee,
+                after={
+                    "agency": agency.pk,
+                    "agency_name": agency.name,
+                    "agency_created": agency_created,
+                    "jurisdiction": agency.jurisdiction,
+                    "name": name,
+                    "licence_number": licence_number,
+                    "expected_from": expected_from.isoformat(),
+                },
+            )
+    return licensee, registered
+
+
 def issue_credential(*, acting_user, licensee: Licensee) -> Issued:
     """Issue a credential to a licensee; the secret is returned once and never stored."""
     secret = "lic_" + secrets.token_urlsafe(32)
