@@ -524,13 +524,17 @@ def dealer_rows(agency: Agency, identifier: str) -> list[dict]:
         .order_by("-quarter", "licensee__name", "site_name", "game", "-filing__seq")[:MAX_DEALER_ROWS]
     )
     places = {(r.licensee_id, r.site_ref, r.quarter) for r in rows}
+    # The latest return of each place that states its dealers' hold: an empty list is "no dealers
+    # now" (no rows of it, yet it is the latest), a package with no `dealers` (format 1) or null
+    # sent none, and the one before it stands.
     latest = dict(
         ((lic, site, quarter), seq)
-        for lic, site, quarter, seq in ReceivedDealerHold.objects.filter(
-            licensee_id__in={p[0] for p in places}, quarter__in={p[2] for p in places}
+        for lic, site, quarter, seq in ReceivedFiling.objects.filter(
+            licensee_id__in={p[0] for p in places}, quarter__in={p[2] for p in places}, package__has_key="dealers"
         )
+        .exclude(package__dealers=None)
         .values("licensee_id", "site_ref", "quarter")
-        .annotate(last=Max("filing__seq"))
+        .annotate(last=Max("seq"))
         .values_list("licensee_id", "site_ref", "quarter", "last")
     )
     return [

@@ -61,6 +61,53 @@ class Issued:
     secret: str  # shown once; the registry keeps only its SHA-256
 
 
+def register_licensee(
+    *,
+    acting_user,
+    agency_name: str,
+    jurisdiction: str | None,
+    contact: str,
+    name: str,
+    licence_number: str,
+    expected_from,
+) -> tuple[Licensee, bool]:
+    """The licensee with `licence_number` at the agency named `agency_name` (the agency created if
+    new, under `jurisdiction`, North Dakota's where none is given), registered if new and audited
+    as the credentials are; (licensee, registered). An existing agency of another pack than the
+    `jurisdiction` given is refused naming both: its licensees would file under a pack not theirs."""
+    with transaction.atomic():
+        agency = Agency.objects.filter(name=agency_name).first()
+        if agency is not None and jurisdiction is not None and agency.jurisdiction != jurisdiction:
+            raise ValidationError(
+                {
+                    "jurisdiction": f"{HOUSE}: the agency {agency.name!r} is under {agency.jurisdiction}, "
+                    f"not {jurisdiction}; name the agency of {jurisdiction}'s sites."
+                }
+            )
+        agency_created = agency is None
+        if agency_created:
+            agency = Agency.objects.create(name=agency_name, jurisdiction=jurisdiction or "ND", contact=contact)
+        licensee, registered = Licensee.objects.get_or_create(
+            agency=agency, licence_number=licence_number, defaults={"name": name, "expected_from": expected_from}
+        )
+        if registered:
+            record_event(
+                actor=acting_user,
+                action="registry.licensee_registered",
+                obj=licensee,
+                after={
+                    "agency": agency.pk,
+                    "agency_name": agency.name,
+                    "agency_created": agency_created,
+                    "jurisdiction": agency.jurisdiction,
+                    "name": name,
+                    "licence_number": licence_number,
+                    "expected_from": expected_from.isoformat(),
+                },
+            )
+    return licensee, registered
+
+
 def issue_credential(*, acting_user, licensee: Licensee) -> Issued:
     """Issue a credential to a licensee; the secret is returned once and never stored."""
     secret = "lic_" + secrets.token_urlsafe(32)
@@ -321,7 +368,8 @@ class AnchorsReceived:
 def receive_anchors(*, credential: Credential, anchors) -> AnchorsReceived:
     """Store the heads a licensee sends (chain, seq, hash, head_at). A head the registry already
     holds at the same place is skipped; the same place with another hash is a Conflict (the
-    licensee's history there was rewritten), and nothing of the request is stored."""
+    licensee's history there was rewritten), and nothing of the request is stored. One place sent
+    twice with the same hash is held once; with two hashes, a 400 naming the place."""
     if not isinstance(anchors, list) or not 1 <= len(anchors) <= MAX_ANCHORS:
         raise ValidationError({"anchors": f"{HOUSE}: send a list of 1 to {MAX_ANCHORS} chain heads."})
     for index, anchor in enumerate(anchors):
@@ -330,7 +378,9 @@ def receive_anchors(*, credential: Credential, anchors) -> AnchorsReceived:
             field, message = next(iter(found.items()))
             raise ValidationError({f"anchors[{index}].{field}": f"{HOUSE}: {message}"})
     licensee = credential.licensee
-    places = {(a["chain"], a["seq"]): a for a in anchors}
+    places = {}
+    for anchor in anchors:  # one head a place: the same head sent twice is held once
+        places.setdefault((anchor["chain"], anchor["seq"]), anchor)
     with transaction.atomic():
         # One push of the licensee's heads at a time: the same heads sent twice at once (a retry
         # while the first is in flight) are held once, the second finding them held, not a 500.
@@ -339,10 +389,13 @@ def receive_anchors(*, credential: Credential, anchors) -> AnchorsReceived:
             (row.chain, row.seq): row.hash
             for row in ReceivedAnchor.objects.filter(licensee=licensee, seq__in={a["seq"] for a in anchors})
         }
-        clash = next(((c, s) for (c, s), a in places.items() if (c, s) in held and held[c, s] != a["hash"]), None)
+        # Every head sent is checked against those held, not only the first of its place: a rewrite
+        # is evidence even where the request also repeats the hash held.
+        clash = next((a for a in anchors if held.get((a["chain"], a["seq"]), a["hash"]) != a["hash"]), None)
         if clash is None:
+            _refuse_two_hashes_at_one_place(anchors, places)
             return _store_anchors(licensee, places, held)
-    chain, seq = clash
+    chain, seq = clash["chain"], clash["seq"]
     # Evidence for the agency: the licensee's history at that place was rewritten after it was
     # anchored here. Kept in the registry's audit log (its own transaction), then refused.
     with transaction.atomic():
@@ -351,12 +404,26 @@ def receive_anchors(*, credential: Credential, anchors) -> AnchorsReceived:
             action=ANCHOR_CONFLICT,
             object_type=LICENSEE_OBJECT,
             object_id=str(licensee.pk),
-            after={"chain": chain, "seq": seq, "held": held[clash], "sent": places[clash]["hash"]},
+            after={"chain": chain, "seq": seq, "held": held[chain, seq], "sent": clash["hash"]},
         )
     raise Conflict(
-        f"{HOUSE}: the registry holds another hash for {chain} #{seq} ({held[clash]}): "
+        f"{HOUSE}: the registry holds another hash for {chain} #{seq} ({held[chain, seq]}): "
         "the chain was rewritten after it was anchored."
     )
+
+
+def _refuse_two_hashes_at_one_place(anchors, places) -> None:
+    """A request giving one place of a chain two hashes contradicts itself: a 400 naming the place
+    (kept silently, the last one sent was held, whichever it was)."""
+    for index, anchor in enumerate(anchors):
+        first = places[anchor["chain"], anchor["seq"]]
+        if first["hash"] != anchor["hash"]:
+            raise ValidationError(
+                {
+                    f"anchors[{index}].hash": f"{HOUSE}: {anchor['chain']} #{anchor['seq']} is sent with two "
+                    f"hashes ({first['hash']} and {anchor['hash']}); a place of the chain has one head."
+                }
+            )
 
 
 def _store_anchors(licensee, places, held) -> "AnchorsReceived":

@@ -175,6 +175,44 @@ def queue_unsent_filings(link: RegistryLink) -> list[Submission]:
         return [_queue_with_amendments(filing, link) for filing in filings]
 
 
+def send_earlier_filings(*, acting_user, organization: Organization, jurisdiction: str) -> list[Submission]:
+    """A gaming manager's choice to send the quarters of `jurisdiction`'s sites filed before the
+    organization linked to that pack's registry, each with its amendments
+    (`queue_unsent_filings`); never done by linking alone, as the state may hold those returns on
+    paper. Audited (one event naming the filings and amendments queued); run again, nothing is
+    sent twice and nothing recorded. House control: our texts do not describe electronic filing."""
+    require_gaming_manager(acting_user, organization.pk, action="send earlier filings to a state registry")
+    with transaction.atomic():
+        # The organization's row, as connect_registry holds it: two runs at once queue in turn, and
+        # the second finds the first's filings sent.
+        acts.hold(organization)
+        link = live_link(organization.pk, jurisdiction)
+        if link is None:
+            raise ValidationError(
+                {
+                    "jurisdiction": f"{HOUSE_CONTROL}: the organization is not linked to a registry for "
+                    f"{jurisdiction!r}; connect it first (connect_registry)."
+                }
+            )
+        queued = queue_unsent_filings(link)
+        if not queued:
+            return queued  # nothing left unsent: no act to record
+        sent = Submission.objects.filter(filing_id__in=[s.filing_id for s in queued], amendment__isnull=False)
+        record_event(
+            actor=acting_user,
+            action="registry.earlier_filings_sent",
+            obj=link,
+            organization_id=organization.pk,
+            after={
+                "jurisdiction": jurisdiction,
+                "filings": [s.filing_id for s in queued],
+                "quarters": [s.package["quarter"] for s in queued],
+                "amendments": sorted(sent.values_list("amendment_id", flat=True)),
+            },
+        )
+    return queued
+
+
 def _queue_with_amendments(filing: QuarterFiling, link: RegistryLink) -> Submission:
     """A filing's first package and, after it, each amendment recorded for it and not yet queued
     (recorded before the filing was first sent: `queue_amendment` had nothing to amend), oldest

@@ -151,6 +151,31 @@ def test_anchors_are_held_once_and_another_hash_at_the_same_place_is_a_conflict(
     assert (row["anchors"], row["anchor_conflicts"]) == (1, 1)  # the agency sees the rewrite
 
 
+def test_one_place_sent_with_two_hashes_in_one_request_is_a_400_naming_it_and_nothing_is_held(elks):
+    client = licensee_client(elks[1])
+    head = {"chain": "org-1", "seq": 5, "hash": "c" * 64, "head_at": "2026-11-01T09:20:00+00:00"}
+    other = {"chain": "org-1", "seq": 6, "hash": "e" * 64, "head_at": "2026-11-01T09:20:00+00:00"}
+    refused = client.post(ANCHORS, {"anchors": [other, head, {**head, "hash": "d" * 64}]}, format="json")
+    assert refused.status_code == 400
+    assert "org-1 #5 is sent with two hashes" in refused.json()["anchors[2].hash"][0]
+    assert client.get(ANCHORS).json()["results"] == []  # not the last one silently, not the other place
+    # The same head twice in one request is one head held.
+    assert client.post(ANCHORS, {"anchors": [head, head]}, format="json").json() == {"stored": 1, "already_held": 0}
+    assert [a["hash"] for a in client.get(ANCHORS).json()["results"]] == ["c" * 64]
+
+
+def test_a_rewritten_head_is_a_conflict_kept_as_evidence_even_beside_the_hash_held(elks):
+    """The place held with "c": a request with "d" then "c" for it kept "c" (the last) and answered
+    201 "already held", hiding the rewrite from the agency."""
+    client = licensee_client(elks[1])
+    head = {"chain": "org-1", "seq": 5, "hash": "c" * 64, "head_at": "2026-11-01T09:20:00+00:00"}
+    client.post(ANCHORS, {"anchors": [head]}, format="json")
+    rewritten = client.post(ANCHORS, {"anchors": [{**head, "hash": "d" * 64}, head]}, format="json")
+    assert rewritten.status_code == 409 and "org-1 #5" in rewritten.json()["detail"]
+    [row] = regulator_client(elks[0].agency).get(LICENSEES).json()["results"]
+    assert (row["anchors"], row["anchor_conflicts"]) == (1, 1)
+
+
 def test_the_licensees_page_counts_contradicting_heads_singular_for_one(elks):
     client = licensee_client(elks[1])
     heads = [{"chain": "org-1", "seq": seq, "hash": "c" * 64, "head_at": "2026-11-01T09:20:00+00:00"} for seq in (5, 6)]

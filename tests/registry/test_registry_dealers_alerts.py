@@ -130,6 +130,26 @@ def test_an_amendment_restates_the_dealers_hold_and_the_view_shows_the_latest(wa
     assert api.get(DEALERS_API, {"identifier": "B-999"}).json()["results"] == []  # the amendment no longer names them
 
 
+def test_an_amendment_with_no_dealers_now_leaves_none_shown_and_an_older_package_leaves_them_as_sent(washington):
+    """The latest return of River's quarter states no dealers' hold now (an empty list): the older
+    rows were still shown as current. A package without `dealers` at all (format 1) sent none, so
+    the latest return that sent them stands."""
+    agency, river, _coast = washington
+    api, page = staff(agency, "wsgc")
+    first = api.get("/registry/api/v1/filings/", {"quarter": "2026Q3"}).json()["results"]
+    original = next(f["receipt_number"] for f in first if f["licensee"]["name"] == "River Card Room")
+    older = {k: v for k, v in wa_package(1, [], amends=original).items() if not k.startswith("dealers")}
+    older = {**older, "format": "cardroom.filing/1", "tax": None}
+    assert post_filing(river, older, "r-2").status_code == 201
+    rows = api.get(DEALERS_API, {"identifier": "B-12345"}).json()["results"]
+    assert [r["receipt_number"] for r in rows if r["licensee"] == "River Card Room"] == [original]
+    assert post_filing(river, wa_package(1, [], amends=original), "r-3").status_code == 201
+    rows = api.get(DEALERS_API, {"identifier": "B-12345"}).json()["results"]
+    assert [r["licensee"] for r in rows] == ["Coast Casino"]
+    assert api.get(DEALERS_API, {"identifier": "B-999"}).json()["results"] == []
+    assert "River Card Room" not in page.get(DEALERS_PAGE, {"identifier": "B-12345"}).content.decode()
+
+
 def test_the_dealer_view_is_scoped_to_the_agency_and_its_staff(washington, manager):
     agency, river, _coast = washington
     other = Agency.objects.create(name="Another Washington office", jurisdiction="WA-HB")

@@ -9,11 +9,13 @@ import io
 from datetime import UTC, date, datetime
 from io import StringIO
 
+import pytest
 import time_machine
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from openpyxl import load_workbook
 from rest_framework.test import APIClient
 
+from core.models import AuditEvent
 from registry.models import Agency, Licensee
 
 from .test_registry_api import LICENSEES, package, post_filing, regulator_client
@@ -99,3 +101,48 @@ def test_a_package_that_carries_no_cash_profit_reads_not_known(db):
     assert '<td class="text-end cash-profit">not known</td>' in html
     [row] = csv.DictReader(io.StringIO(text))
     assert row["cash_profit_cents"] == "" and row["agp_cents"] == "50000"
+
+
+def test_registering_a_licensee_is_audited_and_an_agency_of_another_pack_is_refused_naming_both(db):
+    """`registry_licensee --jurisdiction WA-HB` naming North Dakota's agency registered the licensee
+    there, silently under ND, and no audit event said a licensee was registered."""
+    register("Elks", "G-1", "2026-01-01")
+    event = AuditEvent.objects.get(action="registry.licensee_registered")
+    licensee = Licensee.objects.get(licence_number="G-1")
+    assert event.object_id == str(licensee.pk)
+    assert event.after == {
+        "agency": licensee.agency_id,
+        "agency_name": AGENCY,
+        "agency_created": True,
+        "jurisdiction": "ND",
+        "name": "Elks",
+        "licence_number": "G-1",
+        "expected_from": "2026-01-01",
+    }
+    register("Elks", "G-1", "2026-01-01")  # a second credential: no second registration
+    assert AuditEvent.objects.filter(action="registry.licensee_registered").count() == 1
+    assert AuditEvent.objects.filter(action="registry.credential_issued").count() == 2
+
+    with pytest.raises(CommandError) as refused:
+        call_command(
+            "registry_licensee",
+            agency=AGENCY,
+            jurisdiction="WA-HB",
+            licensee="River Card Room",
+            licence="WSGC-1",
+            stdout=StringIO(),
+        )
+    assert f"the agency '{AGENCY}' is under ND, not WA-HB" in str(refused.value)
+    assert not Licensee.objects.filter(licence_number="WSGC-1").exists()
+    assert AuditEvent.objects.filter(action="registry.licensee_registered").count() == 1
+    assert AuditEvent.objects.filter(action="registry.credential_issued").count() == 2
+
+
+def test_revoking_an_unknown_licensees_credential_registers_no_one(db):
+    """`--revoke` naming a licence the agency does not hold created that licensee (and the agency)
+    before answering that it had no credential."""
+    with pytest.raises(CommandError, match="no live credential 'lic_abc' of G-404"):
+        call_command(
+            "registry_licensee", agency=AGENCY, licensee="Nobody", licence="G-404", revoke="lic_abc", stdout=StringIO()
+        )
+    assert not Licensee.objects.exists() and not Agency.objects.exists()

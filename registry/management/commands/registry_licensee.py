@@ -9,7 +9,7 @@ from django.core.management.base import CommandError
 from core.management.base import DatabaseCommand
 from packs.registry import PACKS
 from registry import services
-from registry.models import Agency, Credential, Licensee
+from registry.models import Credential
 
 
 class Command(DatabaseCommand):
@@ -17,7 +17,11 @@ class Command(DatabaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--agency", required=True, help="the agency's name (created if new)")
-        parser.add_argument("--jurisdiction", default="ND", help="the agency's pack code (for a new agency)")
+        parser.add_argument(
+            "--jurisdiction",
+            default=None,
+            help="the agency's pack code (a new agency's, ND if not given; an existing agency's must agree)",
+        )
         parser.add_argument("--contact", default="", help="the agency's contact (for a new agency)")
         parser.add_argument("--licensee", required=True, help="the licensee's name")
         parser.add_argument("--licence", required=True, help="its licence number (identifies it at the agency)")
@@ -27,29 +31,44 @@ class Command(DatabaseCommand):
         parser.add_argument("--revoke", default=None, help="revoke the licensee's credential with this prefix instead")
 
     def handle(self, *args, **o):
-        if o["jurisdiction"] not in PACKS:
+        if o["jurisdiction"] is not None and o["jurisdiction"] not in PACKS:
             raise CommandError(f"--jurisdiction: no pack {o['jurisdiction']!r}")
         try:
             expected = date.fromisoformat(o["expected_from"]) if o["expected_from"] else date.today().replace(day=1)
         except ValueError as exc:
             raise CommandError("--expected-from: give a date, YYYY-MM-DD") from exc
-        agency, _ = Agency.objects.get_or_create(
-            name=o["agency"], defaults={"jurisdiction": o["jurisdiction"], "contact": o["contact"]}
-        )
-        licensee, _ = Licensee.objects.get_or_create(
-            agency=agency, licence_number=o["licence"], defaults={"name": o["licensee"], "expected_from": expected}
-        )
         if o["revoke"]:
             credential = Credential.objects.filter(
-                licensee=licensee, prefix__startswith=o["revoke"], revoked_at__isnull=True
+                licensee__agency__name=o["agency"],
+                licensee__licence_number=o["licence"],
+                prefix__startswith=o["revoke"],
+                revoked_at__isnull=True,
             ).first()
             if credential is None:
-                raise CommandError(f"--revoke: no live credential {o['revoke']!r} of {licensee}")
+                raise CommandError(f"--revoke: no live credential {o['revoke']!r} of {o['licence']} at {o['agency']}")
+            licensee = credential.licensee
+            if o["jurisdiction"] is not None and licensee.agency.jurisdiction != o["jurisdiction"]:
+                raise CommandError(
+                    f"--jurisdiction: House control: the agency {licensee.agency.name!r} is under "
+                    f"{licensee.agency.jurisdiction}, not {o['jurisdiction']}."
+                )
             try:
                 services.revoke_credential(acting_user=None, credential=credential)
             except ValidationError as exc:
                 raise CommandError(exc.messages[0]) from exc
             self.stdout.write(f"Revoked {credential.prefix}... of {licensee}")
             return
+        try:
+            licensee, _ = services.register_licensee(
+                acting_user=None,
+                agency_name=o["agency"],
+                jurisdiction=o["jurisdiction"],
+                contact=o["contact"],
+                name=o["licensee"],
+                licence_number=o["licence"],
+                expected_from=expected,
+            )
+        except ValidationError as exc:
+            raise CommandError(f"--jurisdiction: {exc.messages[0]}") from exc
         issued = services.issue_credential(acting_user=None, licensee=licensee)
         self.stdout.write(issued.secret)

@@ -6,7 +6,7 @@ from django.core.management.base import CommandError
 
 from cardroom.models import Organization
 from core.management.base import DatabaseCommand
-from statefiling.services import connect_registry
+from statefiling.services import connect_registry, send_earlier_filings
 
 
 class Command(DatabaseCommand):
@@ -22,6 +22,14 @@ class Command(DatabaseCommand):
             "--share-alerts",
             action="store_true",
             help="also send the compliance alerts of the pack's sites with the nightly anchors (the organization's consent)",
+        )
+        parser.add_argument(
+            "--send-earlier",
+            action="store_true",
+            help=(
+                "also send the quarters of the pack's sites filed before this link, each with its amendments "
+                "(audited; never sent twice). Not done unless asked: the state may hold those returns on paper"
+            ),
         )
 
     def handle(self, *args, **o):
@@ -40,6 +48,21 @@ class Command(DatabaseCommand):
                 credential=o["credential"],
                 share_alerts=o["share_alerts"],
             )
+            earlier = (
+                send_earlier_filings(acting_user=user, organization=organization, jurisdiction=link.jurisdiction)
+                if o["send_earlier"]
+                else None
+            )
         except (ValidationError, PermissionDenied) as exc:
             raise CommandError("; ".join(getattr(exc, "messages", [str(exc)]))) from exc
         self.stdout.write(f"Connected: {organization}'s {link.jurisdiction} filings go to {link.url}")
+        if earlier is not None:
+            self.stdout.write(earlier_sent(earlier))
+
+
+def earlier_sent(queued) -> str:
+    """What `--send-earlier` queued, in words."""
+    if not queued:
+        return "No quarter filed before the link was left unsent."
+    quarters = ", ".join(f"{s.package['quarter']} ({s.package['site']['name']})" for s in queued)
+    return f"Sending the quarters filed before the link, with their amendments: {quarters}"
