@@ -508,7 +508,15 @@ def receive_slip(*, acting_user, slip: Slip, at: datetime | None = None, unverif
 
 def receiver_capacity(slip: Slip, employee: Employee, roles: set[str], at: datetime) -> str:
     """ND 99-01.3-08-05(6): the capacity `employee` (holding `roles`) receives `slip` in, or a
-    refusal. The slip page offers Receive only to whom this lets through (one source of truth)."""
+    refusal. The slip page offers Receive only to whom this lets through (one source of truth).
+    The receiving side verifies the copy, so it is never the slip's preparer (a pit boss who is
+    also the cashier, or seated as the table's dealer, would receive their own slip)."""
+    if employee.pk == slip.prepared_by_id:
+        raise ValidationError(
+            {
+                "slip": f"{rules.SLIP_RECEIPT.at(slip.site)}: the preparer cannot receive their own slip; the receiving side verifies it."
+            }
+        )
     if slip.kind == SlipKind.FILL:
         if queries.current_dealer(slip.table, at) != employee:
             raise ValidationError(

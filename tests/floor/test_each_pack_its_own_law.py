@@ -14,7 +14,7 @@ import pytest
 from pypdf import PdfReader
 
 from cage import services as cage
-from cardroom.models import Role
+from cardroom.models import Membership, Role
 from compliance.models import Alert
 from floor import rules, services
 from floor.models import DealerShift, Slip, SlipBook, TableInventory
@@ -115,6 +115,18 @@ def test_a_receiver_refusal_cites_house_control(client_for, cast, fill, dealer_s
     not_at_table = post(client_for(relief), f"/api/v1/fill-slips/{fill.pk}/receive/")
     assert refusal(not_at_table, "slip").startswith("House control: only the dealer on shift at")
     assert_own_law(str(unverified.json()) + str(not_at_table.json()), code)
+
+
+def test_a_preparer_receiving_their_own_slip_is_refused_citing_house_control(client_for, cast, dealer_shift, code):
+    boss = make_person(dealer_shift.table.site.organization, Role.PIT_BOSS, dealer_shift.table.site)
+    Membership.objects.create(employee=boss, site=dealer_shift.table.site, role=Role.CASHIER)
+    credit = services.prepare_credit(acting_user=boss.user, table=dealer_shift.table, chips=FILL)
+    post(client_for(cast[Role.SHIFT_MANAGER]), f"/api/v1/credit-slips/{credit.pk}/verify/")
+    own = post(client_for(boss), f"/api/v1/credit-slips/{credit.pk}/receive/")
+    assert refusal(own, "slip") == (
+        "House control: the preparer cannot receive their own slip; the receiving side verifies it."
+    )
+    assert_own_law(str(own.json()), code)
 
 
 def test_with_nobody_on_duty_to_verify_the_receipt_says_so_citing_house_control(

@@ -151,6 +151,38 @@ def test_a_dealer_not_dealing_receives_a_credit_acting_as_cashier(dealer_shift, 
     assert (step.signed_as, step.initials) == ("dealer_as_cashier", spare.initials)
 
 
+def test_the_preparer_never_receives_their_own_slip_whatever_roles_they_hold(dealer_shift, cast, org, site):
+    """The receiving side verifies the copy (08-05(6)): a pit boss who is also the cashier, or who is
+    seated as the table's dealer, is refused their own credit's or fill's receipt, at `slip`,
+    through the API as well, and the slip stays unreceived."""
+    boss = make_person(org, Role.PIT_BOSS, site)
+    Membership.objects.create(employee=boss, site=site, role=Role.CASHIER)
+    credit = services.prepare_credit(acting_user=boss.user, table=dealer_shift.table, chips=FILL)
+    services.verify_slip(acting_user=cast[Role.SHIFT_MANAGER].user, slip=credit)
+    own = "ND 99-01.3-08-05(6): the preparer cannot receive their own slip; the receiving side verifies it."
+    with pytest.raises(ValidationError) as caught:
+        services.receive_slip(acting_user=boss.user, slip=credit)
+    assert caught.value.message_dict == {"slip": [own]}
+    assert not credit.steps.filter(kind=SlipStep.Kind.RECEIVE).exists()
+    assert services.receive_slip(acting_user=cast[Role.CASHIER].user, slip=credit).signed_as == "cashier"
+
+
+def test_the_api_refuses_a_preparer_receiving_their_own_fill_at_slip(
+    open_table, cast, org, site, shift_manager, client_for
+):
+    seated = make_person(org, Role.PIT_BOSS, site)
+    Membership.objects.create(employee=seated, site=site, role=Role.DEALER)
+    services.start_dealer_shift(acting_user=shift_manager.user, table=open_table, dealer=seated)
+    fill = services.prepare_fill(acting_user=seated.user, table=open_table, chips=FILL, cashier=cast[Role.CASHIER])
+    services.verify_slip(acting_user=shift_manager.user, slip=fill)
+    response = client_for(seated).post(f"/api/v1/fill-slips/{fill.pk}/receive/", {}, format="json")
+    assert response.status_code == 400, response.content
+    assert response.json()["slip"] == [
+        "ND 99-01.3-08-05(6): the preparer cannot receive their own slip; the receiving side verifies it."
+    ]
+    assert not fill.steps.filter(kind=SlipStep.Kind.RECEIVE).exists()
+
+
 def test_each_step_records_the_capacity_its_signer_acted_in(dealer_shift, cast, shift_manager):
     fill = services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=dealer_shift.table, chips=FILL)
     verify = services.verify_slip(acting_user=shift_manager.user, slip=fill)
