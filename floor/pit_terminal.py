@@ -189,12 +189,13 @@ def _slip(slip, row, people, on_duty: dict[int, int], presumed: set[int], dealin
 
 def _receivers(slip, row, people, dealing: set[int]) -> list[dict]:
     """ND 99-01.3-08-05(6): a fill's copy is received by the dealer on shift at its table (only
-    them, preselected); a credit's by a cashier, or a dealer acting as cashier who is not dealing."""
+    them, preselected); a credit's by a cashier, or a dealer acting as cashier who is not dealing;
+    never by the slip's preparer (services.receiver_capacity)."""
     if slip.kind == SlipKind.FILL:
         dealer = people.get(row.shift.dealer_id) if row.shift else None
-        return [dealer.badge()] if dealer else []
+        return [dealer.badge()] if dealer and dealer.id != slip.prepared_by_id else []
     return [
         p.badge()
         for p in people.values()
-        if Role.CASHIER in p.roles or (Role.DEALER in p.roles and p.id not in dealing)
+        if p.id != slip.prepared_by_id and (Role.CASHIER in p.roles or (Role.DEALER in p.roles and p.id not in dealing))
     ]

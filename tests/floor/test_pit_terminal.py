@@ -10,13 +10,13 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from cardroom import pins
-from cardroom.models import Role
+from cardroom.models import Membership, Role
 from core.models import AuditEvent
 from floor import queries, services
 from floor.models import DutyPeriod
 from floor.pit_terminal import terminal_data
 from floor.views import outbox_seal
-from tests.factories import SiteFactory
+from tests.factories import SiteFactory, make_person
 
 from .conftest import FILL
 
@@ -111,6 +111,17 @@ def test_each_step_lists_only_the_badges_allowed_to_take_it(fill, dealer_shift, 
     services.start_duty(acting_user=boss.user, site=site)
     slip = _terminal(site)["slips"][0]
     assert _initials(slip["verifiers"]) == [boss.initials]
+
+
+def test_a_slips_preparer_is_never_offered_to_receive_it(dealer_shift, cast, org, site, with_pins):
+    """A pit boss who is also the cashier prepares a credit: the terminal offers the other cashier,
+    not them (floor.services.receiver_capacity refuses the preparer)."""
+    boss = make_person(org, Role.PIT_BOSS, site)
+    Membership.objects.create(employee=boss, site=site, role=Role.CASHIER)
+    pins.set_pin(acting_user=boss.user, employee=boss, pin="908179")
+    services.prepare_credit(acting_user=boss.user, table=dealer_shift.table, chips=FILL)
+    slip = _terminal(site)["slips"][0]
+    assert _initials(slip["receivers"]) == [cast[Role.CASHIER].initials]
 
 
 def test_with_nobody_eligible_on_duty_any_pit_boss_or_shift_manager_is_offered_and_receipt_is_an_exception(
