@@ -33,12 +33,7 @@ class Command(DatabaseCommand):
         )
 
     def handle(self, *args, **o):
-        organization = Organization.objects.filter(pk=o["organization"]).first()
-        if organization is None:
-            raise CommandError(f"--organization: there is no organization {o['organization']}")
-        user = get_user_model().objects.filter(username=o["user"]).first()
-        if user is None:
-            raise CommandError(f"--user: there is no login {o['user']!r}")
+        organization, user = organization_and_user(o)
         try:
             link = connect_registry(
                 acting_user=user,
@@ -58,6 +53,17 @@ class Command(DatabaseCommand):
         self.stdout.write(f"Connected: {organization}'s {link.jurisdiction} filings go to {link.url}")
         if earlier is not None:
             self.stdout.write(earlier_sent(earlier))
+
+
+def organization_and_user(o) -> tuple:
+    """The --organization and the --user (login) the command acts as, or a CommandError naming either."""
+    organization = Organization.objects.filter(pk=o["organization"]).first()
+    if organization is None:
+        raise CommandError(f"--organization: there is no organization {o['organization']}")
+    user = get_user_model().objects.filter(username=o["user"]).first()
+    if user is None:
+        raise CommandError(f"--user: there is no login {o['user']!r}")
+    return organization, user
 
 
 def earlier_sent(queued) -> str:

@@ -1,14 +1,12 @@
 """Send the quarters filed before an organization linked to a state's registry (as a gaming manager)."""
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import CommandError
 
-from cardroom.models import Organization
 from core.management.base import DatabaseCommand
 from statefiling.services import send_earlier_filings
 
-from .connect_registry import earlier_sent
+from .connect_registry import earlier_sent, organization_and_user
 
 
 class Command(DatabaseCommand):
@@ -24,12 +22,7 @@ class Command(DatabaseCommand):
         parser.add_argument("--user", required=True, help="a gaming manager of the organization (audited)")
 
     def handle(self, *args, **o):
-        organization = Organization.objects.filter(pk=o["organization"]).first()
-        if organization is None:
-            raise CommandError(f"--organization: there is no organization {o['organization']}")
-        user = get_user_model().objects.filter(username=o["user"]).first()
-        if user is None:
-            raise CommandError(f"--user: there is no login {o['user']!r}")
+        organization, user = organization_and_user(o)
         try:
             queued = send_earlier_filings(acting_user=user, organization=organization, jurisdiction=o["jurisdiction"])
         except (ValidationError, PermissionDenied) as exc:
