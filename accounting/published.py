@@ -90,6 +90,7 @@ from .summaries import (
     daily_summaries,
     daily_summary,
     day_of_the_books,
+    fees_or_sessions,
     no_books_day,
     organization_quarter,
     quarter_game_totals,
@@ -158,7 +159,7 @@ def _recorded_without_a_gaming_day(day: DailySummary, where) -> str:
         held.append(f"tournament play ({rules.TOURNAMENT_PLAY.at(where)})")
     if day.adjustments_recorded:
         held.append("an adjustment entered")
-    if any(block.get("fees_collected_cents") or block.get("sessions") for block in day.pack.values()):
+    if fees_or_sessions(day):
         held.append("fees or sessions recorded")
     return " and ".join(held) or "records only"
 
