@@ -709,7 +709,8 @@ def _cash_csv_rows(data: QuarterlyReport) -> list[list]:
     ]
     rows += _allocation_csv_rows(data)
     rows += [_row("cash", note=note) for note in no_bank_count_notes(s)]
-    nothing = nothing_played_statement(s, seasonal=data.seasonal)
+    # As the PDF: a fees or session pack's cash has no long (short), so no statement of one.
+    nothing = nothing_played_statement(s, seasonal=data.seasonal) if data.holds else ""
     rows += [_row("cash", note=nothing)] if nothing else []
     cited = TOURNAMENT_PLAY.at(data.where) if not s.tournaments.is_empty else None
     rows += [_row("tournament", label=label, amount=cents, note=cited) for label, cents in tournament_lines(data)]
