@@ -121,7 +121,7 @@ def build(context: ReportContext) -> QuarterlyReport:
                            context.site.jurisdiction, receipt_statement(state.filing, context.site),
                            filing.figures.get("tax") if filing else None,
                            tuple(f"{a.label}: {a.statement}" for a in amendment_statements(state.filing, context.site)),
-                           seasonal_in(context.site, quarter))  # fmt: skip
+                           summary.nothing_played and seasonal_in(context.site, quarter))  # fmt: skip
 
 
 def day_header(where: str) -> list[str]:
