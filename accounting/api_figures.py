@@ -279,7 +279,10 @@ class QuarterSummaryOut(serializers.Serializer):
     twenty_one = CustodyOut(allow_null=True, help_text=CUSTODY_NULL_DOC)
     paddlewheel = CustodyOut(allow_null=True, help_text=CUSTODY_NULL_DOC)
     games = GameLineOut(many=True, help_text=GAMES_DOC)
-    cash_profit_cents = _cents(allow_null=True, help_text="Null when no day's cash bank was counted (not known).")
+    cash_profit_cents = _cents(
+        allow_null=True,
+        help_text="Null when no day's cash bank was counted (not known); 0 where nothing was played in the quarter.",
+    )
     long_short_cents = _cents(allow_null=True, help_text=f"{NOT_RECONCILED_DOC}.")
     chips_outside_change_cents = _cents(
         allow_null=True, help_text=f"Reconciling line: chips outside the house. {NOT_RECONCILED_DOC}."
@@ -583,10 +586,11 @@ class QuarterSummaryView(APIView):
             ],
             **custody_blocks(site, q.total, q.twenty_one, q.paddlewheel),
             "games": _game_lines(site, games.summary_game_lines(q, q.quarter.end, schedule, where=site)),
-            "cash_profit_cents": q.cash_profit_cents,
-            "long_short_cents": q.long_short_cents,
-            "chips_outside_change_cents": q.chips_outside_change_cents,
-            "unexplained_cents": q.unexplained_cents,
+            # $0.00 where nothing was played, as the page, the report and the return's line give them.
+            "cash_profit_cents": summaries.return_cash_profit(q, q.cash_profit_cents),
+            "long_short_cents": summaries.return_cash_profit(q, q.long_short_cents),
+            "chips_outside_change_cents": summaries.return_cash_profit(q, q.chips_outside_change_cents),
+            "unexplained_cents": summaries.return_cash_profit(q, q.unexplained_cents),
             "long_short_without_chip_count_cents": q.long_short_without_chip_count_cents,
             "days_without_bank_count": q.days_without_bank_count,
             **tournaments_json(q.tournaments),

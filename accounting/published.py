@@ -30,7 +30,8 @@ What is here, by question:
   `ratio_string`) and the adjustment fields (`ADJUSTMENT_FIELDS`).
 """
 
-from datetime import date
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 from cardroom.models import Site
 from core.money import format_money
@@ -90,6 +91,7 @@ from .summaries import (
     daily_summaries,
     daily_summary,
     day_of_the_books,
+    fees_or_sessions,
     no_books_day,
     organization_quarter,
     quarter_game_totals,
@@ -158,7 +160,7 @@ def _recorded_without_a_gaming_day(day: DailySummary, where) -> str:
         held.append(f"tournament play ({rules.TOURNAMENT_PLAY.at(where)})")
     if day.adjustments_recorded:
         held.append("an adjustment entered")
-    if any(block.get("fees_collected_cents") or block.get("sessions") for block in day.pack.values()):
+    if fees_or_sessions(day):
         held.append("fees or sessions recorded")
     return " and ".join(held) or "records only"
 
@@ -176,6 +178,16 @@ def nothing_played_statement(summary: QuarterSummary, *, seasonal: bool) -> str:
     )
 
 
+def seasonal_in(site: Site, quarter) -> bool:
+    """Was `site` seasonal in `quarter`: its flag as the site stood at the quarter's end (its
+    history; as first recorded where it was made after), so a site made seasonal since is not said
+    to have been out of its season then (`nothing_played_statement`)."""
+    end = datetime.combine(quarter.end + timedelta(days=1), time(), tzinfo=ZoneInfo(site.time_zone))
+    history = site.history.order_by("history_date", "history_id")
+    then = history.filter(history_date__lt=end).last() or history.first()
+    return site.seasonal if then is None else then.seasonal
+
+
 def closed_books_of(site: Site, gaming_date: date) -> BooksClose | None:
     """The books closed on the site's gaming day, or None while they are open."""
     return BooksClose.objects.filter(site=site, gaming_date=gaming_date).first()
@@ -188,6 +200,7 @@ __all__ = [
     "gaming_days_statement",
     "nothing_played_statement",
     "return_cash_profit",
+    "seasonal_in",
     "ADJUSTMENT_FIELDS",
     "register_amendment_flag",
     "amendment_entry",

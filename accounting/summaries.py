@@ -500,8 +500,9 @@ class QuarterSummary:
     def nothing_played(self) -> bool:
         """No gaming day opened and no play of any kind in the quarter (a seasonal site out of its
         season): its cash figures are none, $0.00, never "not known" as if a bank count were
-        missing (`return_cash_profit`)."""
-        return not any(d.gaming_day_opened or played_for_cash(d) for d in self.days)
+        missing (`return_cash_profit`). A fees or session pack's day of fees or sessions is play
+        (its pack's revenue) though it opens no gaming day."""
+        return not any(d.gaming_day_opened or played_for_cash(d) or fees_or_sessions(d) for d in self.days)
 
     @property
     def record_only_days(self) -> tuple[DailySummary, ...]:
@@ -513,6 +514,11 @@ class QuarterSummary:
         """The days with tournament play: their rows carry the tables' figures only, the
         tournaments' are the quarter's tournament lines (`tournament_days_statement`)."""
         return tuple(d for d in self.days if not d.tournaments.is_empty)
+
+
+def fees_or_sessions(day: DailySummary) -> bool:
+    """Were table fees (WA-BJ) or games-of-chance sessions (NY) recorded on the day (`DailySummary.pack`)?"""
+    return any(block.get("fees_collected_cents") or block.get("sessions") for block in day.pack.values())
 
 
 def played_for_cash(day: DailySummary) -> bool:

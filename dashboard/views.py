@@ -605,7 +605,9 @@ def quarter(request):
         # How many gaming days, as the PDF heads its days: a date with records only is named apart.
         "gaming_days": published.gaming_days_statement(summary, site),
         # Nothing played in the quarter (a seasonal site out of its season): $0.00, never "not known".
-        "nothing_played": published.nothing_played_statement(summary, seasonal=site.seasonal),
+        "nothing_played": published.nothing_played_statement(
+            summary, seasonal=summary.nothing_played and published.seasonal_in(site, chosen)
+        ),
         "cash_profit_cents": published.return_cash_profit(summary, summary.cash_profit_cents),
         "long_short_cents": published.return_cash_profit(summary, summary.long_short_cents),
         "can_file": state.filing is None

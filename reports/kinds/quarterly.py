@@ -40,6 +40,7 @@ from accounting.published import (
     pack_figures,
     quarter_books,
     return_cash_profit,
+    seasonal_in,
     summary_game_lines,
     tax_return,
     tournament_days_statement,
@@ -84,7 +85,7 @@ class QuarterlyReport:
     receipt: str = ""  # the state registry's receipt of the filing (statefiling), or its delivery state
     filed_tax: dict | None = None  # the tax the site's filing froze (its figures' "tax"), if any
     amendment_receipts: tuple[str, ...] = ()  # each amendment sent to the state registry, with its receipt
-    seasonal: bool = False  # the site's seasonal flag: a quarter with nothing played says so
+    seasonal: bool = False  # the site seasonal in the quarter (seasonal_in): a quarter with nothing played says so
 
     @property
     def holds(self) -> bool:
@@ -120,7 +121,7 @@ def build(context: ReportContext) -> QuarterlyReport:
                            context.site.jurisdiction, receipt_statement(state.filing, context.site),
                            filing.figures.get("tax") if filing else None,
                            tuple(f"{a.label}: {a.statement}" for a in amendment_statements(state.filing, context.site)),
-                           context.site.seasonal)  # fmt: skip
+                           summary.nothing_played and seasonal_in(context.site, quarter))  # fmt: skip
 
 
 def day_header(where: str) -> list[str]:
@@ -709,7 +710,8 @@ def _cash_csv_rows(data: QuarterlyReport) -> list[list]:
     ]
     rows += _allocation_csv_rows(data)
     rows += [_row("cash", note=note) for note in no_bank_count_notes(s)]
-    nothing = nothing_played_statement(s, seasonal=data.seasonal)
+    # As the PDF: a fees or session pack's cash has no long (short), so no statement of one.
+    nothing = nothing_played_statement(s, seasonal=data.seasonal) if data.holds else ""
     rows += [_row("cash", note=nothing)] if nothing else []
     cited = TOURNAMENT_PLAY.at(data.where) if not s.tournaments.is_empty else None
     rows += [_row("tournament", label=label, amount=cents, note=cited) for label, cents in tournament_lines(data)]

@@ -7,6 +7,7 @@ import pytest
 from openpyxl import load_workbook
 
 from cardroom.models import Role
+from core.money import format_money
 from fees import services
 from fees.models import FeeCollection
 from tests.factories import witness_pin
@@ -136,3 +137,44 @@ def test_a_fee_day_not_closed_is_headed_a_fee_day_with_its_books_open(client_for
     api = client_for(cast[Role.AUDITOR])
     text = _text(download(api, run_report(api, kind="daily", site=site.pk, start=str(day), end=str(day))))
     assert f"Gaming date {day} (fee day, 1 collection; books NOT CLOSED)" in text
+
+
+def test_a_quarter_of_fees_is_not_said_to_have_had_nothing_played(client, client_for, cast, bj_table, site):
+    """A fees site opens no gaming day (its fees are its play, WAC 230-40-125(1)): its quarter of
+    fees taken without a bank count has a cash profit not known, never $0.00 "nothing was played",
+    on the page, in the PDF and the CSV, as its quarter summary says."""
+    from accounting.summaries import quarter_summary
+    from core.periods import Quarter
+    from tests.page_support import at_site
+
+    services.record_fee(
+        acting_user=cast[Role.PIT_BOSS].user, table=bj_table, basis="per_seat", period_minutes=30, rate_cents=300,
+        count=4, amount_cents=1200,
+    )  # fmt: skip
+    quarter = Quarter.containing(FeeCollection.objects.get().gaming_date)
+    assert not quarter_summary(site, quarter).nothing_played
+    api = client_for(cast[Role.AUDITOR])
+    run = run_report(api, kind="quarterly", site=site.pk, quarter=str(quarter))
+    text = _text(download(api, run))
+    header, *rows = _csv(download(api, run, "csv"))
+    cash = [dict(zip(header, row, strict=True)) for row in rows if row[0] == "cash"]
+    assert not [r for r in cash if "nothing was played" in r["Note"]], cash
+    profit = next(r for r in cash if r["Label"].startswith("Cash profit"))
+    assert profit["Amount"] == "" and "Cash profit (days with a bank count) $0.00" not in text, profit
+    page = at_site(client, cast[Role.AUDITOR], site).get(f"/dashboard/quarter/?site={site.pk}&quarter={quarter}")
+    assert "nothing was played" not in page.content.decode()
+    assert f'id="cash-profit">{format_money(0)}<' not in page.content.decode()
+
+
+@pytest.mark.parametrize("where", ["site", "ny_site"])
+def test_a_quarter_without_a_day_of_record_says_the_same_in_its_csv_as_in_its_pdf(request, client_for, cast, where):
+    """A fees or session site's quarter with nothing recorded: its PDF has no drop-based cash long
+    (short) and says nothing of one; its CSV, the PDF's data, says no more (a note of a "cash long
+    (short) ... $0.00" its pack's reports never show)."""
+    site = request.getfixturevalue(where)  # Tacoma's fees pack, Kingston's sessions
+    api = client_for(cast[Role.AUDITOR])
+    run = run_report(api, kind="quarterly", site=site.pk, quarter="2026Q1")
+    text = _text(download(api, run))
+    notes = [row[4] for row in _csv(download(api, run, "csv"))[1:] if row[0] == "cash"]
+    assert "long (short)" not in text
+    assert [note for note in notes if note and note not in text] == [], notes

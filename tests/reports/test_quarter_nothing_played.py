@@ -72,3 +72,31 @@ def test_play_without_a_bank_count_is_still_not_known(cast, client, site):
     assert not summary.nothing_played and summary.cash_profit_cents is None
     html = at_site(client, cast[Role.GAMING_MANAGER], site).get(f"/dashboard/quarter/?quarter={OUT_OF_SEASON}")
     assert "not known" in html.content.decode().split('id="net-cash">', 1)[1].split("</p>", 1)[0]
+
+
+def test_the_quarter_api_gives_the_pages_cash_where_nothing_was_played(client_for, cast, summer_hall):
+    """The API's quarter is the page's and the report's: $0.00 cash where nothing was played, not
+    null ("not known", as if a bank count were missing), as the return's line in the tax API."""
+    api = client_for(cast[Role.AUDITOR])
+    quarter = api.get(f"/api/v1/sites/{summer_hall.pk}/quarter-summary/?quarter={OUT_OF_SEASON}").json()
+    cash = ("cash_profit_cents", "long_short_cents", "chips_outside_change_cents", "unexplained_cents")
+    assert {name: quarter[name] for name in cash} == dict.fromkeys(cash, 0)
+    tax = api.get(f"/api/v1/organizations/{summer_hall.organization_id}/tax/?quarter={OUT_OF_SEASON}").json()
+    line = next(row for row in tax["sites"] if row["site"] == summer_hall.name)
+    assert line["cash_profit_cents"] == quarter["cash_profit_cents"] == 0
+
+
+def test_a_site_made_seasonal_since_is_not_said_to_have_been_out_of_its_season_then(client, cast, site, auditor_api):
+    """A quarter with nothing played is said "out of its season" only of a site seasonal then: a
+    site made seasonal after the quarter (cardroom.services.update_site) was not out of a season it
+    did not have, on the page or in the report."""
+    from cardroom.services import update_site
+
+    update_site(acting_user=cast[Role.GAMING_MANAGER].user, site=site, seasonal=True)
+    html = at_site(client, cast[Role.GAMING_MANAGER], site).get(f"/dashboard/quarter/?quarter={OUT_OF_SEASON}")
+    said = html.content.decode().split('id="net-cash">', 1)[1].split("</p>", 1)[0]
+    assert "nothing was played" in said and "seasonal" not in said
+    with on(site, date(2026, 5, 20)):
+        run = run_report(auditor_api, kind="quarterly", site=site.pk, quarter=str(OUT_OF_SEASON))
+        text = " ".join(pdf_text(download(auditor_api, run)).split())
+    assert "nothing was played" in text and "seasonal" not in text
