@@ -140,6 +140,15 @@ def test_a_package_naming_another_licence_is_refused_naming_the_field_and_nothin
     assert not ReceivedFiling.objects.exists()
 
 
+@pytest.mark.parametrize("sent", [1, ["G-1"], {"number": "G-1"}])
+def test_a_licence_number_not_text_is_a_400_naming_it_not_a_500(elks, sent):
+    body = {**package(), "organization": {"name": "Elks", "licence_number": sent}}
+    response = post_filing(licensee_client(elks[1]), body)
+    assert response.status_code == 400
+    assert response.json()["organization.licence_number"][0].startswith("House control")
+    assert not ReceivedFiling.objects.exists()
+
+
 @pytest.mark.parametrize("sent", ["G-1", " g-1 ", "", None])
 def test_a_package_naming_the_licence_or_none_is_received(elks, sent):
     """The same licence (case and surrounding spaces aside), or none recorded by the organization."""
