@@ -222,6 +222,7 @@ def receive_filing(*, credential: Credential, idempotency_key: str, package, pdf
                 )
             return earlier, False
         _check_jurisdiction(agency, package)
+        _check_licence(licensee, package)
         amends = _amended(licensee, package)
         last = ReceivedFiling.objects.filter(agency=agency).order_by("-seq").values_list("seq", "hash").first()
         seq, prev = (last[0] + 1, last[1]) if last else (1, GENESIS)
@@ -333,6 +334,27 @@ def _check_jurisdiction(agency: Agency, package: dict) -> None:
         name = get_pack(agency.jurisdiction).name
         raise ValidationError(
             {"site": f"{HOUSE}: {agency} receives the filings of {name} sites; this site is under {code!r}."}
+        )
+
+
+def _check_licence(licensee: Licensee, package: dict) -> None:
+    """House control: a package is filed under the credential's licensee, so one naming another
+    licence number is refused, naming `organization.licence_number` (compared ignoring case and
+    surrounding spaces). A blank on either side is received: an organization may not have
+    recorded its licence number, nor the agency its licensee's."""
+    organization = package["organization"]
+    sent = organization.get("licence_number") if isinstance(organization, dict) else None
+    if sent is not None and not isinstance(sent, str):
+        raise ValidationError(
+            {"organization.licence_number": f"{HOUSE}: give the organization's licence number as text (blank if none)."}
+        )
+    held = licensee.licence_number.strip()
+    if sent and sent.strip() and held and sent.strip().casefold() != held.casefold():
+        raise ValidationError(
+            {
+                "organization.licence_number": f"{HOUSE}: this credential files for {licensee.name}, licence "
+                f"{held}; the package names licence {sent.strip()!r}. File it with that licensee's credential."
+            }
         )
 
 

@@ -46,27 +46,41 @@ PACK_AGENCIES = {
 
 def extend_demo(demo: dict) -> None:
     organization, gm = demo["organization"], demo["people"]["gm"]
-    agency, _ = Agency.objects.get_or_create(name=AGENCY, defaults={"jurisdiction": "ND", "contact": CONTACT})
-    _state_auditor(agency)
-    _licensed(agency, organization, gm)
+    licensee = _registered(AGENCY, "ND", CONTACT, organization)
+    _state_auditor(licensee.agency)
+    _licensed(licensee, organization, gm)
     for house in demo.get("pack_houses", ()):  # every site of the house, its fee rooms too
         sites = Site.objects.filter(organization=house["organization"]).values_list("jurisdiction", flat=True)
         for jurisdiction in sorted(set(sites) & set(PACK_AGENCIES)):
             name, login, first, last = PACK_AGENCIES[jurisdiction]
-            agency, _ = Agency.objects.get_or_create(name=name, defaults={"jurisdiction": jurisdiction})
-            _state_auditor(agency, login, first, last)
-            _licensed(agency, house["organization"], house["people"]["gm"])
+            licensee = _registered(name, jurisdiction, "", house["organization"])
+            _state_auditor(licensee.agency, login, first, last)
+            _licensed(licensee, house["organization"], house["people"]["gm"])
 
 
-def _licensed(agency: Agency, organization, gm) -> None:
-    """The organization the agency's licensee, linked to it (alerts shared), its filed quarters
+def _registered(agency_name: str, jurisdiction: str, contact: str, organization) -> Licensee:
+    """The organization the licensee of the agency named `agency_name` (the agency made if new),
+    registered as an agency registers one (`registry.register_licensee`: its audit event);
+    registered once, run again it is found."""
+    # The returns falling due are the pack's (read of the agency before it is made, if new).
+    agency = Agency(name=agency_name, jurisdiction=jurisdiction)
+    licensee, _ = registry.register_licensee(
+        acting_user=None,
+        agency_name=agency_name,
+        jurisdiction=jurisdiction,
+        contact=contact,
+        name=organization.name,
+        licence_number=organization.licence_number,
+        expected_from=_first_quarter(agency, organization),
+    )
+    return licensee
+
+
+def _licensed(licensee: Licensee, organization, gm) -> None:
+    """The organization, the agency's licensee, linked to it (alerts shared), its filed quarters
     never sent delivered, its chain head and alerts received. Made once: run again, it sends
     nothing twice."""
-    licensee, _ = Licensee.objects.get_or_create(
-        agency=agency,
-        licence_number=organization.licence_number,
-        defaults={"name": organization.name, "expected_from": _first_quarter(agency, organization)},
-    )
+    agency = licensee.agency
     link = services.live_link(organization.pk, agency.jurisdiction)
     credential = registry.credential_for(link.credential) if link else None
     if credential is None:  # first run, or the registry no longer knows the link's credential

@@ -21,11 +21,11 @@ from registry.models import Agency, Licensee, ReceivedFiling, Regulator, Regulat
 FILINGS, ANCHORS, LICENSEES = "/registry/api/v1/filings/", "/registry/api/v1/anchors/", "/registry/api/v1/licensees/"
 
 
-def package(site_id=7, quarter="2026Q3", jurisdiction="ND", amends=None, agp=50_000):
+def package(site_id=7, quarter="2026Q3", jurisdiction="ND", amends=None, agp=50_000, licence="G-1", name="Elks"):
     figures = {"summary": {"site": site_id, "quarter": quarter, "total": {"drop_cents": 100_000, "agp_cents": agp}}}
     return {
         "format": filing_package.FORMAT,
-        "organization": {"name": "Elks", "licence_number": "G-1"},
+        "organization": {"name": name, "licence_number": licence},
         "site": {"id": site_id, "name": "Elks Lodge", "jurisdiction": jurisdiction},
         "quarter": quarter,
         "filed_at": "2026-10-05T15:00:00+00:00",
@@ -129,6 +129,40 @@ def test_a_bad_package_is_a_400_naming_the_field_and_nothing_is_received(elks, c
     assert not ReceivedFiling.objects.exists()
 
 
+def test_a_package_naming_another_licence_is_refused_naming_the_field_and_nothing_is_received(elks):
+    """House control: a package is filed under the credential's licensee; one whose organization
+    names another licence number was received under it all the same."""
+    other = {**package(), "organization": {"name": "Eagles", "licence_number": "G-2"}}
+    response = post_filing(licensee_client(elks[1]), other)
+    assert response.status_code == 400
+    (message,) = response.json()["organization.licence_number"]
+    assert message.startswith("House control") and "G-1" in message and "'G-2'" in message
+    assert not ReceivedFiling.objects.exists()
+
+
+@pytest.mark.parametrize("sent", [1, ["G-1"], {"number": "G-1"}])
+def test_a_licence_number_not_text_is_a_400_naming_it_not_a_500(elks, sent):
+    body = {**package(), "organization": {"name": "Elks", "licence_number": sent}}
+    response = post_filing(licensee_client(elks[1]), body)
+    assert response.status_code == 400
+    assert response.json()["organization.licence_number"][0].startswith("House control")
+    assert not ReceivedFiling.objects.exists()
+
+
+@pytest.mark.parametrize("sent", ["G-1", " g-1 ", "", None])
+def test_a_package_naming_the_licence_or_none_is_received(elks, sent):
+    """The same licence (case and surrounding spaces aside), or none recorded by the organization."""
+    body = {**package(), "organization": {"name": "Elks", "licence_number": sent}}
+    assert post_filing(licensee_client(elks[1]), body).status_code == 201
+    assert ReceivedFiling.objects.get().licensee == elks[0]
+
+
+def test_a_licensee_the_registry_holds_no_licence_for_may_file_a_package_naming_one(agency):
+    row, issued = _licensee(agency, "Elks", "")
+    assert post_filing(licensee_client(issued), package()).status_code == 201
+    assert ReceivedFiling.objects.get().licensee == row
+
+
 def test_a_revoked_or_unknown_credential_is_refused(elks):
     _lic, issued = elks
     services.revoke_credential(acting_user=None, credential=issued.credential)
@@ -199,8 +233,10 @@ def two_states(agency, elks):
     eagles = _licensee(agency, "Eagles", "G-2")
     evergreen = _licensee(other_agency, "Evergreen", "WSGC-1")
     post_filing(licensee_client(elks[1]), package(site_id=1))
-    post_filing(licensee_client(eagles[1]), package(site_id=2))
-    post_filing(licensee_client(evergreen[1]), package(site_id=3, jurisdiction="WA-HB"))
+    post_filing(licensee_client(eagles[1]), package(site_id=2, licence="G-2", name="Eagles"))
+    post_filing(
+        licensee_client(evergreen[1]), package(site_id=3, jurisdiction="WA-HB", licence="WSGC-1", name="Evergreen")
+    )
     return {"agency": agency, "other": other_agency, "elks": elks, "eagles": eagles, "evergreen": evergreen}
 
 

@@ -40,8 +40,8 @@ def dealer(identifier="B-12345", agp=65_000, drop=100_000, game="21"):
     }
 
 
-def wa_package(site_id, dealers, quarter="2026Q3", amends=None):
-    body = package(site_id=site_id, quarter=quarter, jurisdiction="WA-HB", amends=amends)
+def wa_package(site_id, dealers, quarter="2026Q3", amends=None, licence="WSGC-1"):
+    body = package(site_id=site_id, quarter=quarter, jurisdiction="WA-HB", amends=amends, licence=licence)
     return {**body, "dealers": dealers, "dealers_without_identifier": 0}
 
 
@@ -68,7 +68,9 @@ def washington(db):
     agency = Agency.objects.create(name=WA, jurisdiction="WA-HB")
     river, coast = licensee(agency, "River Card Room", "WSGC-1"), licensee(agency, "Coast Casino", "WSGC-2")
     assert post_filing(river, wa_package(1, [dealer(agp=65_000), dealer("B-999", agp=1)]), "r-1").status_code == 201
-    assert post_filing(coast, wa_package(5, [dealer(agp=10_000, drop=50_000)]), "c-1").status_code == 201
+    assert (
+        post_filing(coast, wa_package(5, [dealer(agp=10_000, drop=50_000)], licence="WSGC-2"), "c-1").status_code == 201
+    )
     return agency, river, coast
 
 
@@ -359,10 +361,10 @@ def test_a_losing_days_expected_deposit_reads_none_with_the_shortfall_never_a_ne
 RECEIVED = "2026-12-01T02:01:26+00:00"  # 2026-11-30 20:01 in North Dakota's (Bismarck's) zone
 
 
-def site_package(site_id, name, tax_cents):
+def site_package(site_id, name, tax_cents, licence="G-1"):
     from core import filing_package
 
-    filed = package(site_id=site_id)
+    filed = package(site_id=site_id, licence=licence)
     figures = {"summary": {**filed["figures"]["summary"], "total": {"agp_cents": 5_667, "hold_ratio": "0.056673"}}}
     return {
         **filed,
@@ -380,7 +382,9 @@ def test_the_quarter_writes_the_receipt_time_as_the_filings_page_and_each_organi
             post_filing(elks, site_package(n, name, 7_310), f"e-{n}").json()["receipt_number"]
             for n, name in ((1, "Bismarck"), (2, "Fargo"), (3, "Minot"))
         ]
-        eagles_receipt = post_filing(eagles, site_package(9, "Mandan", 1_000), "g-9").json()["receipt_number"]
+        eagles_receipt = post_filing(eagles, site_package(9, "Mandan", 1_000, licence="G-2"), "g-9").json()[
+            "receipt_number"
+        ]
     _api, page = staff(agency, "state")
     html = page.get("/registry/quarter/?quarter=2026Q3").content.decode()
     body = html[html.index("<tbody>") : html.index("</tbody>")]

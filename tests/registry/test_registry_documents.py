@@ -52,7 +52,7 @@ def received(agency):
     elks, eagles = _licensee(agency, "Elks", "G-1"), _licensee(agency, "Eagles", "G-2")
     response = send(licensee_client(elks[1]), with_report(site_id=1), sent())
     assert response.status_code == 201, response.json()
-    assert send(licensee_client(eagles[1]), package(site_id=2), None).status_code == 201
+    assert send(licensee_client(eagles[1]), package(site_id=2, licence="G-2", name="Eagles"), None).status_code == 201
     return {"agency": agency, "elks": elks, "eagles": eagles, "receipt": response.json()["receipt_number"]}
 
 

@@ -46,8 +46,9 @@ def test_a_return_of_a_quarter_before_the_registry_expected_the_licensee_states_
     newcomer = register("Newcomer Charities", "G-9", "2026-10-01")  # registered in November: Q4 on
     elks = register("Elks", "G-1", "2026-01-01")
     with time_machine.travel(datetime(2026, 11, 20, 18, tzinfo=UTC), tick=False):  # Q3 fell due Oct 31
-        for client, key in ((newcomer, "n-1"), (elks, "e-1")):
-            assert post_filing(client, package(site_id=1, quarter="2026Q3"), key=key).status_code == 201
+        for client, key, licence in ((newcomer, "n-1", "G-9"), (elks, "e-1", "G-1")):
+            filed = package(site_id=1, quarter="2026Q3", licence=licence)
+            assert post_filing(client, filed, key=key).status_code == 201
         agency = Agency.objects.get(name=AGENCY)
         state = page_client(agency, "state-page")
         html = state.get("/registry/quarter/", {"quarter": "2026Q3"}).content.decode()

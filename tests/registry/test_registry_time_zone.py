@@ -53,7 +53,12 @@ def test_a_washington_agency_reads_receipt_times_on_its_own_clock(db):
     agency = Agency.objects.create(name="Washington State Gambling Commission", jurisdiction="WA-HB")
     _row, issued = _licensee(agency, "Evergreen", "WSGC-1")
     with time_machine.travel(datetime(2026, 10, 5, 3, 15, tzinfo=UTC), tick=False):  # 20:15 on the 4th in Lacey
-        assert post_filing(licensee_client(issued), package(site_id=3, jurisdiction="WA-HB")).status_code == 201
+        assert (
+            post_filing(
+                licensee_client(issued), package(site_id=3, jurisdiction="WA-HB", licence="WSGC-1", name="Evergreen")
+            ).status_code
+            == 201
+        )
     client = page_client(agency, "wsgc")
     filings = client.get("/registry/filings/").content.decode()
     assert "2026-10-04 20:15" in filings and "2026-10-04 22:15" not in filings  # not Chicago's clock

@@ -152,3 +152,26 @@ def test_the_demo_gives_each_other_pack_its_registry_with_its_auditor_and_the_ho
         client.force_login(regulator.user)
         page = client.get("/registry/").content.decode()
         assert licensee.name in page and "North Dakota" not in page and "Prairie" not in page
+
+
+def test_the_demos_registries_register_each_licensee_with_its_audit_event_once(org, manager):
+    """Each licensee of the demo's registries is registered as an agency registers one
+    (`registry.services.register_licensee`): its `registry.licensee_registered` event in the
+    registry's audit log, once, the demo run again (it created them with no event at all)."""
+    from collections import Counter
+
+    from cardroom import pack_demo
+    from core.models import AuditEvent
+    from registry.models import Licensee
+
+    world = pack_demo.extend_demo({"organization": org, "people": {"gm": manager}})
+    demo.extend_demo(world)
+    demo.extend_demo(world)
+    licensees = {str(pk) for pk in Licensee.objects.values_list("pk", flat=True)}
+    events = AuditEvent.objects.filter(action="registry.licensee_registered")
+    assert len(licensees) == 4  # North Dakota's, and Washington's two and New York's
+    assert Counter(events.values_list("object_id", flat=True)) == Counter(licensees)
+    for event in events:
+        licensee = Licensee.objects.get(pk=event.object_id)
+        assert event.after["licence_number"] == licensee.licence_number
+        assert event.after["jurisdiction"] == licensee.agency.jurisdiction
