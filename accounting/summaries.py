@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from django.db.models import Exists, OuterRef
 
-from cage.calculations import deposit_due_on
+from cage.calculations import deposit_due_on, deposit_is_late
 from cardroom.models import Game, Site
 from core.periods import Quarter
 from core.rows import shaped_rows
@@ -66,6 +66,12 @@ class CashFigures:
         if self.deposit_recorded_cents is None or self.deposit_expected_cents is None:
             return None
         return self.deposit_recorded_cents - max(self.deposit_expected_cents, 0)
+
+    def deposit_late(self, today: date) -> bool:
+        """Is the deposit past its due date (`deposit_due`, the one the CSV and the API give) on
+        `today`: made after it, or not made and the date passed? (`cage.calculations.deposit_is_late`:
+        the compliance alert "Bank deposit late" judges the same.)"""
+        return deposit_is_late(self.deposited_on, self.deposit_due, today)
 
 
 @dataclass(frozen=True)

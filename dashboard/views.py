@@ -199,6 +199,7 @@ def daily(request):
         "site": site,
         "law": law,
         "deposit_days": DEPOSIT_DAYS.on(site, day),  # the deposit deadline in force on the gaming date
+        "deposit_late": summary.cash.deposit_late(site_today(site)),
         "pack": pack_figures(site, day, day),
         # A session site's day: its sessions' receipts and prizes against the drop counted and the
         # tables' payout (the daily report's section of the day says the same); None elsewhere.

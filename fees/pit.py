@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from cardroom.models import Site, Table
 
-from . import queries, rules
+from . import queries, rules, services
 from .models import FeeBasis, FeeCollection
 
 # How far back a table's last fee is looked for: the next collection most likely repeats its basis,
@@ -33,9 +33,11 @@ class FeeStep:
 
     def data(self) -> dict:
         """The terminal's fee data: the rule, the bases and each table's last fee (`last_fees`);
-        the bounds are the service's, refused with their rule when sent."""
+        the bounds are the service's, refused with their rule when sent; the rate's, with their
+        rule, are what the terminal says of a rate it cannot read as money."""
         return {
             "rule": rules.TABLE_FEES.at(self.site),
+            "rate_bounds": services.rate_bounds(),
             "bases": [{"value": value, "label": label} for value, label in FeeBasis.choices],
             "last": last_fees(self.site),
         }

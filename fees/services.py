@@ -46,13 +46,24 @@ def _require_revenue(site: Site, keeps: bool, field: str, what: str, rule: str) 
         )
 
 
+def _bounds(words: str, low: int, high: int, unit=format_money) -> str:
+    return f"{words} is from {unit(low)} to {unit(high)} (House control)"
+
+
 def _bounded(field: str, value: int, low: int, high: int, *, words: str, unit=format_money) -> None:
     """Refuse a value out of its house bounds on `field` (the API's key); `words` name the value as
     the user reads it ("A session's receipts total"), never the field's internal name."""
     if not low <= value <= high:
-        raise ValidationError(
-            {field: f"{words} is from {unit(low)} to {unit(high)} (House control); got {unit(value)}."}
-        )
+        raise ValidationError({field: f"{_bounds(words, low, high, unit)}; got {unit(value)}."})
+
+
+RATE_WORDS = "The rate per seat or player"
+
+
+def rate_bounds() -> str:
+    """The bounds of a fee's rate with their rule, as `record_fee` refuses them (the pit terminal
+    says them of a rate it cannot read as money, before anything is sent)."""
+    return _bounds(RATE_WORDS, 1, rules.MAX_RATE_CENTS)
 
 
 def record_fee(
@@ -85,7 +96,7 @@ def record_fee(
         words="The period",
         unit=lambda m: plural(m, "minute"),
     )
-    _bounded("rate_cents", rate_cents, 1, rules.MAX_RATE_CENTS, words="The rate per seat or player")
+    _bounded("rate_cents", rate_cents, 1, rules.MAX_RATE_CENTS, words=RATE_WORDS)
     most = table.betting_spaces if basis == FeeBasis.PER_SEAT else table.max_players
     if not 1 <= count <= min(most, rules.MAX_COUNT):
         unit = "seat" if basis == FeeBasis.PER_SEAT else "player"

@@ -6,7 +6,7 @@ from core import limits
 from core.rules import HOUSE_CONTROL
 
 from ..models import CountEntry, SlipKind
-from ..rules import CURRENCY_BY_KEY, currency_list_text, default_form
+from ..rules import COUNT, CURRENCY_BY_KEY, currency_list_text, default_form
 from .steps import Figures, Forms
 
 
@@ -30,9 +30,10 @@ def _keys(keys) -> str:
     return ", ".join(sorted(keys))
 
 
-def parse_currency(raw) -> Figures:
+def parse_currency(raw, site) -> Figures:
     """[{"denomination_cents": n, "quantity": q, "form": "bill"|"coin"?}] -> {(n, form): q}.
-    Quantities are whole numbers, never negative; only US bills and coins; each once."""
+    Quantities are whole numbers, never negative (the count rule at `site`, `COUNT`); only US
+    bills and coins; each once."""
     if not isinstance(raw, list | tuple):
         raise ValidationError({"currency": "Give the currency as a list of denominations and quantities."})
     figures: Figures = {}
@@ -59,7 +60,7 @@ def parse_currency(raw) -> Figures:
         quantity = _whole_number(item.get("quantity"))
         if quantity is None or quantity < 0:
             errors.append(
-                f"The quantity of {denomination.label}s must be a whole number, zero or more "
+                f"{COUNT.at(site)}: the quantity of {denomination.label}s must be a whole number, zero or more "
                 f"(got {item.get('quantity')!r})."
             )
             continue

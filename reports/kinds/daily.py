@@ -3,6 +3,7 @@ and beyond on the SFN 9924 continuation), from `accounting.summaries.daily_summa
 same figures the daily-summary API returns (ND 99-01.3-08-16(1)(g))."""
 
 from dataclasses import dataclass
+from datetime import date
 from zoneinfo import ZoneInfo
 
 from reportlab.platypus import KeepTogether, PageBreak, Spacer
@@ -25,6 +26,7 @@ from accounting.published import (
 )
 from accounting.rules import DAILY_FIGURES, DEPOSIT, LOW_HOLD, TOURNAMENT_PLAY
 from cage.queries import late_entries as cage_late_entries
+from cage.rules import DEPOSIT_DAYS
 from core.moments import LATE_ENTRY
 from core.money import deposit_cents, deposit_text, format_money, format_ratio
 from core.pdf import data_table, format_generated_at, para
@@ -108,6 +110,9 @@ class DailyReport:
     # A session site's days' drop boxes without a signed count, by ISO gaming date (accounting.uncounted_boxes;
     # None: a drop pack, or a report stored before they were read).
     uncounted: dict | None = None
+    # The day the report was asked for: a deposit not made by its due date is late then (None: a
+    # report stored before it was kept, whose deposits not made are not judged).
+    as_of: date | None = None
 
 
 NOT_KNOWN = "not known"
@@ -137,6 +142,7 @@ def build(context: ReportContext) -> DailyReport:
         {day.isoformat(): figures for day, figures in pack_days(context.site, context.start, context.end).items()},
         _variances(context),
         _uncounted(context),
+        context.as_of,
     )
 
 
@@ -276,16 +282,21 @@ def _table_grids(day: DailySummary, where: str = "") -> list:
     return story
 
 
-def _deposit_line(day: DailySummary, where: str) -> str:
-    """The deposit and, where the pack states a deadline (accounting.deposit), its due date."""
+def _deposit_line(day: DailySummary, where: str, as_of: date | None) -> str:
+    """The deposit and its due date: the pack's deadline where it states one (accounting.deposit),
+    else the house's own (`DEPOSIT_DAYS`, "House control"), late once past it (`deposit_late`, as
+    of the day the report was asked for)."""
     cash = day.cash
-    due = DEPOSIT.applies(where)
-    when = f"Bank deposit due by {cash.deposit_due}" if due else "Bank deposit"
+    if DEPOSIT.applies(where):
+        when = f"Bank deposit due by {cash.deposit_due}"
+        late = bool(cash.deposited_on and cash.deposited_on > cash.deposit_due)
+    else:
+        when = f"Bank deposit due by {cash.deposit_due} ({DEPOSIT_DAYS.on(where, day.gaming_date).citation})"
+        late = as_of is not None and cash.deposit_late(as_of)
     if cash.deposit_recorded_cents is None:
-        return f"{when}: not recorded."
+        return f"{when}: not recorded{' (LATE)' if late else ''}."
     verified = "verified against the bank statement" if cash.deposit_verified else "not yet verified"
-    late = " (LATE)" if due and cash.deposited_on and cash.deposited_on > cash.deposit_due else ""
-    return f"{when}: deposited {cash.deposited_on}{late}, {verified}{_deposit_difference(cash)}."
+    return f"{when}: deposited {cash.deposited_on}{' (LATE)' if late else ''}, {verified}{_deposit_difference(cash)}."
 
 
 def _deposit_difference(cash) -> str:
@@ -441,7 +452,7 @@ def _day(day: DailySummary, books: BooksCheck, data: "DailyReport", pack_day: di
     ]
     if day.cash.cash_profit_cents is None:
         cash.append(para("The cash bank was not counted at both the start and the end of the day.", "small"))
-    cash.append(para(_deposit_line(day, where)))
+    cash.append(para(_deposit_line(day, where, data.as_of if data is not None else None)))
     late = _late_section(data, day) if data is not None else []
     carried = _carried_section(data, day) if data is not None else []
     unverified = _unverified_section(data, day) if data is not None else []

@@ -281,8 +281,10 @@
        amount, signers(step.collectors, "Who collects it"), pinField()],
       "Record the fee",
       function (f) {
-        const rate = cents(f.querySelector("#pit-fee-rate").value);
-        if (rate === null) { showErrors(f, ["Rate: dollars and cents a seat or player a period, for example 2.50."]); return null; }
+        const typed = f.querySelector("#pit-fee-rate").value;
+        const rate = cents(typed);
+        // The service's bounds and their rule (fees.services.rate_bounds), said of a rate that is not money.
+        if (rate === null) { showErrors(f, [step.rate_bounds + "; got \"" + typed.trim() + "\", not dollars and cents (for example 2.50)."]); return null; }
         const basis = f.querySelector("input[name=basis]:checked");
         const body = {table: table.id, basis: basis ? basis.value : "", rate_cents: rate,
           period_minutes: f.querySelector("#pit-fee-period").value.trim(), count: f.querySelector("#pit-fee-count").value.trim()};

@@ -47,7 +47,7 @@ def test_amounts_and_quantities_beyond_the_maxima_are_refused_naming_the_field(d
     answer = demo_api.post(f"/api/v1/count-sessions/{session.pk}/adjustments/", adjustment, format="json")
     assert answer.status_code == 400  # the demo's books are closed: refused before the figures are read
     with pytest.raises(ValidationError, match="house control"):
-        parse_currency(currency)  # the figures' parser, for count and adjustment alike
+        parse_currency(currency, site)  # the figures' parser, for count and adjustment alike
 
     chips = [{"value_cents": 100, "quantity": HUGE}]
     redemption = {"site": site.pk, "gaming_date": day, "chips": chips}

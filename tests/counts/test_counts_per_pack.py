@@ -5,11 +5,12 @@ blackjack (fees only) site keeps no drop box at all, citing WAC 230-40-125(1). N
 words are unchanged (the other count tests)."""
 
 import pytest
+import time_machine
 from django.core.exceptions import ValidationError
 
 from cardroom.models import Role
 from counts import services
-from counts.models import DropBox
+from counts.models import CountEntry, DropBox
 from counts.pdf import build_count_sheet
 from tests.conformance.words import ND_WORDS, law_words_in
 from tests.factories import OrganizationFactory, TableFactory, make_person
@@ -79,6 +80,22 @@ def test_signing_an_unfinished_count_cites_house_control_and_the_sheet_too(elsew
         services.sign_count(acting_user=counters[0].user, session=session, at=COUNT_TIME)
     assert messages(refused).startswith("House control: ") and speaks_no_nd(messages(refused))
     assert build_count_sheet(session).citation == "House control"
+
+
+def test_a_mistyped_quantity_cites_house_control_elsewhere(elsewhere, client, client_for, counters, session, boxes):
+    client.force_login(counters[0].user)
+    with time_machine.travel(COUNT_TIME, tick=False):
+        page = client.post(f"/counts/sessions/{session.pk}/boxes/{boxes[0].pk}/count/", {"q_bill_10000": "2.5"})
+        api = client_for(counters[1]).post(
+            f"/api/v1/count-sessions/{session.pk}/counts/",
+            {"box": boxes[0].pk, "currency": [{"denomination_cents": 10000, "quantity": "x"}]},
+            format="json",
+        )
+    words = "House control: the quantity of $100 bills must be a whole number, zero or more"
+    assert page.status_code == 400 and words in page.content.decode()
+    assert api.status_code == 400 and api.json()["currency"][0].startswith(words)
+    assert speaks_no_nd(page.content.decode()) and speaks_no_nd(str(api.json()))
+    assert not CountEntry.objects.exists()
 
 
 def test_the_count_pages_speak_no_north_dakota_elsewhere(elsewhere, client, counters, session, shift_manager):

@@ -57,6 +57,7 @@ def test_a_bad_quantity_shows_the_apis_message_inline(client, client_for, counte
     assert response.status_code == 400
     page = response.content.decode()
     assert 'id="error-currency"' in page and text in page
+    assert "ND 99-01.3-08-14(4): the quantity of $20 bills must be a whole number, zero or more" in page
     api = client_for(counters[1]).post(
         f"/api/v1/count-sessions/{session.pk}/counts/",
         {"box": boxes[0].pk, "currency": [{"denomination_cents": 2000, "quantity": value}]},

@@ -86,6 +86,30 @@ def test_the_daily_page_cites_no_deposit_deadline_of_another_state(client, house
     assert "third banking day" not in html and 'Books <small class="text-muted">(House control)</small>' in html
 
 
+@pytest.mark.parametrize("jurisdiction", ["WA-HB", "NY"])
+def test_the_daily_page_gives_the_houses_deposit_due_date_and_late_once_past_it(
+    client, house, client_for, jurisdiction
+):
+    """The deposit's due date the CSV and the API give (the house's third banking day, judged by
+    the compliance alert "Bank deposit late"), cited House control; late once past it undeposited."""
+    here = house(jurisdiction)
+    api = client_for(here.manager).get(f"/api/v1/sites/{here.site.pk}/daily-summary/?date={DAY}").json()
+    assert api["cash"]["deposit_due"] == "2026-08-19"
+    due = '<span id="deposit-due">due by 2026-08-19 (House control)</span>'
+    with time_machine.travel(datetime(2026, 8, 19, 18, 0, tzinfo=UTC), tick=False):
+        html = _pages(client, here, here.manager)[PAGES[0]]
+    assert due in html and 'id="deposit-late"' not in html
+    html = _pages(client, here, here.manager)[PAGES[0]]  # today, the deposit still not made
+    assert due in html and '<span class="badge text-bg-danger" id="deposit-late">late</span>' in html
+    assert not foreign(_books_words(html), jurisdiction)
+
+
+def test_north_dakotas_daily_page_keeps_its_deposit_words(client, house):
+    html = _pages(client, here := house("ND"), here.manager)[PAGES[0]]
+    assert "due by 2026-08-19 (the third banking day after the gaming date, ND 99-01.3-03-10(1))" in html
+    assert 'id="deposit-due"' not in html and 'id="deposit-late"' not in html
+
+
 @pytest.mark.parametrize("jurisdiction", ["WA-BJ", "NY"])
 def test_the_daily_page_of_a_site_without_drop_speaks_of_no_drop_or_boxes(client, house, jurisdiction):
     """Issue 32: the words follow what the site records. A fees site (WA-BJ) has no drop and no

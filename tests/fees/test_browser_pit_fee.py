@@ -63,7 +63,8 @@ def test_a_fee_is_collected_on_the_pit_terminal_and_the_next_repeats_the_tables_
     )  # fmt: skip
 
     # The next: the last fee repeated, the count focused and typed over; a rate that is not money
-    # is refused in the panel, naming the field, before anything is sent.
+    # is refused in the panel, naming the field and the service's bounds with their rule, before
+    # anything is sent.
     person = Counted(page)
     person.click("#pit-table-1 .pit-fee")
     expect(page.locator("#pit-fee-rate")).to_have_value("3.00")
@@ -87,7 +88,10 @@ def test_a_fee_is_collected_on_the_pit_terminal_and_the_next_repeats_the_tables_
     page.click(f"label[for=pit-signer-{manager.pk}]")
     page.keyboard.type(PIN)
     page.keyboard.press("Enter")
-    expect(page.locator("#pit-panel-errors")).to_contain_text("Rate: dollars and cents")
+    expect(page.locator("#pit-panel-errors")).to_have_text(
+        'The rate per seat or player is from $0.01 to $100.00 (House control); got "3,00", '
+        "not dollars and cents (for example 2.50)."
+    )
     assert FeeCollection.objects.count() == 2
 
     # At a phone's width the panel fits: nothing scrolls sideways.

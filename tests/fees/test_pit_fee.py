@@ -6,6 +6,8 @@ station's token and records the fee as theirs. Nothing of it at a site whose rev
 
 import re
 
+import pytest
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from cardroom import pins
@@ -48,6 +50,16 @@ def test_the_terminal_offers_a_fee_with_its_collectors_and_each_tables_last_fee_
         str(bj_table.pk): {"basis": "per_player", "period_minutes": 60, "rate_cents": 450, "count": 4},
         "site": {"basis": "per_player", "period_minutes": 60, "rate_cents": 450},  # a table's first fee
     }
+
+
+def test_the_terminal_says_the_services_rate_bounds_and_their_rule(site, bj_table, with_pins):
+    """What the terminal shows of a rate it cannot read as money (static/floor/pit_terminal.js) is
+    the service's own refusal of a rate out of bounds, with its rule, less the figure got."""
+    words = _terminal(site)["fee"]["rate_bounds"]
+    assert words == "The rate per seat or player is from $0.01 to $100.00 (House control)"
+    with pytest.raises(ValidationError) as refused:
+        _fee(with_pins[Role.PIT_BOSS].user, bj_table, rate_cents=0)
+    assert refused.value.message_dict["rate_cents"] == [f"{words}; got $0.00."]
 
 
 def test_a_site_whose_revenue_is_not_fees_offers_no_fee(org, with_pins):

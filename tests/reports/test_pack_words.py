@@ -5,10 +5,11 @@ no Washington or New York words, and ND's forms, tax and thresholds are there. P
 reports are driven through the client; the reports are read back."""
 
 import io
-from datetime import date
+from datetime import UTC, date, datetime
 
 import pdfplumber
 import pytest
+import time_machine
 from openpyxl import load_workbook
 
 from cardroom.models import Role
@@ -120,7 +121,9 @@ def test_the_daily_and_quarterly_reports_have_their_plain_titles_and_no_nd_tax(c
     quarterly = pdf_text(api.get(f"/api/v1/reports/{_report(api, here, 'quarterly')['id']}/download/").content)
     assert "Quarterly summary" in quarterly and "gaming tax" not in quarterly and "Low-hold" not in quarterly
     daily = pdf_text(api.get(f"/api/v1/reports/{_report(api, here, 'daily')['id']}/download/").content)
-    assert "Daily report" in daily and "due by" not in daily and "Low-hold threshold" not in daily
+    assert "Daily report" in daily and "Low-hold threshold" not in daily
+    # the house's deposit deadline, as the CSV and the API give it, late once past it undeposited
+    assert "Bank deposit due by 2026-08-19 (House control): not recorded (LATE)." in " ".join(daily.split())
     # nor in the files: no column of a tax or a threshold the pack's law has not, left empty
     run = _report(api, here, "quarterly")["id"]
     header = api.get(f"/api/v1/reports/{run}/download/?format=csv").content.decode().splitlines()[0].split(",")
@@ -135,6 +138,23 @@ def test_the_daily_and_quarterly_reports_have_their_plain_titles_and_no_nd_tax(c
     else:
         assert not any(",blackjack," in r or ",black_jack," in r or ",paddlewheel," in r for r in rows)
         assert "Drop" not in rows[0] and "Unexplained" not in rows[0] and any(",total," in r for r in rows)
+
+
+@pytest.mark.parametrize(
+    "jurisdiction, words",
+    [
+        ("WA-HB", "Bank deposit due by 2026-08-19 (House control): not recorded."),
+        ("NY", "Bank deposit due by 2026-08-19 (House control): not recorded."),
+        ("ND", "Bank deposit due by 2026-08-19: not recorded."),  # North Dakota's words, unchanged
+    ],
+)
+def test_the_daily_pdf_gives_the_deposits_due_date_not_late_before_it(client_for, house, jurisdiction, words):
+    here = house(jurisdiction)
+    api = client_for(here.auditor)
+    with time_machine.travel(datetime(2026, 8, 19, 18, 0, tzinfo=UTC), tick=False):
+        run = _report(api, here, "daily")["id"]
+    daily = " ".join(pdf_text(api.get(f"/api/v1/reports/{run}/download/").content).split())
+    assert words in daily and "LATE" not in daily
 
 
 def test_a_fees_site_reports_its_fees_and_no_drop_win_or_hold(client_for, house):
