@@ -285,14 +285,18 @@ def _table_grids(day: DailySummary, where: str = "") -> list:
 def _deposit_line(day: DailySummary, where: str, as_of: date | None) -> str:
     """The deposit and its due date: the pack's deadline where it states one (accounting.deposit),
     else the house's own (`DEPOSIT_DAYS`, "House control"), late once past it (`deposit_late`, as
-    of the day the report was asked for)."""
+    of the day the report was asked for: made after it, or not made and the date passed, as the
+    daily page and the "Bank deposit late" alert judge it at every pack)."""
     cash = day.cash
-    if DEPOSIT.applies(where):
+    stated = DEPOSIT.applies(where)
+    if stated:
         when = f"Bank deposit due by {cash.deposit_due}"
-        late = bool(cash.deposited_on and cash.deposited_on > cash.deposit_due)
     else:
         when = f"Bank deposit due by {cash.deposit_due} ({DEPOSIT_DAYS.on(where, day.gaming_date).citation})"
-        late = as_of is not None and cash.deposit_late(as_of)
+    if as_of is not None:
+        late = cash.deposit_late(as_of)  # made after the date, or not made and the date passed
+    else:  # a report stored before `as_of` was kept: a deposit made after its date, at a pack stating one
+        late = stated and bool(cash.deposited_on and cash.deposited_on > cash.deposit_due)
     if cash.deposit_recorded_cents is None:
         return f"{when}: not recorded{' (LATE)' if late else ''}."
     verified = "verified against the bank statement" if cash.deposit_verified else "not yet verified"

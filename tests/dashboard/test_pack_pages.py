@@ -104,10 +104,16 @@ def test_the_daily_page_gives_the_houses_deposit_due_date_and_late_once_past_it(
     assert not foreign(_books_words(html), jurisdiction)
 
 
-def test_north_dakotas_daily_page_keeps_its_deposit_words(client, house):
-    html = _pages(client, here := house("ND"), here.manager)[PAGES[0]]
-    assert "due by 2026-08-19 (the third banking day after the gaming date, ND 99-01.3-03-10(1))" in html
-    assert 'id="deposit-due"' not in html and 'id="deposit-late"' not in html
+def test_north_dakotas_daily_page_keeps_its_deposit_words_and_says_late_once_past_them(client, house):
+    """ND 99-01.3-03-10(1): the deposit by the third banking day; once that day has passed with no
+    deposit recorded, the page says late, as the compliance alert "Bank deposit late" does."""
+    here = house("ND")
+    words = "due by 2026-08-19 (the third banking day after the gaming date, ND 99-01.3-03-10(1))"
+    with time_machine.travel(datetime(2026, 8, 19, 18, 0, tzinfo=UTC), tick=False):
+        html = _pages(client, here, here.manager)[PAGES[0]]
+    assert words in html and 'id="deposit-due"' not in html and 'id="deposit-late"' not in html
+    html = _pages(client, here, here.manager)[PAGES[0]]  # today, the deposit still not made
+    assert words in html and '<span class="badge text-bg-danger" id="deposit-late">late</span>' in html
 
 
 @pytest.mark.parametrize("jurisdiction", ["WA-BJ", "NY"])

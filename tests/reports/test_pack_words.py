@@ -157,6 +157,17 @@ def test_the_daily_pdf_gives_the_deposits_due_date_not_late_before_it(client_for
     assert words in daily and "LATE" not in daily
 
 
+def test_north_dakotas_daily_pdf_says_late_once_the_third_banking_day_passed_undeposited(client_for, house):
+    """ND 99-01.3-03-10(1): asked for after the due date with no deposit recorded, the day's deposit
+    line says LATE in North Dakota's words, as the page and the "Bank deposit late" alert do."""
+    here = house("ND")
+    api = client_for(here.auditor)
+    daily = " ".join(
+        pdf_text(api.get(f"/api/v1/reports/{_report(api, here, 'daily')['id']}/download/").content).split()
+    )
+    assert "Bank deposit due by 2026-08-19: not recorded (LATE)." in daily
+
+
 def test_a_fees_site_reports_its_fees_and_no_drop_win_or_hold(client_for, house):
     here = house("WA-BJ")
     api = client_for(here.auditor)
