@@ -4,7 +4,7 @@ from collections.abc import Collection
 from datetime import date
 
 from django.db import connection
-from django.db.models import BigIntegerField, Case, Exists, F, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import BigIntegerField, Case, Exists, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Greatest
 
@@ -27,6 +27,19 @@ def books_closed_on(site_id: int, gaming_date: date) -> bool:
 
 def quarter_filing(site_id: int, quarter: Quarter) -> QuarterFiling | None:
     return QuarterFiling.objects.filter(site_id=site_id, quarter=str(quarter)).select_related("filed_by").first()
+
+
+def last_closed_date(jurisdictions: Collection[str] | None = None) -> date | None:
+    """The latest date whose books are closed or whose quarter is filed at any site of the
+    `jurisdictions` (every site: None), or None where none is: the last day of the past judged and
+    frozen. Two queries."""
+    closes, filed = BooksClose.objects.all(), QuarterFiling.objects.all()
+    if jurisdictions is not None:
+        closes = closes.filter(site__jurisdiction__in=list(jurisdictions))
+        filed = filed.filter(site__jurisdiction__in=list(jurisdictions))
+    found = [closes.aggregate(last=Max("gaming_date"))["last"], filed.aggregate(last=Max("end"))["last"]]
+    found = [day for day in found if day is not None]
+    return max(found) if found else None
 
 
 _CLOSED_SQL = (

@@ -6,11 +6,12 @@ Each pack states the thresholds of its flag rules (`Pack.thresholds`, in its com
 the date they judge."""
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
-from django.core.exceptions import ImproperlyConfigured
+from django.core.exceptions import ImproperlyConfigured, ValidationError
 
+from core.rules import HOUSE_CONTROL
 from packs import all_packs, get_pack
 
 # The house's own thresholds (every pack): code, value, unit, citation, summary, effective from.
@@ -34,6 +35,39 @@ def pack_seeds() -> dict[str, list[tuple]]:
 def codes_of(packs) -> set[str]:
     """The threshold codes of some packs, and the house's own (shown to everyone)."""
     return {row[0] for row in HOUSE_SEED} | {row[0] for pack in packs for row in pack.thresholds}
+
+
+def readers_of(code: str) -> list[str] | None:
+    """The pack codes whose rules read threshold `code` (None: the house's own, read by every pack)."""
+    if code in {row[0] for row in HOUSE_SEED}:
+        return None
+    return [pack.code for pack in all_packs() if code in {row[0] for row in pack.thresholds}]
+
+
+def refuse_backdating(code: str, effective_from: date | None) -> None:
+    """House control: a change of regulation takes effect after the last date whose books are
+    closed or whose quarter is filed at a site whose pack reads the threshold. Dated on or before
+    it, the new row would judge a closed day or a filed quarter by another rule than the one it
+    was closed and filed under (a filed quarter's report would print another low-hold threshold
+    beside its game, and another verdict), with no amendment: closed and filed periods are judged
+    by the rule in force when they were: their figures and reports never change unamended)."""
+    from accounting.published import last_closed_date
+
+    if not code or effective_from is None:
+        return
+    packs = readers_of(code)
+    last = last_closed_date(packs)
+    if last is None or effective_from > last:
+        return
+    where = "any site" if packs is None else f"a site of {', '.join(get_pack(p).name for p in packs)}"
+    raise ValidationError(
+        {
+            "effective_from": f"{HOUSE_CONTROL}: books are closed or a quarter is filed at {where} through "
+            f"{last.isoformat()}; a threshold in force from {effective_from.isoformat()} would judge those closed "
+            f"and filed periods by another rule than they were closed under. Give a date from "
+            f"{(last + timedelta(days=1)).isoformat()} on."
+        }
+    )
 
 
 # Every seed row: the house's and each pack's (the data migrations load these).
