@@ -37,10 +37,9 @@ def codes_of(packs) -> set[str]:
     return {row[0] for row in HOUSE_SEED} | {row[0] for pack in packs for row in pack.thresholds}
 
 
-def readers_of(code: str) -> list[str] | None:
-    """The pack codes whose rules read threshold `code` (None: the house's own, read by every pack)."""
-    if code in {row[0] for row in HOUSE_SEED}:
-        return None
+def readers_of(code: str) -> list[str]:
+    """The codes of the packs whose rules read threshold `code` (none for the house's own, which
+    judges no period: when a reminder is sent)."""
     return [pack.code for pack in all_packs() if code in {row[0] for row in pack.thresholds}]
 
 
@@ -49,17 +48,17 @@ def refuse_backdating(code: str, effective_from: date | None) -> None:
     closed or whose quarter is filed at a site whose pack reads the threshold. Dated on or before
     it, the new row would judge a closed day or a filed quarter by another rule than the one it
     was closed and filed under (a filed quarter's report would print another low-hold threshold
-    beside its game, and another verdict), with no amendment: closed and filed periods are judged
-    by the rule in force when they were: their figures and reports never change unamended)."""
+    beside its game, and another verdict) with no amendment, where closed and filed periods are
+    judged by the rules in force when they were closed and filed."""
     from accounting.published import last_closed_date
 
-    if not code or effective_from is None:
-        return
     packs = readers_of(code)
+    if not packs or effective_from is None:
+        return
     last = last_closed_date(packs)
     if last is None or effective_from > last:
         return
-    where = "any site" if packs is None else f"a site of {', '.join(get_pack(p).name for p in packs)}"
+    where = f"a site of {', '.join(get_pack(p).name for p in packs)}"
     raise ValidationError(
         {
             "effective_from": f"{HOUSE_CONTROL}: books are closed or a quarter is filed at {where} through "
