@@ -15,8 +15,8 @@ from .thresholds import refuse_backdating
 
 
 class ThresholdForm(forms.ModelForm):
-    """A new row is refused at its `effective_from` where that date falls on or before the last
-    day closed or filed at a site whose pack reads the threshold (`refuse_backdating`)."""
+    """A new row is refused at its `effective_from` where that date falls inside a quarter filed
+    at a site whose pack reads the threshold (`refuse_backdating`)."""
 
     class Meta:
         model = Threshold

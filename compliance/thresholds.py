@@ -44,27 +44,26 @@ def readers_of(code: str) -> list[str]:
 
 
 def refuse_backdating(code: str, effective_from: date | None) -> None:
-    """House control: a change of regulation takes effect after the last date whose books are
-    closed or whose quarter is filed at a site whose pack reads the threshold. Dated on or before
-    it, the new row would judge a closed day or a filed quarter by another rule than the one it
-    was closed and filed under (a filed quarter's report would print another low-hold threshold
-    beside its game, and another verdict) with no amendment, where closed and filed periods are
-    judged by the rules in force when they were closed and filed."""
-    from accounting.published import last_closed_date
+    """House control: a change of regulation takes effect after the last quarter filed at a site
+    whose pack reads the threshold. Dated inside it, the new row would judge a filed quarter by
+    another rule than the one it was filed under (its quarter page, API and report would print
+    another low-hold threshold beside its game, and another verdict) with no amendment. A day
+    closed but not yet filed may still be judged by a change of the law in force on it, as its
+    nightly checks would judge it on a later run."""
+    from accounting.published import last_filed_date
 
     packs = readers_of(code)
     if not packs or effective_from is None:
         return
-    last = last_closed_date(packs)
+    last = last_filed_date(packs)
     if last is None or effective_from > last:
         return
     where = f"a site of {', '.join(get_pack(p).name for p in packs)}"
     raise ValidationError(
         {
-            "effective_from": f"{HOUSE_CONTROL}: books are closed or a quarter is filed at {where} through "
-            f"{last.isoformat()}; a threshold in force from {effective_from.isoformat()} would judge those closed "
-            f"and filed periods by another rule than they were closed under. Give a date from "
-            f"{(last + timedelta(days=1)).isoformat()} on."
+            "effective_from": f"{HOUSE_CONTROL}: quarters are filed at {where} through {last.isoformat()}; a "
+            f"threshold in force from {effective_from.isoformat()} would judge a filed quarter by another rule "
+            f"than it was filed under. Give a date from {(last + timedelta(days=1)).isoformat()} on."
         }
     )
 

@@ -1,10 +1,10 @@
 """A threshold of the rules is shared, effective-dated data: a change of regulation is a new row
 with a later `effective_from`, so a past period is judged by its own rule. A row dated inside a
-filed quarter (or on a closed day) judged it by another: the filed quarter's figures page, API and
-report printed another low-hold threshold beside its game, and another verdict, with no amendment
-(the superuser's admin took any date). Now a date on or before the last day closed or filed at a
-site whose pack reads the threshold is refused at the field, citing the house control, and nothing
-is written; a date after it is added as before."""
+filed quarter judged it by another: the filed quarter's figures page, API and report printed another
+low-hold threshold beside its game, and another verdict, with no amendment (the superuser's admin
+took any date). Now a date inside a quarter filed at a site whose pack reads the threshold is
+refused at the field, citing the house control, and nothing is written; a date after it is added
+as before."""
 
 from datetime import UTC, date, datetime
 
@@ -56,12 +56,12 @@ def test_a_threshold_dated_inside_a_filed_quarter_is_refused_at_its_date(site, m
 
     assert refused.status_code == 200
     message = " ".join(refused.context["adminform"].form.errors["effective_from"])
-    assert message.startswith("House control: books are closed or a quarter is filed at a site of ")
+    assert message.startswith("House control: quarters are filed at a site of North Dakota through 2026-09-30;")
     assert "through 2026-09-30" in message and "Give a date from 2026-10-01 on." in message
     assert not Threshold.objects.filter(code=CODE, effective_from=date(2026, 8, 1)).exists()
     assert not AuditEvent.objects.filter(action="threshold.added").exists()
     assert twenty_one_line(api, site) == before  # the filed quarter's threshold and verdict stand
 
-    assert new_row(client, "2026-10-01").status_code == 302  # after the last day closed or filed
+    assert new_row(client, "2026-10-01").status_code == 302  # after the last quarter filed
     assert Threshold.objects.filter(code=CODE, effective_from=date(2026, 10, 1)).exists()
     assert twenty_one_line(api, site) == before
