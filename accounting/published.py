@@ -13,7 +13,8 @@ What is here, by question:
   `below_word`, `bank_allocation`; a compliance app supplies the thresholds with
   `register_hold_thresholds` (rows of `HoldThreshold`);
 - closed and filed books beside the figures now: `day_checks`, `filings`, `quarter_books`,
-  `filed_beside_now`, `filing_tax_now`, `tax_return`, `closed_books_of`; the entry that amended
+  `filed_beside_now`, `filing_tax_now`, `tax_return`, `closed_books_of`, the last day of the latest
+  quarter filed at a pack's sites (`last_filed_date`); the entry that amended
   a filed return, in words: `amendment_entry`;
 - dealers' percent-of-hold: `dealer_summaries`, `summarize_dealers`, `live_shift_figures`,
   `dealer_totals` (the sums without the shifts, `DealerTotals`: the line the report prints,
@@ -82,7 +83,7 @@ from .pack_figures import (
     sessions_against_custody,
     uncounted_boxes,
 )
-from .queries import books_closed, other_games_agp, other_games_history
+from .queries import books_closed, last_filed_date, other_games_agp, other_games_history
 from .summaries import (
     DailySummary,
     QuarterSummary,
@@ -226,6 +227,7 @@ __all__ = [
     "bank_allocation",
     "below_word",
     "books_closed",
+    "last_filed_date",
     "closed_books_of",
     "daily_summaries",
     "daily_summary",

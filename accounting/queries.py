@@ -4,7 +4,7 @@ from collections.abc import Collection
 from datetime import date
 
 from django.db import connection
-from django.db.models import BigIntegerField, Case, Exists, F, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import BigIntegerField, Case, Exists, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Greatest
 
@@ -27,6 +27,13 @@ def books_closed_on(site_id: int, gaming_date: date) -> bool:
 
 def quarter_filing(site_id: int, quarter: Quarter) -> QuarterFiling | None:
     return QuarterFiling.objects.filter(site_id=site_id, quarter=str(quarter)).select_related("filed_by").first()
+
+
+def last_filed_date(jurisdictions: Collection[str]) -> date | None:
+    """The last day of the latest quarter filed at any site of the `jurisdictions` (of every
+    organization), or None where none is: the end of the past the state has been told. One query."""
+    filed = QuarterFiling.objects.filter(site__jurisdiction__in=list(jurisdictions))
+    return filed.aggregate(last=Max("end"))["last"]
 
 
 _CLOSED_SQL = (

@@ -2,6 +2,7 @@
 superuser adds a change of regulation as a new row with a later `effective_from` (audited on the
 platform's chain); no row is ever edited or deleted, so a past period is judged by its own rule."""
 
+from django import forms
 from django.contrib import admin
 from django.db import transaction
 
@@ -10,10 +11,29 @@ from cardroom.admin import SharedReferenceAdmin
 from core.audit import record_event, snapshot
 
 from .models import Threshold
+from .thresholds import refuse_backdating
+
+
+class ThresholdForm(forms.ModelForm):
+    """A new row is refused at its `effective_from` where that date falls inside a quarter filed
+    at a site whose pack reads the threshold (`refuse_backdating`)."""
+
+    class Meta:
+        model = Threshold
+        fields = ["code", "value", "unit", "citation", "summary", "effective_from"]
+
+    def clean(self):
+        cleaned = super().clean()
+        try:
+            refuse_backdating(cleaned.get("code") or "", cleaned.get("effective_from"))
+        except forms.ValidationError as refusal:
+            self.add_error(None, refusal)
+        return cleaned
 
 
 @admin.register(Threshold)
 class ThresholdAdmin(SharedReferenceAdmin):
+    form = ThresholdForm
     list_display = ["code", "value", "unit", "citation", "effective_from"]
     list_filter = ["unit", "citation"]
     search_fields = ["code", "citation", "summary"]

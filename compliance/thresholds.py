@@ -6,11 +6,12 @@ Each pack states the thresholds of its flag rules (`Pack.thresholds`, in its com
 the date they judge."""
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
-from django.core.exceptions import ImproperlyConfigured
+from django.core.exceptions import ImproperlyConfigured, ValidationError
 
+from core.rules import HOUSE_CONTROL
 from packs import all_packs, get_pack
 
 # The house's own thresholds (every pack): code, value, unit, citation, summary, effective from.
@@ -34,6 +35,37 @@ def pack_seeds() -> dict[str, list[tuple]]:
 def codes_of(packs) -> set[str]:
     """The threshold codes of some packs, and the house's own (shown to everyone)."""
     return {row[0] for row in HOUSE_SEED} | {row[0] for pack in packs for row in pack.thresholds}
+
+
+def readers_of(code: str) -> list[str]:
+    """The codes of the packs whose rules read threshold `code` (none for the house's own, which
+    judges no period: when a reminder is sent)."""
+    return [pack.code for pack in all_packs() if code in {row[0] for row in pack.thresholds}]
+
+
+def refuse_backdating(code: str, effective_from: date | None) -> None:
+    """House control: a change of regulation takes effect after the last quarter filed at a site
+    whose pack reads the threshold. Dated inside it, the new row would judge a filed quarter by
+    another rule than the one it was filed under (its quarter page, API and report would print
+    another low-hold threshold beside its game, and another verdict) with no amendment. A day
+    closed but not yet filed may still be judged by a change of the law in force on it, as its
+    nightly checks would judge it on a later run."""
+    from accounting.published import last_filed_date
+
+    packs = readers_of(code)
+    if not packs or effective_from is None:
+        return
+    last = last_filed_date(packs)
+    if last is None or effective_from > last:
+        return
+    where = f"a site of {', '.join(get_pack(p).name for p in packs)}"
+    raise ValidationError(
+        {
+            "effective_from": f"{HOUSE_CONTROL}: quarters are filed at {where} through {last.isoformat()}; a "
+            f"threshold in force from {effective_from.isoformat()} would judge a filed quarter by another rule "
+            f"than it was filed under. Give a date from {(last + timedelta(days=1)).isoformat()} on."
+        }
+    )
 
 
 # Every seed row: the house's and each pack's (the data migrations load these).
