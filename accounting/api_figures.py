@@ -289,7 +289,10 @@ class QuarterSummaryOut(serializers.Serializer):
     )
     unexplained_cents = _cents(allow_null=True, help_text=f"{NOT_RECONCILED_DOC}.")
     long_short_without_chip_count_cents = _cents(allow_null=True, help_text=f"{NOT_RECONCILED_DOC}.")
-    days_without_bank_count = serializers.IntegerField()
+    days_without_bank_count = serializers.IntegerField(
+        help_text="The days that took cash at the cage (table or tournament play, a fees site's table fees, a "
+        "session site's sessions) without both bank counts: their cash is not in cash_profit_cents."
+    )
     tournaments = TournamentsOut(required=False, help_text=TOURNAMENTS_DOC)
     days_without_chip_count = serializers.IntegerField()
     filing = FilingStateOut()

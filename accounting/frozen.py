@@ -50,6 +50,17 @@ bank count among its `days_without_bank_count`. Versions 1 to 3 compared the ban
 holds the tournaments' fees and cash prizes, with the tables' AGP only, leaving the tournaments'
 cash an unexplained long; a stored document of those versions is still compared in its own
 (`_cash_before_v4`). A day or quarter without tournament play reads the same in versions 3 and 4.
+
+Version 5 (from 2026-12-05, after version 4 the same day) is version 4 with `"format_version": 5`
+and a quarter counting among its `days_without_bank_count` a day of a fees or session pack's table
+fees (WA-BJ, WAC 230-40-125(1)) or games-of-chance sessions (NY) without a bank count
+(`accounting.summaries.played_for_cash`). Their cash is the cash bank's (a day of them closes its
+books on a bank count, `accounting.services.cash_at_the_cage`), so such a day's cash profit is not
+known and left out of the quarter's, yet version 4 counted only the days of table or tournament
+play: a WA-BJ quarter of fees with no bank count read no day without one beside a cash profit not
+known. A stored document of versions 1 to 4 is still compared in its own version (`_quarter_cash`:
+version 4 counts the days of table or tournament play, versions 1 to 3 those of table play). A day's
+document, and a quarter without such a day, reads the same in versions 4 and 5.
 """
 
 import hashlib
@@ -58,7 +69,7 @@ from datetime import date
 
 from .figures import Custody, ratio_string
 
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 VERSION_KEY = "format_version"  # absent in version 1
 
 TAX_LABEL = (
@@ -259,16 +270,29 @@ def _known_sum(values) -> int | None:
     return sum(values) if values else None
 
 
+def _days_without_bank_count(summary, version: int) -> int:
+    """The quarter's days that took cash without a bank count, in format `version`: from 5 every day
+    of table or tournament play, table fees or sessions (`summary.days_without_bank_count`); in 4
+    those of table or tournament play; before 4 those of table play (the module docstring)."""
+    if version >= 5:
+        return summary.days_without_bank_count
+    if version == 4:
+        return sum(
+            1 for d in summary.days if d.cash.cash_profit_cents is None and (d.tables or not d.tournaments.is_empty)
+        )
+    return sum(1 for d in summary.days if d.cash.cash_profit_cents is None and d.tables)
+
+
 def _quarter_cash(summary, version: int) -> tuple[int | None, int | None, int, dict]:
     """The quarter's (cash profit, long (short), days without bank count) and each day's (cash
-    profit, long (short)) by date, in format `version` (before 4: `_cash_before_v4`, and only
-    the days of table play without a bank count counted)."""
+    profit, long (short)) by date, in format `version` (before 4: `_cash_before_v4`; the days
+    without a bank count as `_days_without_bank_count` counts them in that version)."""
+    without = _days_without_bank_count(summary, version)
     if version >= 4:
         days = {d.gaming_date: (d.cash.cash_profit_cents, d.cash.long_short_cents) for d in summary.days}
-        return summary.cash_profit_cents, summary.long_short_cents, summary.days_without_bank_count, days
+        return summary.cash_profit_cents, summary.long_short_cents, without, days
     days = {d.gaming_date: _cash_before_v4(d.cash)[:2] for d in summary.days}
     counted = [days[d.gaming_date] for d in summary.days if d.cash.cash_profit_cents is not None]
-    without = sum(1 for d in summary.days if d.cash.cash_profit_cents is None and d.tables)
     return _known_sum(p for p, _ in counted), _known_sum(ls for _, ls in counted), without, days
 
 

@@ -37,7 +37,7 @@ from zoneinfo import ZoneInfo
 from cardroom.models import Site
 from core.money import format_money
 from core.plurals import plural
-from packs import get_pack, revenue_words
+from packs import RevenueModel, get_pack, pack_for, revenue_words
 
 from . import rules
 from .amendments import entry_text as amendment_entry
@@ -179,6 +179,36 @@ def nothing_played_statement(summary: QuarterSummary, *, seasonal: bool) -> str:
     )
 
 
+def no_bank_count_statement(summary: QuarterSummary, where) -> str:
+    """What the quarter says of its days that took cash without both bank counts
+    (`QuarterSummary.days_without_bank_count`), "" where there are none: the cash of `where`'s pack
+    such a day took (table or tournament play, its table fees or its sessions, each citing the pack's
+    rule), the bank count's rule as that pack states it (ND 99-01.3-08-16(1)(a); House control where
+    it states none), and that those days' cash figures are not known nor in the quarter's. The
+    quarter page, the quarterly PDF and its CSV say it in these words."""
+    n = summary.days_without_bank_count
+    if not n:
+        return ""
+    where = where or summary.jurisdiction
+    pack = pack_for(where)
+    held = [
+        words
+        for words, kept in (
+            ("table play", pack.revenue_model != RevenueModel.FEES),
+            ("tournament play", rules.TOURNAMENT_PLAY.applies(where) or not summary.tournaments.is_empty),
+            (f"table fees ({rules.TABLE_FEES.at(where)})", pack.revenue_model == RevenueModel.FEES),
+            (f"games-of-chance sessions ({rules.SESSION_GAME.at(where)})", pack.revenue_model == RevenueModel.SESSION),
+        )
+        if kept
+    ]
+    figures = "cash profit and long (short) are" if pack.revenue_model == RevenueModel.DROP else "cash profit is"
+    return (
+        f"{plural(n, 'day')} with {' or '.join(held)} {'has' if n == 1 else 'have'} no bank count at both the "
+        f"start and the end ({rules.BANK_RECORDS.at(where)}): {'its' if n == 1 else 'their'} {figures} not known "
+        "and not in the quarter's totals."
+    )
+
+
 def seasonal_in(site: Site, quarter) -> bool:
     """Was `site` seasonal in `quarter`: its flag as the site stood at the quarter's end (its
     history; as first recorded where it was made after), so a site made seasonal since is not said
@@ -200,6 +230,7 @@ __all__ = [
     "tournament_days_statement",
     "gaming_days_statement",
     "nothing_played_statement",
+    "no_bank_count_statement",
     "return_cash_profit",
     "seasonal_in",
     "ADJUSTMENT_FIELDS",

@@ -470,7 +470,7 @@ class QuarterSummary:
     paddlewheel: Custody
     # Sums over the days whose cash bank was counted at both ends; None (not known, never
     # $0.00) when no day of the quarter was. `days_without_bank_count`: the days that took cash
-    # (table or tournament play, `played_for_cash`) without both counts.
+    # (table or tournament play, table fees or sessions: `played_for_cash`) without both counts.
     cash_profit_cents: int | None
     long_short_cents: int | None
     days_without_bank_count: int
@@ -507,8 +507,8 @@ class QuarterSummary:
         """No gaming day opened and no play of any kind in the quarter (a seasonal site out of its
         season): its cash figures are none, $0.00, never "not known" as if a bank count were
         missing (`return_cash_profit`). A fees or session pack's day of fees or sessions is play
-        (its pack's revenue) though it opens no gaming day."""
-        return not any(d.gaming_day_opened or played_for_cash(d) or fees_or_sessions(d) for d in self.days)
+        (its pack's revenue) though it opens no gaming day (`played_for_cash`)."""
+        return not any(d.gaming_day_opened or played_for_cash(d) for d in self.days)
 
     @property
     def record_only_days(self) -> tuple[DailySummary, ...]:
@@ -528,10 +528,13 @@ def fees_or_sessions(day: DailySummary) -> bool:
 
 
 def played_for_cash(day: DailySummary) -> bool:
-    """Did the day take cash its bank count answers for: table play, or tournament play (its fees
-    and cash prizes are the cash bank's, `cash_figures`)? Such a day without a bank count leaves
-    its cash out of the quarter's cash profit (`QuarterSummary.days_without_bank_count`)."""
-    return bool(day.tables) or not day.tournaments.is_empty
+    """Did the day take cash its bank count answers for: table play, tournament play (its fees
+    and cash prizes are the cash bank's, `cash_figures`), or a fees or session pack's table fees or
+    sessions (`fees_or_sessions`: the cash its books close on a bank count for,
+    `accounting.services.cash_at_the_cage`)? Such a day without a bank count leaves its cash out of
+    the quarter's cash profit (`QuarterSummary.days_without_bank_count`; a filed quarter of frozen
+    format 4 or earlier counted fewer days, `accounting.frozen`)."""
+    return bool(day.tables) or not day.tournaments.is_empty or fees_or_sessions(day)
 
 
 def _known_sum(values) -> int | None:

@@ -609,6 +609,8 @@ def quarter(request):
         "nothing_played": published.nothing_played_statement(
             summary, seasonal=summary.nothing_played and published.seasonal_in(site, chosen)
         ),
+        # The days that took cash without both bank counts, citing the count's rule at the site.
+        "no_bank_count": published.no_bank_count_statement(summary, site),
         "cash_profit_cents": published.return_cash_profit(summary, summary.cash_profit_cents),
         "long_short_cents": published.return_cash_profit(summary, summary.long_short_cents),
         "can_file": state.filing is None

@@ -35,6 +35,7 @@ from accounting.published import (
     filings,
     gaming_days_statement,
     in_pack_words,
+    no_bank_count_statement,
     nothing_played_statement,
     organization_quarter,
     pack_figures,
@@ -344,16 +345,11 @@ def cash_lines(summary: QuarterSummary, *, holds: bool = True, where: str = "") 
     ]
 
 
-def no_bank_count_notes(summary: QuarterSummary) -> list[str]:
-    """The days without both bank counts, as the PDF's cash section and the CSV say it."""
-    if not summary.days_without_bank_count:
-        return []
-    n = summary.days_without_bank_count
-    return [
-        f"{plural(n, 'day')} with play {'has' if n == 1 else 'have'} no bank count at both the start "
-        f"and the end: {'its' if n == 1 else 'their'} cash profit and long (short) are not known and not in the "
-        "quarter's totals."
-    ]
+def no_bank_count_notes(summary: QuarterSummary, where) -> list[str]:
+    """The days without both bank counts, as the PDF's cash section and the CSV say it (the quarter
+    page's words, `no_bank_count_statement`: the bank count's rule as the site's pack states it)."""
+    statement = no_bank_count_statement(summary, where)
+    return [statement] if statement else []
 
 
 def cash_rows(summary: QuarterSummary, *, holds: bool = True, where: str = "") -> list[list]:
@@ -380,7 +376,7 @@ def _cash(data: QuarterlyReport) -> list:
             )
         )
     story += combined_bank_section(data)
-    story += [para(note) for note in no_bank_count_notes(summary)]
+    story += [para(note) for note in no_bank_count_notes(summary, data.where)]
     net = summary.long_short_cents
     nothing = nothing_played_statement(summary, seasonal=data.seasonal)
     if not data.holds:
@@ -709,7 +705,7 @@ def _cash_csv_rows(data: QuarterlyReport) -> list[list]:
         _row("cash", label=label, amount=cents) for label, cents in cash_lines(s, holds=data.holds, where=data.where)
     ]
     rows += _allocation_csv_rows(data)
-    rows += [_row("cash", note=note) for note in no_bank_count_notes(s)]
+    rows += [_row("cash", note=note) for note in no_bank_count_notes(s, data.where)]
     # As the PDF: a fees or session pack's cash has no long (short), so no statement of one.
     nothing = nothing_played_statement(s, seasonal=data.seasonal) if data.holds else ""
     rows += [_row("cash", note=nothing)] if nothing else []

@@ -1,10 +1,11 @@
 """The frozen figures format (accounting.frozen): what a closed day and a filed quarter keep,
 and their SHA-256, is the frozen module's, not the API's. The digests below were taken from
 books closed and a quarter filed through the services; they must not change when the API's
-representation does, and stored snapshots of format versions 1 to 3 must still verify and
+representation does, and stored snapshots of format versions 1 to 4 must still verify and
 compare equal in their own format. Version 3 keeps a drop site's document as version 2 (its version
 key aside) and a fees site's (WA-BJ) without the drop's blocks; version 4 keeps a document without
-tournament play as version 3 (its version key aside)."""
+tournament play as version 3, and version 5 a document without a fees or session day lacking its
+bank count as version 4 (their version keys aside)."""
 
 from dataclasses import replace
 from datetime import UTC, date, datetime
@@ -42,14 +43,19 @@ QUARTER_SHA256_V2 = "4583f199efd1714422cc4f54d237bc67d4f4203f8b8ce7ae1497cc8cf92
 # ... as they wrote them in version 3 (a drop site's: version 2 with its version key 3) ...
 DAY_SHA256_V3 = "d0c5051aeb58838fde0e58fb9ac4541626694b4de0499a7b8396a28a1c03d249"
 QUARTER_SHA256_V3 = "34ad9129f21dcc3a9cc1b3a64e7c982cd29570d431e8ab305d74ba955a7a969f"
-# ... and as they write them in version 4 (a day without tournament play: version 3 with its key 4).
-DAY_SHA256 = "3ba385b4da799b6a6a8b7da4ae0f194356869f19990d43003df7378b162b0ebc"
-QUARTER_SHA256 = "0a305a54eb6902813850e8d2b3e3303603ac7173230a671075bf48746b0cc518"
-# A fees site's (WA-BJ) day and quarter as version 4 writes them (no drop blocks; version 3's with
-# its key 4), as version 3 wrote them, and its day as version 2 wrote it (zero drop blocks beside
-# its fees).
-FEE_DAY_SHA256 = "3ab084552c072ca1d2e4e82b781dc7440c20dd3c47b7caf10fc5b40b1910770c"
-FEE_QUARTER_SHA256 = "e153f557623324722383ddb471ea2ce5efda9b024c0a5a2345d360d7ff775a99"
+# ... as they wrote them in version 4 (a day without tournament play: version 3 with its key 4) ...
+DAY_SHA256_V4 = "3ba385b4da799b6a6a8b7da4ae0f194356869f19990d43003df7378b162b0ebc"
+QUARTER_SHA256_V4 = "0a305a54eb6902813850e8d2b3e3303603ac7173230a671075bf48746b0cc518"
+# ... and as they write them in version 5 (every day with its bank count: version 4 with its key 5).
+DAY_SHA256 = "298eb4a54b9f5fe0d5b5f321e814a95f2eaabe2f0cc019a61e65113323a3ce3e"
+QUARTER_SHA256 = "67c16fdc918cf34cc808f97b668090cc566c1d3f8f6b474ec2ddbdae96d23cd3"
+# A fees site's (WA-BJ) day and quarter as version 5 writes them (no drop blocks; version 4's with
+# its key 5), as version 4 and version 3 wrote them, and its day as version 2 wrote it (zero drop
+# blocks beside its fees).
+FEE_DAY_SHA256 = "4df8f30ed594309c390adcf8f2a9cbc42cf2c6bd43e49a64b942344fe466fdf4"
+FEE_QUARTER_SHA256 = "3d97830f19b0299114a38c683040d2a5edd6f64d7b477534d70e69d70e72d91f"
+FEE_DAY_SHA256_V4 = "3ab084552c072ca1d2e4e82b781dc7440c20dd3c47b7caf10fc5b40b1910770c"
+FEE_QUARTER_SHA256_V4 = "e153f557623324722383ddb471ea2ce5efda9b024c0a5a2345d360d7ff775a99"
 FEE_DAY_SHA256_V3 = "12484d2bd4078035687cd857ca573205db0deb645c02863224f0b827dffb12d6"
 FEE_DAY_SHA256_V2 = "43a6cff11b13a6c0157686cfe42f54283b5fc4a5066458d34776ac1099521e47"
 
@@ -103,7 +109,7 @@ def test_a_closed_days_digest_is_the_frozen_formats(played, cast, site):
     assert closed.figures == frozen.daily(summaries.daily_summary(site, DAY)) | {"books_closed": True}
     assert closed.figures_sha256 == DAY_SHA256
     assert (
-        frozen.verifies(closed.figures, DAY_SHA256) and frozen.version_of(closed.figures) == frozen.FORMAT_VERSION == 4
+        frozen.verifies(closed.figures, DAY_SHA256) and frozen.version_of(closed.figures) == frozen.FORMAT_VERSION == 5
     )
     # Versions 1 and 2 are still written as they were, for comparing the snapshots stored in them.
     v1 = frozen.daily(summaries.daily_summary(site, DAY), 1) | {"books_closed": True}
@@ -112,9 +118,13 @@ def test_a_closed_days_digest_is_the_frozen_formats(played, cast, site):
     assert v2[frozen.VERSION_KEY] == 2 and frozen.digest(v2) == DAY_SHA256_V2
     v3 = frozen.daily(summaries.daily_summary(site, DAY), 3) | {"books_closed": True}
     assert v3[frozen.VERSION_KEY] == 3 and frozen.digest(v3) == DAY_SHA256_V3
-    # A drop site without tournament play: version 4 is version 3 with its key, version 3 is version
-    # 2 with its key, version 2 is version 1 with its key.
-    assert closed.figures == v2 | {frozen.VERSION_KEY: 4} == v3 | {frozen.VERSION_KEY: 4}
+    v4 = frozen.daily(summaries.daily_summary(site, DAY), 4) | {"books_closed": True}
+    assert v4[frozen.VERSION_KEY] == 4 and frozen.digest(v4) == DAY_SHA256_V4
+    # A drop site without tournament play: version 5 is version 4 with its key, version 4 is version
+    # 3 with its key, version 3 is version 2 with its key, version 2 is version 1 with its key.
+    assert (
+        closed.figures == v2 | {frozen.VERSION_KEY: 5} == v3 | {frozen.VERSION_KEY: 5} == v4 | {frozen.VERSION_KEY: 5}
+    )
     assert {k: v for k, v in closed.figures.items() if k != frozen.VERSION_KEY} == v1
 
 
@@ -144,7 +154,9 @@ def test_a_filed_quarters_digest_is_the_frozen_formats(played, cast, site, api_s
     assert frozen.digest(v2) == QUARTER_SHA256_V2
     v3 = {**filing.figures, "summary": frozen.quarter(summary, {(site.pk, DAY): DAY_SHA256_V3}, 3)}
     assert frozen.digest(v3) == QUARTER_SHA256_V3
-    # A drop site's quarter in version 4: version 2's blocks, the version key 3.
+    v4 = {**filing.figures, "summary": frozen.quarter(summary, {(site.pk, DAY): DAY_SHA256_V4}, 4)}
+    assert frozen.digest(v4) == QUARTER_SHA256_V4
+    # A drop site's quarter in version 5: version 2's blocks, the version key 5.
     assert set(filing.figures["summary"]) == set(v2["summary"]) and filing.figures["summary"]["total"]
     assert filing.figures["summary"]["total"] == v2["summary"]["total"]
 
@@ -238,21 +250,28 @@ def test_a_fee_sites_closed_day_and_filed_quarter_keep_their_fees_and_no_drop_pi
     manager = fee_people[Role.GAMING_MANAGER].user
     closed = services.close_books(acting_user=manager, site=fee_site, gaming_date=DAY)
     day = closed.figures
-    assert frozen.version_of(day) == 4 and day["pack"] == FEES
+    assert frozen.version_of(day) == 5 and day["pack"] == FEES
     assert not {"tables", "total", "twenty_one", "paddlewheel"} & set(day)
     assert not {"long_short_cents", "chips_outside_change_cents", "unexplained_cents"} & set(day["cash"])
     assert day["cash"]["cash_profit_cents"] == 1600
     assert closed.figures_sha256 == FEE_DAY_SHA256 and frozen.verifies(day, FEE_DAY_SHA256)
     v3 = frozen.daily(replace(summaries.daily_summary(fee_site, DAY), books_closed=True), 3)
-    assert frozen.digest(v3) == FEE_DAY_SHA256_V3 and day == v3 | {frozen.VERSION_KEY: 4}
+    assert frozen.digest(v3) == FEE_DAY_SHA256_V3 and day == v3 | {frozen.VERSION_KEY: 5}
+    v4 = frozen.daily(replace(summaries.daily_summary(fee_site, DAY), books_closed=True), 4)
+    assert frozen.digest(v4) == FEE_DAY_SHA256_V4 and day == v4 | {frozen.VERSION_KEY: 5}
 
     filing = services.file_quarter(acting_user=manager, site=fee_site, quarter=Q3)
     summary = filing.figures["summary"]
-    assert frozen.version_of(summary) == 4 and summary["pack"] == FEES and "tax" not in filing.figures
+    assert frozen.version_of(summary) == 5 and summary["pack"] == FEES and "tax" not in filing.figures
     assert not {"total", "twenty_one", "paddlewheel", "long_short_cents"} & set(summary)
     assert summary["days"] == [{"gaming_date": str(DAY), "cash_profit_cents": 1600, "books_sha256": FEE_DAY_SHA256}]
     assert summary["cash_profit_cents"] == 1600
     assert filing.figures_sha256 == FEE_QUARTER_SHA256 and frozen.verifies(filing.figures, FEE_QUARTER_SHA256)
+    v4 = frozen.quarter(summaries.quarter_summary(fee_site, Q3), {(fee_site.pk, DAY): FEE_DAY_SHA256_V4}, 4)
+    assert frozen.digest({"summary": v4}) == FEE_QUARTER_SHA256_V4 and summary == v4 | {
+        frozen.VERSION_KEY: 5,
+        "days": [{**v4["days"][0], "books_sha256": FEE_DAY_SHA256}],
+    }
     state = books.quarter_books(summaries.quarter_summary(fee_site, Q3), filing, fee_site.time_zone)
     assert state.state == "equal" and state.days[0][1].state == "equal"
 
@@ -271,7 +290,7 @@ def test_a_fee_sites_version_2_day_still_verifies_and_compares_equal_in_its_own_
     summary = summaries.daily_summary(fee_site, DAY)
     check = books.day_checks([summary])[(fee_site.pk, DAY)]
     assert check.state == "equal" and not check.differences
-    # ... compared in version 2: the day as version 4 writes it now has no drop block to match it.
+    # ... compared in version 2: the day as the version of today writes it has no drop block to match it.
     now = frozen.daily(replace(summary, books_closed=True))
-    assert frozen.version_of(now) == 4 and "total" not in now
+    assert frozen.version_of(now) == frozen.FORMAT_VERSION and "total" not in now
     assert books.differences(books.comparable_daily(document), books.comparable_daily(now), "closed")

@@ -82,4 +82,4 @@ def test_a_closed_day_of_an_earlier_format_keeps_its_own_cash_figures(site, tour
     earlier = frozen.daily(day, 3)["cash"]
     assert (earlier["cash_profit_cents"], earlier["long_short_cents"]) == (5_000, 5_000)
     now = frozen.daily(day)
-    assert now[frozen.VERSION_KEY] == 4 and now["cash"]["long_short_cents"] == 0
+    assert now[frozen.VERSION_KEY] == frozen.FORMAT_VERSION and now["cash"]["long_short_cents"] == 0
