@@ -304,12 +304,13 @@ STATION_WORK = {"floor": Station.Kind.PIT, "counts": Station.Kind.COUNT, "fees":
 EVERY_STATION = frozenset({"boxes", "remove_all"})
 EVERY_STATION_ROUTES = ("drop-box-",)  # the drop boxes' API routes
 # And the work of those apps that no station's page presents, whatever its kind: a person's at
-# their own login (house control), by app: its page and API route names, and what it is. The fee
+# their own login (house control), by app: its page and API route names, and what it is. Only its
+# writes are refused here; a station's reads are `STATION_READS`', which reads none of it. The fee
 # cash count is on the fees page only, whose counters sign in as themselves (fees.views); a count
 # adjustment is a gaming manager's approval, on no station's page (the count tablet presents the
 # count team's sessions: counting, resolving, explaining, signing).
 PERSON_WORK = {
-    "fees": (frozenset({"count", "fee-count-list", "fee-count-detail"}), "the fee cash count"),
+    "fees": (frozenset({"count", "fee-count-list"}), "the fee cash count"),
     "counts": (frozenset({"count-session-adjustments"}), "a count adjustment"),
 }
 _WORK_FORMS = {
@@ -318,18 +319,19 @@ _WORK_FORMS = {
 }
 
 
-def station_refusal(access: Access, app: str | None, route: str | None = None) -> str | None:
+def station_refusal(access: Access, app: str | None, route: str | None = None, *, writes: bool = True) -> str | None:
     """Why a station may not present the pages or API of `app` (an app label; `route`, the page's
     or API route's name): a pit terminal presents no count room's forms, a count tablet no pit's
     (`Station.kind`; house control: a tablet in the count room is not a terminal for slips or
-    fees); the drop boxes' custody is either's; the work of `PERSON_WORK` is neither's. None where
-    it may, or for a person."""
+    fees); the drop boxes' custody is either's; the work of `PERSON_WORK` is neither's (a write:
+    `writes` False, a read, is left to `STATION_READS`, which reads none of it). None where it
+    may, or for a person."""
     work = STATION_WORK.get(app or "")
     station = access.station
     if station is None or work is None:
         return None
     routes, what = PERSON_WORK.get(app or "", (frozenset(), ""))
-    if route in routes:
+    if writes and route in routes:
         return (
             f"{HOUSE_CONTROL}: {station.name} is a {station.get_kind_display().lower()}: no station presents "
             f"{what}, a person's work at their own login. Sign in as yourself."
