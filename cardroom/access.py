@@ -296,25 +296,47 @@ STATION_READS = StationReads(
 
 
 # The apps whose pages and API a station presents only if its kind is theirs (house control).
-STATION_WORK = {"floor": Station.Kind.PIT, "counts": Station.Kind.COUNT}
+# The fees app's station work is the pit's: a table fee collected at the table on the pit
+# terminal (fees.pit, WA-BJ); no count tablet page offers a fee.
+STATION_WORK = {"floor": Station.Kind.PIT, "counts": Station.Kind.COUNT, "fees": Station.Kind.PIT}
 # Of those, the pages (route names) every kind presents: the drop boxes' custody (registered,
 # placed on a table and removed at the tables, 08-14(1)), worked from the pit or the count room.
 EVERY_STATION = frozenset({"boxes", "remove_all"})
 EVERY_STATION_ROUTES = ("drop-box-",)  # the drop boxes' API routes
+# And the work of those apps that no station's page presents, whatever its kind: a person's at
+# their own login (house control), by app: its page and API route names, and what it is. Only its
+# writes are refused here; a station's reads are `STATION_READS`', which reads none of it. The fee
+# cash count is on the fees page only, whose counters sign in as themselves (fees.views); a count
+# adjustment is a gaming manager's approval, on no station's page (the count tablet presents the
+# count team's sessions: counting, resolving, explaining, signing).
+PERSON_WORK = {
+    "fees": (frozenset({"count", "fee-count-list"}), "the fee cash count"),
+    "counts": (frozenset({"count-session-adjustments"}), "a count adjustment"),
+}
 _WORK_FORMS = {
-    Station.Kind.PIT: "the pit's forms (tables, fill and credit slips)",
+    Station.Kind.PIT: "the pit's forms (tables, fill and credit slips, table fees)",
     Station.Kind.COUNT: "the count room's forms (count sessions)",
 }
 
 
-def station_refusal(access: Access, app: str | None, route: str | None = None) -> str | None:
+def station_refusal(access: Access, app: str | None, route: str | None = None, *, writes: bool = True) -> str | None:
     """Why a station may not present the pages or API of `app` (an app label; `route`, the page's
     or API route's name): a pit terminal presents no count room's forms, a count tablet no pit's
-    (`Station.kind`; house control: a tablet in the count room is not a terminal for slips); the
-    drop boxes' custody is either's. None where it may, or for a person."""
+    (`Station.kind`; house control: a tablet in the count room is not a terminal for slips or
+    fees); the drop boxes' custody is either's; the work of `PERSON_WORK` is neither's (a write:
+    `writes` False, a read, is left to `STATION_READS`, which reads none of it). None where it
+    may, or for a person."""
     work = STATION_WORK.get(app or "")
     station = access.station
-    if station is None or work is None or station.presents(work):
+    if station is None or work is None:
+        return None
+    routes, what = PERSON_WORK.get(app or "", (frozenset(), ""))
+    if writes and route in routes:
+        return (
+            f"{HOUSE_CONTROL}: {station.name} is a {station.get_kind_display().lower()}: no station presents "
+            f"{what}, a person's work at their own login. Sign in as yourself."
+        )
+    if station.presents(work):
         return None
     if route in EVERY_STATION or (route or "").startswith(EVERY_STATION_ROUTES):
         return None

@@ -18,7 +18,8 @@ class StationReadsThePit(BasePermission):
         access, match = access_for(request.user), request.resolver_match
         route = match.url_name if match else None
         # A station's kind decides which app's steps it takes (a count tablet posts no slip).
-        if refusal := station_refusal(access, type(view).__module__.partition(".")[0], route):
+        app, writes = type(view).__module__.partition(".")[0], request.method not in SAFE_METHODS
+        if refusal := station_refusal(access, app, route, writes=writes):
             self.message = refusal
             return False
         if request.method not in SAFE_METHODS:

@@ -645,9 +645,10 @@ class Station(models.Model):
     (cardroom.pins), checked and recorded as theirs.
 
     Its `kind` says which forms it presents (house control, `cardroom.access.station_refusal`):
-    a pit terminal the pit's (tables, fill and credit slips), a count tablet the count room's
-    (count sessions), or both where one terminal serves a small site; every kind the drop
-    boxes' custody."""
+    a pit terminal the pit's (tables, fill and credit slips, table fees), a count tablet the count
+    room's (count sessions), or both where one terminal serves a small site; every kind the drop
+    boxes' custody; no kind the work no station's page offers (the fee cash count, a count
+    adjustment: a person's, at their own login)."""
 
     class Kind(models.TextChoices):
         PIT = "pit", "Pit terminal"

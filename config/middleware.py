@@ -52,7 +52,9 @@ class StationWorkMiddleware:
         if not request.user.is_authenticated or request.path_info.startswith("/api/"):
             return None
         match = request.resolver_match
-        refusal = station_refusal(access_for(request.user), *((match.app_name, match.url_name) if match else ()))
+        route = (match.app_name, match.url_name) if match else ()
+        writes = request.method not in ("GET", "HEAD", "OPTIONS")  # a page's reads are the station's own rule's
+        refusal = station_refusal(access_for(request.user), *route, writes=writes)
         if refusal:
             raise PermissionDenied(refusal)
         return None

@@ -58,7 +58,11 @@ class FeeCollectionInputSerializer(PinSignerInput):
     basis = serializers.ChoiceField(choices=FeeBasis.choices)
     # the bounds of the period, rate and count are the service's (one message, in words, citing its rule)
     period_minutes = serializers.IntegerField(help_text=f"1 to {rules.MAX_PERIOD_MINUTES} minutes.")
-    rate_cents = CentsField(help_text=f"Per seat or player per period, 1 to {rules.MAX_RATE_CENTS} cents.")
+    rate_cents = CentsField(
+        help_text=f"Per seat or player per period, 1 to {rules.MAX_RATE_CENTS} cents.",
+        # not a number: the service's words for a rate, its bounds and their rule (as the pages say it)
+        error_messages={"invalid": f"{services.rate_bounds()}: give it in whole cents, 1 to {rules.MAX_RATE_CENTS:,}."},
+    )
     count = serializers.IntegerField(help_text=f"Seats or players charged, 1 to {rules.MAX_COUNT}.")
     amount_cents = CentsField(
         min_value=1,

@@ -7,8 +7,27 @@ from core.forms import BookDateField, BootstrapMixin, CentsField, LocalMomentFie
 from core.limits import MAX_TEXT_LENGTH
 from core.rules import HOUSE_CONTROL
 
-from . import rules
+from . import rules, services
 from .models import FeeBasis, GameSession
+
+
+class RateField(CentsField):
+    """The rate per seat or player per period, in dollars. A rate the page cannot take as an amount
+    (a word, a fraction of a cent, beyond any amount) is refused in the service's words for a rate:
+    its bounds and their rule (`services.rate_bounds`, as the pit terminal says it), not the money
+    field's bare "Enter an amount"; a rate in money out of those bounds reaches the service, which
+    refuses it in the same words."""
+
+    def to_python(self, value):
+        try:
+            return super().to_python(value)
+        except forms.ValidationError as refused:
+            not_money = isinstance(refused.__cause__, ValueError)
+            typed = str(value).strip()
+            raise forms.ValidationError(
+                f'{services.rate_bounds()}; got "{typed}"'
+                + (", not dollars and cents (for example 2.50)." if not_money else ".")
+            ) from None
 
 
 class FeeForm(BootstrapMixin, forms.Form):
@@ -19,7 +38,7 @@ class FeeForm(BootstrapMixin, forms.Form):
         initial=30,
         help_text="Fees only on a time basis.",  # cited at the site's pack (`__init__`)
     )
-    rate_cents = CentsField(label="Rate per seat or player ($)")
+    rate_cents = RateField(label="Rate per seat or player ($)")
     # bounds are the service's (one message for the browser and the API, citing its rule)
     count = forms.IntegerField(label="Seats or players charged")
     amount_cents = CentsField(

@@ -50,7 +50,7 @@ def record_count_adjustment(
         raise ValidationError({"box": f"{drop_box} was not counted in this session."})
     if not (reason or "").strip():
         raise ValidationError({"reason": "An adjusting entry states its reason."})
-    figures, found = parse_currency(currency, session.site), parse_forms(forms)
+    figures, found = parse_currency(currency, session.site), parse_forms(forms, session.site)
     when = _adjusted_at(session, current, at)
     with transaction.atomic():
         acts.hold_books_open(session.site, session.gaming_date, "the counted drop", field="session")

@@ -278,7 +278,7 @@ def record_blind_count(
     drop = _drop_to_count(session, drop_box)
     _check_key_holders(session, drop)
     _refuse_counting_twice(session, drop, employee)
-    figures, found = parse_currency(currency, session.site), parse_forms(forms)
+    figures, found = parse_currency(currency, session.site), parse_forms(forms, session.site)
     _refuse_blank_count(session, currency)
     # A count entered from paper keeps the time it was counted, within the session.
     when = acts.moment(
@@ -335,7 +335,7 @@ def resolve_difference(
         raise ValidationError(
             {"note": f"{COUNT.at(session.site)}: say what the recount found; a difference is resolved with a note."}
         )
-    figures, found = parse_currency(currency, session.site), parse_forms(forms)
+    figures, found = parse_currency(currency, session.site), parse_forms(forms, session.site)
     _refuse_blank_count(session, currency)
     # A recount entered from paper keeps its time: after the members' counts it resolves.
     counted = drop.entries.filter(kind=EntryKind.MEMBER).aggregate(last=Max("entered_at"))["last"]

@@ -32,8 +32,9 @@ def _keys(keys) -> str:
 
 def parse_currency(raw, site) -> Figures:
     """[{"denomination_cents": n, "quantity": q, "form": "bill"|"coin"?}] -> {(n, form): q}.
-    Quantities are whole numbers, never negative (the count rule at `site`, `COUNT`); only US
-    bills and coins; each once."""
+    Quantities are whole numbers, never negative; only US bills and coins (the drop box cash the
+    team counts); each once: the count rule at `site` (`COUNT`: ND 99-01.3-08-14(4), House control
+    at a pack that does not state it), cited in each refusal."""
     if not isinstance(raw, list | tuple):
         raise ValidationError({"currency": "Give the currency as a list of denominations and quantities."})
     figures: Figures = {}
@@ -53,8 +54,8 @@ def parse_currency(raw, site) -> Figures:
         denomination = CURRENCY_BY_KEY.get(f"{form}_{cents}")
         if denomination is None:
             errors.append(
-                f"{item.get('denomination_cents')!r} cents is not a US bill or coin the count records "
-                f"({currency_list_text()})."
+                f"{COUNT.at(site)}: {item.get('denomination_cents')!r} cents is not a US bill or coin the count "
+                f"records ({currency_list_text()})."
             )
             continue
         quantity = _whole_number(item.get("quantity"))
@@ -68,7 +69,7 @@ def parse_currency(raw, site) -> Figures:
             errors.append(limits.quantity_message(f"The quantity of {denomination.label}s ({quantity:,})"))
             continue
         if (cents, form) in figures:
-            errors.append(f"{denomination.label} is listed twice.")
+            errors.append(f"{COUNT.at(site)}: {denomination.label} is listed twice; give one line per denomination.")
             continue
         figures[(cents, form)] = quantity
     if errors:
@@ -76,9 +77,10 @@ def parse_currency(raw, site) -> Figures:
     return {key: q for key, q in figures.items() if q > 0}
 
 
-def parse_forms(raw) -> Forms:
+def parse_forms(raw, site) -> Forms:
     """[{"kind": "fill"|"credit", "number": n}] -> {(kind, n)}: fill-slip copies and
-    credit-slip originals found in the box, each number once."""
+    credit-slip originals found in the box, each number once (the count rule at `site`, `COUNT`,
+    cited in each refusal of a form)."""
     if raw in (None, ""):
         return set()
     if not isinstance(raw, list | tuple):
@@ -94,7 +96,8 @@ def parse_forms(raw) -> Forms:
         number = _whole_number(item.get("number")) if isinstance(item, dict) else None
         if kind not in SlipKind.values:
             errors.append(
-                f"A form found is a fill slip copy or a credit slip original (kind 'fill' or 'credit'), not {kind!r}."
+                f"{COUNT.at(site)}: a form found is a fill slip copy or a credit slip original (kind 'fill' or "
+                f"'credit'), not {kind!r}."
             )
         elif number is None or not 1 <= number <= limits.MAX_FORM_NUMBER:
             errors.append(
@@ -102,7 +105,7 @@ def parse_forms(raw) -> Forms:
                 f"(got {item.get('number')!r}; {limits.HOUSE_CONTROL})."
             )
         elif (kind, number) in forms:
-            errors.append(f"{kind.capitalize()} slip {number} is listed twice.")
+            errors.append(f"{COUNT.at(site)}: {kind} slip {number} is listed twice; give each form found once.")
         else:
             forms.add((kind, number))
     if errors:

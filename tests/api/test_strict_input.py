@@ -137,7 +137,7 @@ def test_a_currency_line_or_form_found_with_an_unknown_key_is_refused():
     with pytest.raises(ValidationError, match="no field 'colour'"):
         parse_currency([{"denomination_cents": 100, "quantity": 1, "colour": "green"}], "ND")
     with pytest.raises(ValidationError, match="no field 'table'"):
-        parse_forms([{"kind": "fill", "number": 7, "table": 1}])
+        parse_forms([{"kind": "fill", "number": 7, "table": 1}], "ND")
     assert parse_currency([{"denomination_cents": 100, "quantity": 1, "form": "coin"}], "ND") == {(100, "coin"): 1}
 
 

@@ -8,8 +8,11 @@ or 400 naming the unknown site/box); org-wide roles see it but only act as their
 import pytest
 import time_machine
 
-from cardroom.models import Membership, Role
+from cardroom import pins
+from cardroom.models import Membership, Role, Station
+from core.models import AuditEvent
 from counts import services
+from counts.models import CountAgreement
 from tests.conftest import ALL_ROLES
 from tests.factories import TableFactory, make_person
 from tests.shared_world import built_once
@@ -157,6 +160,42 @@ def test_adjusting_a_signed_count(client_for, cast, worlds, role):
     response = client_for(cast[role]).post(f"/api/v1/count-sessions/{session.pk}/adjustments/", payload, format="json")
     expected = 201 if role == Role.GAMING_MANAGER else (403 if role in READERS else 404)
     assert response.status_code == expected
+
+
+@pytest.mark.parametrize("kind", Station.Kind.values)
+def test_no_station_takes_a_count_adjustment_even_with_the_gaming_managers_pin(api_client, cast, worlds, kind):
+    """A count adjustment is a gaming manager's approval, on no station's page (the count tablet
+    presents the team's counting, resolving, explaining and signing): every kind refuses it naming
+    the house control, with the manager's own badge and PIN, and nothing is written."""
+    world = worlds["own"]
+    session = world["session"]
+    for member in (session.first_member, session.second_member):
+        services.record_blind_count(
+            acting_user=member.user, session=session, drop_box=world["box"], currency=cash(b20=5)
+        )
+    for member in (session.first_member, session.second_member):
+        services.sign_count(acting_user=member.user, session=session)
+    manager = cast[Role.GAMING_MANAGER]
+    pins.set_pin(acting_user=manager.user, employee=manager, pin="482913")
+    station = pins.create_station(
+        acting_user=manager.user, site=world["site"], username=f"st-{kind}", password="Ochre-Lantern-Drift-58",
+        name="Count room", kind=kind,
+    )  # fmt: skip
+    api_client.force_authenticate(station.user)
+    payload = {"box": world["box"].pk, "currency": cash(b20=6), "reason": "A $20 was found in the box lid."}
+    agreements, events = CountAgreement.objects.count(), AuditEvent.objects.count()
+    response = api_client.post(
+        f"/api/v1/count-sessions/{session.pk}/adjustments/",
+        {**payload, "signer_badge": manager.initials, "signer_pin": "482913"},
+        format="json",
+    )
+    assert response.status_code == 403, (kind, response.content[:300])
+    detail = response.json()["detail"]
+    assert detail == (
+        f"House control: Count room is a {station.get_kind_display().lower()}: no station presents a count "
+        "adjustment, a person's work at their own login. Sign in as yourself."
+    )
+    assert (CountAgreement.objects.count(), AuditEvent.objects.count()) == (agreements, events)
 
 
 @pytest.mark.parametrize("role", ALL_ROLES)

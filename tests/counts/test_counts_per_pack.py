@@ -199,3 +199,41 @@ def test_the_escort_refusals_cite_the_removal_rule_at_the_site(
             remove_box(shift_manager, boxes[0], counters[0], sole_employee_on_duty=False, escorted_by=escort)
         assert refused.value.message_dict == {"escorted_by": [f"{rule}: {words}"]}
         assert jurisdiction == "ND" or speaks_no_nd(messages(refused))
+
+
+@pytest.fixture(params=[("ND", "ND 99-01.3-08-14(4)"), ("WA-HB", "House control"), ("NY", "House control")])
+def count_rule_at(request, site):
+    """The test's site under each pack keeping a drop box (before any record is made), and the
+    count rule's citation there."""
+    site.jurisdiction, rule = request.param
+    site.save()
+    return rule
+
+
+def test_the_figures_and_forms_refusals_cite_the_count_rule_at_the_site(
+    count_rule_at, client_for, counters, session, boxes
+):
+    """A denomination that is no US bill or coin, one listed twice, a form found of no slip kind or
+    listed twice: each refused at its field citing the count rule as the site's pack states it
+    (ND 99-01.3-08-14(4); House control where the pack states none), never another pack's law. They
+    cited nothing."""
+    rule = count_rule_at
+    twenty = {"denomination_cents": 2000, "quantity": 1}
+    cases = [
+        ({"currency": [{"denomination_cents": 300, "quantity": 1}]}, "currency", "300 cents is not a US bill or coin"),
+        ({"currency": [twenty, {**twenty, "quantity": 2}]}, "currency", "$20 bill is listed twice"),
+        ({"forms": [{"kind": "marker", "number": 1}]}, "forms", "a form found is a fill slip copy or a credit slip"),
+        ({"forms": [{"kind": "fill", "number": 4}] * 2}, "forms", "fill slip 4 is listed twice"),
+    ]
+    with time_machine.travel(COUNT_TIME, tick=False):
+        for body, field, words in cases:
+            answer = client_for(counters[0]).post(
+                f"/api/v1/count-sessions/{session.pk}/counts/",
+                {"box": boxes[0].pk, "currency": [twenty], "forms": [], **body},
+                format="json",
+            )
+            assert answer.status_code == 400, (body, answer.content[:300])
+            assert answer.json()[field][0].startswith(f"{rule}: {words}"), answer.json()
+            if rule == "House control":
+                assert speaks_no_nd(str(answer.json()))
+    assert not CountEntry.objects.exists()

@@ -54,6 +54,35 @@ def test_an_out_of_bound_value_is_refused_inline_in_words_not_the_fields_name(
     assert not FeeCollection.objects.exists()
 
 
+RATE_BOUNDS = "The rate per seat or player is from $0.01 to $100.00 (House control)"
+
+
+@pytest.mark.parametrize(
+    "typed, got",
+    [
+        ("abc", '"abc", not dollars and cents (for example 2.50).'),
+        ("2.505", '"2.505", not dollars and cents (for example 2.50).'),
+        ("99999999999", '"99999999999".'),  # money, beyond any amount
+    ],
+)
+def test_a_rate_that_is_not_an_amount_is_refused_inline_naming_the_services_bounds_and_rule(
+    client, cast, bj_table, typed, got
+):
+    """The rate field says what the service says of a rate (fees.services.rate_bounds: its bounds,
+    House control), as the pit terminal does, not the money field's bare "Enter an amount"."""
+    from html import unescape
+
+    from fees.services import rate_bounds
+
+    assert rate_bounds() == RATE_BOUNDS
+    client.force_login(cast[Role.PIT_BOSS].user)
+    response = client.post("/fees/", {**FORM, "table": bj_table.pk, "rate_cents": typed, "amount_cents": ""})
+    assert response.status_code == 400
+    page = unescape(response.content.decode())
+    assert f"{RATE_BOUNDS}; got {got}" in page and "Enter an amount" not in page
+    assert not FeeCollection.objects.exists()
+
+
 def test_a_blank_amount_is_worked_out_and_the_next_form_starts_from_the_last_terms(client, cast, bj_table):
     client.force_login(cast[Role.PIT_BOSS].user)
     form = client.get("/fees/").content.decode()
@@ -154,3 +183,12 @@ def test_the_dealer_hold_page_of_a_fees_or_session_site_says_there_is_no_hold(cl
     assert "paddlewheel" not in fees.lower() and 'id="dealers"' not in fees
     sessions = client.get("/dashboard/dealers/", {"site": ny_site.pk}).content.decode()
     assert 'id="no-hold"' in sessions and "9 NYCRR 4620.5" in sessions and "paddlewheel" not in sessions.lower()
+
+
+def test_the_api_refuses_a_rate_that_is_not_a_number_in_the_same_words(client_for, cast, fee_payload):
+    answer = client_for(cast[Role.PIT_BOSS]).post(
+        "/api/v1/fee-collections/", {**fee_payload, "rate_cents": "abc"}, format="json"
+    )
+    assert answer.status_code == 400
+    assert answer.json() == {"rate_cents": [f"{RATE_BOUNDS}: give it in whole cents, 1 to 10,000."]}
+    assert not FeeCollection.objects.exists()

@@ -1,8 +1,8 @@
 """The witness of a fee cash count confirms it with their own signing PIN (house control: a
 witness only named has attested nothing). Refused at the `witness_pin` field in the API and on the
 page (400, nothing recorded) when it is missing, wrong (counted towards the PIN's lock), locked, or
-the witness has no PIN; a station records a count with the counter's badge and PIN and the
-witness's PIN."""
+the witness has no PIN. No station records one, even with the counter's badge and PIN and the
+witness's PIN: no station's page offers the count (cardroom.access.PERSON_WORK, house control)."""
 
 import pytest
 from django.utils import timezone
@@ -85,18 +85,22 @@ def test_a_witness_with_no_pin_or_a_locked_pin_is_refused(client_for, cast, coun
     assert SigningPin.objects.get(employee=shift).locked and not FeeCount.objects.exists()
 
 
-def test_a_station_records_a_count_with_the_counters_badge_and_the_witnesss_pin(api_client, cast, site, count):
+def test_no_station_records_a_count_even_with_the_counters_badge_and_the_witnesss_pin(api_client, cast, site, count):
+    """The fee cash count is on the fees page only, whose counters sign in as themselves: a
+    station (here of both kinds) is refused it, alone or with a PIN, and spends no PIN."""
     cashier = cast[Role.CASHIER]
     pins.set_pin(acting_user=cashier.user, employee=cashier, pin=TERMINAL_PIN)
     station = pins.create_station(acting_user=cast[Role.GAMING_MANAGER].user, site=site, username="wabj-cage",
                                   password="Ochre-Lantern-Drift-58", name="Cage")  # fmt: skip
     api_client.force_authenticate(station.user)
-    alone = api_client.post(COUNTS, count, format="json")
-    assert alone.status_code == 403 and "a station signs nothing itself" in alone.json()["detail"]
-    signed = {**count, "signer_badge": cashier.initials, "signer_pin": TERMINAL_PIN}
-    answer = api_client.post(COUNTS, signed, format="json")
-    assert answer.status_code == 201, answer.content
-    assert FeeCount.objects.get().counted_by == cashier
+    refusal = (
+        "House control: Cage is a pit terminal and count tablet: no station presents the fee cash count, a "
+        "person's work at their own login. Sign in as yourself."
+    )
+    for body in (count, {**count, "signer_badge": cashier.initials, "signer_pin": TERMINAL_PIN}):
+        answer = api_client.post(COUNTS, body, format="json")
+        assert answer.status_code == 403 and answer.json()["detail"] == refusal
+    assert not FeeCount.objects.exists() and _failures(cast[Role.SHIFT_MANAGER]) == 0
 
 
 def test_the_page_asks_the_witnesss_pin_and_refuses_a_wrong_one_inline(client, cast, count):

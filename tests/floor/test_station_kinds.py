@@ -1,15 +1,21 @@
 """A station presents only its kind's forms (`Station.kind`, house control): a pit terminal the
-pit's (the pit, slips), a count tablet the count room's (count sessions), a terminal of both kinds
-both, and every kind the drop boxes' custody. The other kind's pages and API answer 403 naming the house control and change
-nothing; each kind opens on its own home. Checked as a matrix of kinds and addresses."""
+pit's (the pit, slips, a WA-BJ table's fee), a count tablet the count room's (count sessions), a
+terminal of both kinds both, and every kind the drop boxes' custody; no kind the work its pages
+never present (the fee cash count: a person's, at their own login). The other kind's pages and API
+answer 403 naming the house control and change nothing; each kind opens on its own home. Checked
+as a matrix of kinds and addresses."""
 
 import pytest
+from django.utils import timezone
 
 from cardroom import pins
 from cardroom.access import STATION_READS, access_for, station_refusal
 from cardroom.models import Role, Station
 from core.models import AuditEvent
+from core.moments import gaming_date_of
+from fees.models import FeeCollection, FeeCount
 from floor.models import SlipStep
+from tests.factories import fees_site, make_person, player_banked_table, witness_pin
 
 PIN = "482913"
 PASSWORD = "Ochre-Lantern-Drift-58"
@@ -157,3 +163,86 @@ def test_the_slip_register_is_read_by_a_pit_terminal_at_its_own_site_and_by_no_c
         assert "Slip register" in page.content.decode()
     else:
         assert own.json()["detail"] == station_refusal(access_for(station.user), "floor")
+
+
+@pytest.fixture
+def fees_room(org, manager):
+    """A WA-BJ site (its revenue the fees collected at its tables) with a table, and its pit boss
+    and cashier with signing PINs, and a shift manager to witness a fee cash count."""
+    room = fees_site(org)
+    people = {role: make_person(org, role, room) for role in (Role.PIT_BOSS, Role.CASHIER, Role.SHIFT_MANAGER)}
+    for role in (Role.PIT_BOSS, Role.CASHIER):
+        pins.set_pin(acting_user=people[role].user, employee=people[role], pin=PIN)
+    return room, player_banked_table(room), people
+
+
+def _fee_writes(room, table, people) -> dict:
+    """The fees app's writes a station could send with a PIN: (address, body, the kind whose work
+    it is: None, no station's)."""
+    boss, cashier = people[Role.PIT_BOSS], people[Role.CASHIER]
+    fee = {"table": table.pk, "basis": "per_seat", "period_minutes": 30, "rate_cents": 300, "count": 5}
+    count = {
+        "site": room.pk,
+        "gaming_date": gaming_date_of(room, timezone.now()).isoformat(),
+        "counted_cents": 0,
+        "witness": people[Role.SHIFT_MANAGER].pk,
+        "witness_pin": witness_pin(people[Role.SHIFT_MANAGER]),
+    }
+    return {
+        # The pit terminal's Collect fee (fees.pit, static/floor/pit_terminal.js).
+        "fee collection": (
+            "/api/v1/fee-collections/",
+            {**fee, "signer_badge": boss.initials, "signer_pin": PIN},
+            Station.Kind.PIT,
+        ),
+        # On the fees page only, whose counters sign in as themselves: no station's page offers it.
+        "fee cash count": (
+            "/api/v1/fee-counts/",
+            {**count, "signer_badge": cashier.initials, "signer_pin": PIN},
+            None,
+        ),
+    }
+
+
+@pytest.mark.parametrize("write", ["fee collection", "fee cash count"])
+@pytest.mark.parametrize("kind", Station.Kind.values)
+def test_a_station_posts_a_fee_write_only_where_its_pages_offer_it(api_client, manager, fees_room, kind, write):
+    """A table fee is the pit's work: a pit terminal (or a terminal of both kinds) records it with
+    the collector's badge and PIN, a count tablet refuses it naming both kinds. The fee cash count
+    is on no station's page: every kind refuses it, and the counter signs in as themselves."""
+    room, table, people = fees_room
+    station = _station(manager, room, kind)
+    address, body, work = _fee_writes(room, table, people)[write]
+    api_client.force_authenticate(station.user)
+    events = AuditEvent.objects.count()
+    response = api_client.post(address, body, format="json")
+    written = FeeCollection.objects.count() + FeeCount.objects.count()
+    if work is not None and station.presents(work):
+        assert response.status_code == 201, (kind, write, response.content[:300])
+        assert FeeCollection.objects.get().collected_by == people[Role.PIT_BOSS]
+        return
+    assert response.status_code == 403, (kind, write, response.status_code)
+    detail = response.json()["detail"]
+    kind_words = f"{station.name} is a {station.get_kind_display().lower()}"
+    assert detail.startswith(f"House control: {kind_words}:"), detail
+    if work is None:
+        assert detail == (
+            f"House control: {kind_words}: no station presents the fee cash count, a person's work at their own "
+            "login. Sign in as yourself."
+        )
+    else:  # the count tablet: both kinds named, as for a slip
+        assert detail == station_refusal(access_for(station.user), "fees", "fee-collection-list")
+        assert "count room's forms (count sessions), not the pit's forms" in detail and "Use a pit terminal" in detail
+    assert written == 0 and AuditEvent.objects.count() == events  # nothing written, not even a PIN failure
+
+
+def test_the_fee_cash_count_stays_a_persons_at_their_own_login(api_client, fees_room):
+    """What the stations refuse, the counter does signed in as themselves (the fees page's and the
+    API's counters, fees.rules.COUNTERS)."""
+    room, table, people = fees_room
+    address, body, _work = _fee_writes(room, table, people)["fee cash count"]
+    api_client.force_authenticate(people[Role.CASHIER].user)
+    body = {key: value for key, value in body.items() if not key.startswith("signer_")}
+    response = api_client.post(address, body, format="json")
+    assert response.status_code == 201, response.content[:300]
+    assert FeeCount.objects.get().counted_by == people[Role.CASHIER]
