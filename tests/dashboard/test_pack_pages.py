@@ -397,3 +397,13 @@ def test_the_quarter_page_of_a_fees_or_session_site_gives_the_cash_profit_its_re
     section = html[html.index('id="cash"') :].split("</table>")[0]
     assert "Cash profit (days with a bank count)" in section
     assert f'id="cash-profit">{format_money(round(Decimal(cash["amount"]) * 100))}<' in section
+
+
+@pytest.mark.parametrize("jurisdiction", ["WA-BJ", "NY", "ND"])
+def test_the_daily_page_heads_the_records_behind_its_figures_only_where_it_lists_some(client, house, jurisdiction):
+    """Found walking the demo (Tacoma's daily page): "Behind these figures" headed nothing at a fees
+    site, which has no slips, counts or dealer shifts (its fee records are linked under its fees)."""
+    html = _pages(client, here := house(jurisdiction), here.manager)[PAGES[0]]
+    assert ('id="behind"' in html) == (jurisdiction != "WA-BJ")
+    if jurisdiction == "WA-BJ":
+        assert "Behind these figures" not in html and 'id="pack-records"' in html
