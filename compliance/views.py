@@ -1,5 +1,6 @@
 """Alerts, the obligations calendar, and running the checks from the browser."""
 
+import re
 from collections import defaultdict
 
 from django.contrib import messages
@@ -102,7 +103,7 @@ def site_rules(site) -> dict:
     pack = pack_for(site)
     providers = [p for p in engine.QUARTER_PROVIDERS + engine.DAY_PROVIDERS if engine.runs_at(p, pack)]
     checks = [_check_line(p, pack) for p in providers]
-    table_rules = sorted(set(pack.citations.values()), key=citation_order)
+    table_rules = _without_short_forms(set(pack.citations.values()))
     states = any(r.applies(pack) for p in providers for r in engine.rules_of(p))
     return {"rules_site": site, "rules_pack": pack, "pack_checks": checks, "pack_table_rules": table_rules,
             "pack_states_a_check": states}  # fmt: skip
@@ -113,9 +114,34 @@ def _check_line(provider, pack) -> str:
     the citation it opens with)."""
     house = getattr(provider, "house_control", False)  # kept everywhere: "House control" where not stated
     citations = ", ".join(dict.fromkeys(r.at(pack) for r in engine.rules_of(provider) if house or r.applies(pack)))
-    first = (provider.__doc__ or provider.__name__).strip().splitlines()[0]
+    first = _first_sentence(provider.__doc__ or provider.__name__)
     what = first.split(": ", 1)[1] if ": " in first else first
     return f"{citations}: {what}"
+
+
+# The code a docstring names for its developers (`module.name`, module.path), not for the page.
+CODE_NAMES = (
+    re.compile(r"\s*\(`[^`]+`(?::[^)]*)?\)"),  # "(`floor.queries.card_checks_kept_since`: ...)"
+    re.compile(r",\s*`[^`]+`"),  # "(the site's recorded events, `surveillance.models.SpecialEvent`)"
+    re.compile(r"\s*\([a-z_]+(?:\.[a-z_]+)+\)"),  # "(surveillance.coverage)"
+)
+
+
+def _first_sentence(doc: str) -> str:
+    """The docstring's first sentence, its lines joined (a wrapped line cut mid-sentence read "...
+    two consecutive quarters (or a seasonal site's fiscal year) of"), less the code it names."""
+    paragraph = " ".join(line.strip() for line in doc.strip().split("\n\n")[0].splitlines())
+    sentence = re.split(r"(?<=[\w)\]$%])\.\s", paragraph, maxsplit=1)[0].rstrip(".")
+    for pattern in CODE_NAMES:
+        sentence = pattern.sub("", sentence)
+    return sentence.replace("`", "") + "."
+
+
+def _without_short_forms(citations: set[str]) -> list[str]:
+    """The citations less those that are only the tail of another listed (a slip's own label
+    "08-05(3)(c)" beside "ND 99-01.3-08-05(3)(c)"), in the order a reader counts them."""
+    kept = {c for c in citations if not any(o != c and o.endswith(c) and o[-len(c) - 1] in "-. " for o in citations)}
+    return sorted(kept, key=citation_order)
 
 
 def _offered_form(access, alert, data=None):

@@ -226,7 +226,10 @@ def boxes(request):
             )
             .order_by("-removed_at")[:50],
         },
-        status=400 if errors else 200,
+        # A form sent invalid is refused as the service's refusal is: 400, nothing changed.
+        status=400
+        if errors or any(f.is_bound and f.errors for f in (register_form, exchange_form, removal_form))
+        else 200,
     )
 
 

@@ -15,7 +15,7 @@ from core.periods import Quarter
 from core.rules import HOUSE_CONTROL
 from packs import pack_for
 
-from .catalogue import load_kinds
+from .catalogue import kinds_at, load_kinds
 from .generation import generate_report
 from .models import ReportRun
 from .registry import ReportKind
@@ -70,9 +70,15 @@ def request_report(*, acting_user, kind: str, site, start=None, end=None, quarte
     """Record the request; small reports are generated at once, large ones by a worker (unless
     `at_once`: the generate_report command waits for its file)."""
     kinds = load_kinds()
-    if kind not in kinds:
-        raise ValidationError({"kind": f"Unknown report kind {kind!r}; one of: {', '.join(sorted(kinds))}."})
     access = access_for(acting_user)
+    if kind not in kinds:
+        # The kinds offered at the site asked for (another pack's kinds are not named there); at a
+        # site not among the user's, every kind (none of which the site can be given anyway).
+        seen = site is not None and access.can_see_site(site)
+        offered = sorted(k.code for k in kinds_at(site)) if seen else sorted(kinds)
+        what = f"unknown report kind {kind!r}" if kind else "no report kind given"
+        where = f" at {site}" if seen else ""
+        raise ValidationError({"kind": f"{HOUSE_CONTROL}: {what}; the reports{where} are: {', '.join(offered)}."})
     if site is None or not access.can_see_site(site):
         raise ValidationError({"site": "No such site among yours."})
     if not access.has_role(site.pk, *REPORT_ROLES):

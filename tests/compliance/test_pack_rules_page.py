@@ -78,3 +78,21 @@ def test_the_table_rules_are_listed_once_each_in_the_order_a_reader_counts_them(
     assert numbered == ["rule 1", "rule 3", "rule 7", "rule 9.iii", "rule 11"]
     assert len(listed) == len(set(listed)) and not [c for c in wsgc if " rule " in c and ", rule " not in c]
     assert sorted(["A 5(10)", "A 5(2)", "A 5"], key=citation_order) == ["A 5", "A 5(2)", "A 5(10)"]
+
+
+def test_each_check_is_said_in_a_whole_sentence_and_each_rule_once_in_full(client, manager, site):
+    """Found walking the demo: the ND checks were each the first line of a wrapped docstring, cut
+    mid-sentence ("ND 99-01.3-08-04: two consecutive quarters (or a seasonal site's fiscal year)
+    of"), and the table rules listed the slip label's short form "08-05(3)(c)" beside its full
+    citation. Each check is now its whole first sentence, without the code names written for
+    developers; each rule is listed once, in full."""
+    client.force_login(manager.user)
+    section = rules_section(client, site)
+    checks = re.findall(r"<li>(.*?)</li>", section.split("Table rules checked")[0], re.S)
+    assert checks and all(line.endswith(".") for line in checks), [c for c in checks if not c.endswith(".")]
+    assert "ND 99-01.3-08-04: two consecutive quarters (or a seasonal site&#x27;s fiscal year) of twenty-one gross" in (
+        section
+    )
+    assert not [c for c in checks if "`" in c or "surveillance.coverage" in c or "floor.queries" in c], checks
+    listed = re.findall(r"<li>(.*?)</li>", section.split("Table rules checked")[1], re.S)
+    assert "08-05(3)(c)" not in listed and "ND 99-01.3-08-05(3)(c)" in listed

@@ -103,3 +103,22 @@ def test_the_box_exchange_help_speaks_of_a_dealers_hold_only_where_the_site_has_
         if not holds:
             assert f"no dealer has a {hold} at {site.name}: its revenue is not a drop" in page, url
         assert ("percent-of-hold" in page) is (jurisdiction == "ND"), url
+
+
+@pytest.mark.parametrize(
+    "posted",
+    [
+        {"action": "exchange", "box_exchange": ""},
+        {"action": "exchange", "box_exchange": "hourly"},
+        {"action": "register", "table": "", "label": ""},
+    ],
+)
+def test_a_form_of_the_boxes_page_sent_invalid_is_refused_with_a_400(client, manager, site, posted):
+    """Found walking the demo: the box exchange form sent blank came back 200 ("This field is
+    required." on a page that looked saved); a refusal is a 400 and changes nothing."""
+    client.force_login(manager.user)
+    refused = client.post("/counts/boxes/", posted)
+    assert refused.status_code == 400
+    assert 'class="errorlist' in refused.content.decode() or 'id="count-errors"' in refused.content.decode()
+    assert queries.box_exchange(site) == BoxExchange.GAMING_DAY
+    assert not AuditEvent.objects.filter(action__in=["count_settings.updated", "drop_box.registered"]).exists()

@@ -381,3 +381,35 @@ def test_the_hold_ratio_is_named_in_the_packs_words_in_the_menu_reports_dashboar
         assert f"(no dealer has a {hold} at {here.site.name}: its revenue is not a drop)" in boxes
     said = " ".join([*pages.values(), dealers, boxes]).lower()
     assert ("percent-of-hold" in said) == (jurisdiction == "ND") and "percent of hold" not in said
+
+
+@pytest.mark.parametrize("jurisdiction", ["WA-BJ", "NY"])
+def test_the_quarter_page_of_a_fees_or_session_site_gives_the_cash_profit_its_reports_give(
+    client, client_for, house, jurisdiction
+):
+    """Found walking the demo (Kingston's and Tacoma's 2026Q4): the quarterly PDF and CSV of a fees
+    or session site give the quarter's "Cash profit (days with a bank count)"; its quarter page gave
+    no cash figure at all. The page now gives the same figure, and "not known" without a bank count."""
+    from decimal import Decimal
+
+    from core.money import format_money
+    from tests.reports.test_pack_words import _csv_rows, _report
+
+    here = house(jurisdiction)
+    api = client_for(here.auditor)
+    (cash,) = _csv_rows(api, _report(api, here, "quarterly")["id"], "cash")
+    assert cash["label"] == "Cash profit (days with a bank count)" and cash["amount"], cash
+    html = _pages(client, here, here.manager)[PAGES[1]]
+    section = html[html.index('id="cash"') :].split("</table>")[0]
+    assert "Cash profit (days with a bank count)" in section
+    assert f'id="cash-profit">{format_money(round(Decimal(cash["amount"]) * 100))}<' in section
+
+
+@pytest.mark.parametrize("jurisdiction", ["WA-BJ", "NY", "ND"])
+def test_the_daily_page_heads_the_records_behind_its_figures_only_where_it_lists_some(client, house, jurisdiction):
+    """Found walking the demo (Tacoma's daily page): "Behind these figures" headed nothing at a fees
+    site, which has no slips, counts or dealer shifts (its fee records are linked under its fees)."""
+    html = _pages(client, here := house(jurisdiction), here.manager)[PAGES[0]]
+    assert ('id="behind"' in html) == (jurisdiction != "WA-BJ")
+    if jurisdiction == "WA-BJ":
+        assert "Behind these figures" not in html and 'id="pack-records"' in html

@@ -259,6 +259,33 @@ def test_no_combined_bank_allocation_where_the_pack_does_not_state_it(client_for
     assert _csv_rows(api, run_id, "bank_allocation") == []
 
 
+@pytest.mark.parametrize("jurisdiction", ["NY", "WA-BJ", "ND"])
+def test_a_report_kind_not_given_or_unknown_is_refused_naming_only_the_sites_kinds(
+    client, client_for, house, jurisdiction
+):
+    """Found walking the demo: the Reports form sent with no kind at Kingston was refused with
+    "Unknown report kind ''; one of: ..." listing every pack's kinds (house_rules_wa_bj,
+    tournament_record ...) and no rule. It now cites House control and lists the site's own kinds,
+    on the page and in the API."""
+    import html
+
+    here = house(jurisdiction)
+    api = client_for(here.auditor)
+    offered = ", ".join(sorted(k["kind"] for k in api.get(f"/api/v1/reports/kinds/?site={here.site.pk}").json()))
+    refused = api.post(
+        "/api/v1/reports/", {"kind": "nonsense", "site": here.site.pk, "end": "2026-08-20"}, format="json"
+    )
+    assert refused.status_code == 400, refused.content
+    message = refused.json()["kind"][0]
+    assert message == f"House control: unknown report kind 'nonsense'; the reports at {here.site.name} are: {offered}."
+    assert not foreign(message, jurisdiction), message
+    client.force_login(here.manager.user)
+    page = client.post("/reports/", {"kind": "", "site": here.site.pk, "quarter": QUARTER})
+    assert page.status_code == 400
+    said = html.unescape(page.content.decode())
+    assert f"House control: no report kind given; the reports at {here.site.name} are: {offered}." in said
+
+
 @pytest.mark.parametrize("jurisdiction", OTHER_PACKS)
 def test_another_packs_report_is_refused_in_the_sites_own_words(client_for, house, jurisdiction):
     here = house(jurisdiction)
