@@ -70,7 +70,7 @@ def test_a_fee_day_without_a_bank_count_is_a_quarters_day_without_one(client, cl
     page = at_site(client, cast[Role.AUDITOR], site).get(f"/dashboard/quarter/?site={site.pk}&quarter={quarter}")
     html = markup.unescape(page.content.decode())
     assert f'<p class="text-warning" id="days-without-bank">{FEE_DAY_WORDS}</p>' in html, html
-    assert '<strong id="cash-profit">not known</strong>' in html
+    assert '<td class="text-end" id="cash-profit">not known</td>' in html
 
     run = run_report(api, kind="quarterly", site=site.pk, quarter=str(quarter))
     text = _pdf_text(download(api, run))
