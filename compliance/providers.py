@@ -541,7 +541,7 @@ def _judged_tonight(sites: list[Site], end: date) -> list[Site]:
 
 @day_provider(rule=rules.CHIP_REDEMPTION_PROCEDURE)
 def chip_redemption_procedure(sites: list[Site], start: date, end: date, book: ThresholdBook):
-    """Chip redemption procedure: the organization has adopted one, in force on the night.
+    """The organization has adopted a written chip redemption procedure, in force on the night.
 
     ND 99-01.3-08-06(2) (approvals.WrittenProcedure). Judged on the range's last day by the nightly
     run only, as `irregularities_documented` is. One query."""
