@@ -146,9 +146,8 @@ def test_counting_resolving_and_signing(client_for, cast, worlds, role, where, e
         assert response.status_code == 400
 
 
-@pytest.mark.parametrize("role", ALL_ROLES)
-def test_adjusting_a_signed_count(client_for, cast, worlds, role):
-    world = worlds["own"]
+def _count_and_sign(world) -> None:
+    """Both members count the world's box alike and sign: a signed count, as an adjustment needs."""
     session = world["session"]
     for member in (session.first_member, session.second_member):
         services.record_blind_count(
@@ -156,6 +155,13 @@ def test_adjusting_a_signed_count(client_for, cast, worlds, role):
         )
     for member in (session.first_member, session.second_member):
         services.sign_count(acting_user=member.user, session=session)
+
+
+@pytest.mark.parametrize("role", ALL_ROLES)
+def test_adjusting_a_signed_count(client_for, cast, worlds, role):
+    world = worlds["own"]
+    session = world["session"]
+    _count_and_sign(world)
     payload = {"box": world["box"].pk, "currency": cash(b20=6), "reason": "A $20 was found in the box lid."}
     response = client_for(cast[role]).post(f"/api/v1/count-sessions/{session.pk}/adjustments/", payload, format="json")
     expected = 201 if role == Role.GAMING_MANAGER else (403 if role in READERS else 404)
@@ -169,12 +175,7 @@ def test_no_station_takes_a_count_adjustment_even_with_the_gaming_managers_pin(a
     the house control, with the manager's own badge and PIN, and nothing is written."""
     world = worlds["own"]
     session = world["session"]
-    for member in (session.first_member, session.second_member):
-        services.record_blind_count(
-            acting_user=member.user, session=session, drop_box=world["box"], currency=cash(b20=5)
-        )
-    for member in (session.first_member, session.second_member):
-        services.sign_count(acting_user=member.user, session=session)
+    _count_and_sign(world)
     manager = cast[Role.GAMING_MANAGER]
     pins.set_pin(acting_user=manager.user, employee=manager, pin="482913")
     station = pins.create_station(
