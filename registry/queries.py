@@ -381,14 +381,25 @@ def _timeliness(filing: ReceivedFiling, quarter: Quarter, due: date | None) -> d
 
 def _filed_figures(summary) -> dict:
     """An original return's totals (`summary.total`) with the site's cash profit for the quarter
-    (`summary.cash_profit_cents`: None where no bank count was, or an older package has none).
+    (`summary.cash_profit_cents`: None where no bank count was, or an older package has none; $0.00
+    where nothing was played, `_return_cash_profit`).
     A fees site's return (figures format version 3) has no drop total: its cash profit
     alone, its revenue read from `summary.pack` (`_pack_figures`). Empty for an amendment's package,
     which files no summary."""
     if not isinstance(summary, dict) or not (summary.get("total") or isinstance(summary.get("pack"), dict)):
         return {}
     total = summary.get("total") if isinstance(summary.get("total"), dict) else {}
-    return {**total, "cash_profit_cents": summary.get("cash_profit_cents")}
+    return {**total, "cash_profit_cents": _return_cash_profit(summary)}
+
+
+def _return_cash_profit(summary: dict) -> int | None:
+    """The return's cash profit as the licensee's quarter page, report and return line state it
+    (`accounting.summaries.return_cash_profit`): $0.00 where the quarter has no day in its books
+    (`summary.days` empty: nothing was played, so no bank count is missing), not "not known"."""
+    profit = summary.get("cash_profit_cents")
+    if profit is None and summary.get("days") == [] and summary.get("days_without_bank_count", 0) == 0:
+        return 0
+    return profit
 
 
 def _amended_figures(figures: dict) -> dict:
