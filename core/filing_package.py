@@ -65,7 +65,9 @@ RETURN_NOW_FIGURES = {
     "Other games' AGP": "other_games_agp_cents",
     "AGP of the organization's sites": "sites_agp_cents",
     "Gaming tax": "tax_cents",
-    # Where the filing froze tournament play (a void of a fee or prize on it amends this line)
+    # Where the filing froze tournament play (a void of a fee or prize on it amends these lines)
+    "Tournament gross proceeds": "tournament_gross_proceeds_cents",
+    "Tournament prizes": "tournament_prizes_cents",
     "Tournament AGP": "tournament_agp_cents",
     # A fees or session site's return (a filing's `summary.pack`, format version 2 of the figures;
     # from version 3 in place of the drop's blocks)
@@ -144,6 +146,7 @@ MAX_REF = 2**63 - 1  # the largest id or number a registry's database holds (a 6
 # The amounts a registry reads from a package (its quarter's page and downloads): each a whole
 # number of cents or null, so a licensee's package never breaks the agency's pages.
 TOTAL_AMOUNTS = ("drop_cents", "gross_proceeds_cents", "prizes_cents", "agp_cents")
+TOURNAMENT_AMOUNTS = ("gross_proceeds_cents", "prizes_cents", "agp_cents")  # a return's tournament play
 TAX_AMOUNTS = ("organization_agp_cents", "organization_tax_cents", "tax_cents", "filed_cents", "now_cents")
 PACK_AMOUNTS = {
     "fees": ("fees_collected_cents", "fees_counted_cents"),
@@ -181,6 +184,7 @@ def figure_problems(figures: dict) -> dict[str, str]:
         if ratio is not None and not isinstance(ratio, str):
             found["figures.summary.total.hold_ratio"] = "give the hold as a decimal string, or null."
         found.update(_amounts("figures.summary", summary, ("cash_profit_cents",)))
+        found.update(_amounts("figures.summary.tournaments", summary.get("tournaments"), TOURNAMENT_AMOUNTS))
         pack = summary.get("pack")
         found.update(_amounts("figures.summary.pack", pack, ()))
         for name, amounts in PACK_AMOUNTS.items() if isinstance(pack, dict) else ():

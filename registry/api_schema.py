@@ -225,7 +225,11 @@ class DealerRowOut(serializers.Serializer):
     gross_proceeds_cents = serializers.IntegerField()
     prizes_cents = serializers.IntegerField()
     agp_cents = serializers.IntegerField()
-    hold_ratio = serializers.CharField(allow_null=True, help_text="AGP / gross proceeds, a decimal string.")
+    # The keys are the package's at every agency; the words are the pack's (the dealer view is
+    # offered only where a pack names a state-issued identifier: never North Dakota's words there).
+    hold_ratio = serializers.CharField(
+        allow_null=True, help_text="agp_cents / gross_proceeds_cents (the win over the drop), a decimal string."
+    )
 
 
 class DealerTotalOut(serializers.Serializer):

@@ -236,6 +236,12 @@ QUARTER_COLUMNS = (
     "prizes_cents",
     "agp_cents",
     "hold_ratio",
+    # The quarter's tournament play, as filed (`summary.tournaments`) or as an amendment's return now
+    # restates it: the return's line of a site is its tables' and its tournaments' (ND
+    # 99-01.3-08-16(1)(g): all twenty-one activity), and its tax is on both.
+    "tournament_gross_proceeds_cents",
+    "tournament_prizes_cents",
+    "tournament_agp_cents",
     "cash_profit_cents",
     # A fees pack's revenue (WA-BJ: the table fees) or a session pack's (NY: the games-of-chance
     # sessions), as an original return of format version 2 files it (`summary.pack`); a pack's
@@ -272,7 +278,8 @@ TAX_COLUMNS = (
 ORGANIZATION_TAX = ("organization_agp_cents", "tax_cents", "tax_filed_cents")  # the organization's, once
 
 
-DROP_COLUMNS = ("drop_cents", "gross_proceeds_cents", "prizes_cents", "agp_cents", "hold_ratio")
+TOURNAMENT_COLUMNS = ("tournament_gross_proceeds_cents", "tournament_prizes_cents", "tournament_agp_cents")
+DROP_COLUMNS = ("drop_cents", "gross_proceeds_cents", "prizes_cents", "agp_cents", "hold_ratio", *TOURNAMENT_COLUMNS)
 PACK_COLUMNS = {
     RevenueModel.FEES: ("fees_collected_cents", "fees_counted_cents"),
     RevenueModel.SESSION: ("session_receipts_cents", "session_prizes_cents", "session_net_cents"),
@@ -315,6 +322,19 @@ def _pack_figures(figures: dict, total: dict) -> dict:
     return {key: total.get(key) if value is None else value for key, value in found.items()}
 
 
+def _tournament_figures(figures: dict, total: dict) -> dict:
+    """An original return's tournament play (`summary.tournaments`, frozen only where the quarter
+    had some), or an amendment's as its return now restates it (`total`, from `_amended_figures`);
+    None where neither states it."""
+    summary = figures.get("summary") if isinstance(figures, dict) else None
+    played = summary.get("tournaments") if isinstance(summary, dict) else None
+    played = played if isinstance(played, dict) else {}
+    return {
+        f"tournament_{key}": played.get(key, total.get(f"tournament_{key}"))
+        for key in ("gross_proceeds_cents", "prizes_cents", "agp_cents")
+    }
+
+
 def quarter_rows(agency: Agency, quarter: Quarter, *, shown: bool = False, limit: int = 5000) -> list[dict]:
     """Each filing of the quarter received by the agency (amendments too), with its filed totals
     and the organization's tax as filed: one row per filing, one query. An original return says
@@ -351,6 +371,7 @@ def quarter_rows(agency: Agency, quarter: Quarter, *, shown: bool = False, limit
                 "prizes_cents": total.get("prizes_cents"),
                 "agp_cents": total.get("agp_cents"),
                 "hold_ratio": total.get("hold_ratio"),
+                **_tournament_figures(figures, total),
                 "cash_profit_cents": total.get("cash_profit_cents"),
                 **_pack_figures(figures, total),
                 "dealers_without_identifier": f.package.get("dealers_without_identifier"),
@@ -381,14 +402,25 @@ def _timeliness(filing: ReceivedFiling, quarter: Quarter, due: date | None) -> d
 
 def _filed_figures(summary) -> dict:
     """An original return's totals (`summary.total`) with the site's cash profit for the quarter
-    (`summary.cash_profit_cents`: None where no bank count was, or an older package has none).
+    (`summary.cash_profit_cents`: None where no bank count was, or an older package has none; $0.00
+    where nothing was played, `_return_cash_profit`).
     A fees site's return (figures format version 3) has no drop total: its cash profit
     alone, its revenue read from `summary.pack` (`_pack_figures`). Empty for an amendment's package,
     which files no summary."""
     if not isinstance(summary, dict) or not (summary.get("total") or isinstance(summary.get("pack"), dict)):
         return {}
     total = summary.get("total") if isinstance(summary.get("total"), dict) else {}
-    return {**total, "cash_profit_cents": summary.get("cash_profit_cents")}
+    return {**total, "cash_profit_cents": _return_cash_profit(summary)}
+
+
+def _return_cash_profit(summary: dict) -> int | None:
+    """The return's cash profit as the licensee's quarter page, report and return line state it
+    (`accounting.summaries.return_cash_profit`): $0.00 where the quarter has no day in its books
+    (`summary.days` empty: nothing was played, so no bank count is missing), not "not known"."""
+    profit = summary.get("cash_profit_cents")
+    if profit is None and summary.get("days") == [] and summary.get("days_without_bank_count", 0) == 0:
+        return 0
+    return profit
 
 
 def _amended_figures(figures: dict) -> dict:
@@ -511,6 +543,7 @@ def column_headers(words, columns) -> list[str]:
     agp_cents, Washington's paid_out_cents and win_cents (never ND's words at a WA agency). The
     rows keep the package's keys; only the header speaks the pack's words."""
     named = {"gross_proceeds_cents": words.gross, "prizes_cents": words.paid, "agp_cents": words.net_short}
+    named.update({f"tournament_{key}": f"tournament {name}" for key, name in named.items()})
     return [f"{named[c].lower().replace(' ', '_')}_cents" if c in named else c for c in columns]
 
 

@@ -511,11 +511,11 @@ def _alert_row(index: int, alert) -> ReceivedAlert:
             refuse(name, f"give the alert's {name} as text (blank if none).")
     opened = _moment(alert.get("opened_at"))
     if opened is None:
-        refuse("opened_at", "give when the alert was opened (ISO 8601).")
+        refuse("opened_at", "give when the alert was opened (ISO 8601, with its offset).")
     resolved = alert.get("resolved_at")
     resolved_at = _moment(resolved)
     if resolved is not None and resolved_at is None:
-        refuse("resolved_at", "give when the alert was resolved (ISO 8601), or null while it is open.")
+        refuse("resolved_at", "give when the alert was resolved (ISO 8601, with its offset), or null while it is open.")
     return ReceivedAlert(
         alert_ref=alert["id"],
         site_ref=site["id"],
@@ -534,11 +534,14 @@ def _alert_row(index: int, alert) -> ReceivedAlert:
 
 
 def _moment(text):
-    """An ISO 8601 moment sent as text; None for anything else, a day or hour that does not exist included."""
+    """An ISO 8601 moment sent as text, with its offset; None for anything else, a day or hour that
+    does not exist included, and a time without an offset (a moment of no known zone: kept, it was
+    read in the registry's own zone, hours off the licensee's)."""
     try:
-        return parse_datetime(text) if isinstance(text, str) else None
+        moment = parse_datetime(text) if isinstance(text, str) else None
     except ValueError:
         return None
+    return moment if moment is not None and moment.utcoffset() is not None else None
 
 
 # --- Verification ----------------------------------------------------------------------------------

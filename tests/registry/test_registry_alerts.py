@@ -57,6 +57,9 @@ def test_alerts_are_kept_once_per_state_and_counted_per_licensee(agency):
         ([alert(citation="")], "alerts[0].citation"),
         ([alert(opened_at="yesterday")], "alerts[0].opened_at"),
         ([alert(resolved_at="soon")], "alerts[0].resolved_at"),
+        # a time without its offset is of no known zone (it was kept as the registry's own time)
+        ([alert(opened_at="2026-11-20T09:00:00")], "alerts[0].opened_at"),
+        ([alert(resolved_at="2026-11-21T09:00:00")], "alerts[0].resolved_at"),
         ("every alert", "alerts"),
     ],
 )

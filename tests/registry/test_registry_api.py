@@ -400,3 +400,27 @@ def test_an_organizations_login_gets_none_of_the_regulators_pages(two_states, ma
     response = client.get(page)
     assert response.status_code == 403 and "Eagles" not in response.content.decode()
     assert client.get("/").status_code != 302 or client.get("/").url != "/registry/"
+
+
+def test_each_agency_numbers_its_receipts_without_gaps_whoever_files_and_whatever_is_refused(two_states):
+    """The receipts of one agency run 1, 2, 3... across its licensees, a replay answering its first
+    number and a refusal taking none; another agency's run from 1 under its own pack's code."""
+
+    def number(response):
+        return response.json()["receipt_number"].rsplit("-", 1)[1]
+
+    elks, eagles, evergreen = (licensee_client(two_states[n][1]) for n in ("elks", "eagles", "evergreen"))
+    first = ReceivedFiling.objects.get(site_ref=1).receipt_number
+    assert post_filing(elks, package(site_id=1), key="k-again").status_code == 400  # a second original: no number
+    assert number(post_filing(elks, package(site_id=1))) == "000001"  # the first key again: its receipt
+    assert number(post_filing(eagles, package(site_id=4, licence="G-2", name="Eagles"), key="k-4")) == "000003"
+    amended = post_filing(elks, package(site_id=1, amends=first, agp=60_000), key="k-amend")
+    assert number(amended) == "000004" and amended.json()["amends"] == first
+    wa = post_filing(evergreen, package(site_id=5, jurisdiction="WA-HB", licence="WSGC-1", name="Evergreen"), key="k-5")
+    assert wa.json()["receipt_number"].startswith("WA-HB-") and number(wa) == "000002"
+    for agency in (two_states["agency"], two_states["other"]):
+        held = list(
+            ReceivedFiling.objects.filter(agency=agency).order_by("seq").values_list("receipt_number", flat=True)
+        )
+        assert [n.rsplit("-", 1)[1] for n in held] == [f"{i:06d}" for i in range(1, len(held) + 1)]
+        assert services.verify_filings(agency).ok

@@ -147,3 +147,26 @@ def test_revoking_an_unknown_licensees_credential_registers_no_one(db):
             "registry_licensee", agency=AGENCY, licensee="Nobody", licence="G-404", revoke="lic_abc", stdout=StringIO()
         )
     assert not Licensee.objects.exists() and not Agency.objects.exists()
+
+
+def test_revoking_by_a_prefix_two_live_credentials_begin_with_revokes_neither(db):
+    """`--revoke lic_` (every credential begins so) revoked whichever live credential of the licence
+    came first, perhaps the one the licensee files with; now it is refused, naming both, and one
+    credential is revoked by its whole prefix."""
+    from registry.models import Credential
+
+    for _ in range(2):
+        call_command(
+            "registry_licensee", agency=AGENCY, jurisdiction="ND", licensee="Elks", licence="G-1", stdout=StringIO()
+        )
+    first, second = Credential.objects.order_by("pk")
+    with pytest.raises(CommandError, match="begins more than one live credential of G-1") as refused:
+        call_command(
+            "registry_licensee", agency=AGENCY, licensee="Elks", licence="G-1", revoke="lic_", stdout=StringIO()
+        )
+    assert first.prefix in str(refused.value) and second.prefix in str(refused.value)
+    assert not Credential.objects.filter(revoked_at__isnull=False).exists()
+    call_command(
+        "registry_licensee", agency=AGENCY, licensee="Elks", licence="G-1", revoke=second.prefix, stdout=StringIO()
+    )
+    assert list(Credential.objects.filter(revoked_at__isnull=False)) == [second]

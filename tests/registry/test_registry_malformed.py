@@ -48,6 +48,12 @@ def _figures(change):
         (_figures(lambda f: f["summary"]["total"].update(drop_cents="100000")), "figures.summary.total.drop_cents"),
         (_figures(lambda f: f["summary"].update(cash_profit_cents=[1])), "figures.summary.cash_profit_cents"),
         (_figures(lambda f: f.update(amendment="agp")), "figures.amendment"),
+        # the quarter's tournament play, which the agency's quarter page reads beside the tables'
+        (_figures(lambda f: f["summary"].update(tournaments=[1])), "figures.summary.tournaments"),
+        (
+            _figures(lambda f: f["summary"].update(tournaments={"agp_cents": {"x": 1}})),
+            "figures.summary.tournaments.agp_cents",
+        ),
         (
             _figures(lambda f: f.update(return_now=[{"figure": "AGP", "now_cents": "x"}])),
             "figures.return_now[0].now_cents",

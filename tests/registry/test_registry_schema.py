@@ -50,3 +50,13 @@ def test_the_organizations_schema_leaves_the_registry_out(client, manager):
     client.force_login(manager.user)
     paths = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()["paths"]
     assert "/api/v1/tables/" in paths and not [p for p in paths if p.startswith("/registry/")]
+
+
+def test_the_registry_schema_speaks_no_packs_words_but_the_packages_keys(schema):
+    """One schema serves every agency: the dealer view's hold, offered only where a pack names a
+    state-issued identifier (Washington's), was described in North Dakota's words (AGP, gross proceeds)."""
+    import json
+    import re
+
+    text = json.dumps(schema)
+    assert not re.search(r"\bAGP\b|[Gg]ross proceeds|North Dakota|\bSFN\b|99-01", text)

@@ -71,18 +71,20 @@ def test_connect_registry_send_earlier_sends_them_with_the_link(
 ):
     filing_id, amendments = _file_and_amend(client_for, manager, site, table, org)
     secret = registry.issue_credential(acting_user=None, licensee=licensee).secret
-    call_command(
-        "connect_registry",
-        organization=org.pk,
-        jurisdiction="ND",
-        url=URL,
-        credential=secret,
-        user=manager.user.username,
-        send_earlier=True,
-    )
-    assert _deliver_pending() == ["delivered"] * 3
-    assert ReceivedFiling.objects.count() == 3
+    for run in range(2):  # run again (the same command, the same credential): nothing goes twice
+        call_command(
+            "connect_registry",
+            organization=org.pk,
+            jurisdiction="ND",
+            url=URL,
+            credential=secret,
+            user=manager.user.username,
+            send_earlier=True,
+        )
+        assert _deliver_pending() == (["delivered"] * 3 if run == 0 else [])
+    assert ReceivedFiling.objects.count() == 3 and Submission.objects.count() == 3
     assert AuditEvent.objects.get(action="registry.earlier_filings_sent").after["filings"] == [filing_id]
+    assert AuditEvent.objects.filter(action="registry.connected").count() == 2
 
 
 def test_send_earlier_without_a_link_is_refused_naming_it(manager, org):

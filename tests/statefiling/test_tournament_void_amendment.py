@@ -81,3 +81,51 @@ def test_a_void_of_a_prize_on_a_return_sent_names_the_prize_and_its_amount(linke
         "entered_on": str(void.gaming_date),
         "reason": "wrong player",
     }
+
+
+def test_the_state_reads_a_returns_tournament_play_beside_its_tables_as_filed_and_as_amended(
+    linked, licensee, site, people, cast, table, manager
+):
+    """A site's line of the ND return is its tables' and its tournaments' (ND 99-01.3-08-16(1)(g):
+    all twenty-one activity) and its tax is on both; the state's quarter page, CSV and XLSX gave the
+    tables' figures alone and no tournament figure, so the AGP it read was not the AGP taxed. Now
+    each return's row gives its tournament gross proceeds, prizes and AGP as filed (the tables' and
+    these sum to the return's line), and a void's amendment restates them as the return now stands."""
+    import csv
+    import io
+
+    from openpyxl import load_workbook
+
+    from cardroom.models import Role
+
+    from .test_amendments import money, state_auditor
+
+    filing, fee, _ = a_tournament_on_the_return(site, people, cast, table, manager)
+    assert delivery.deliver(Submission.objects.get(filing=filing, amendment__isnull=True).pk) == "delivered"
+    void = tournaments.void_fee(acting_user=cast[Role.SHIFT_MANAGER].user, fee=fee, reason="rung up by mistake")
+    assert delivery.deliver(Submission.objects.get(amendment__tournament_fee=void).pk) == "delivered"
+    played = filing.figures["summary"]["tournaments"]
+    tables = filing.figures["summary"]["total"]
+    (line,) = [s for s in filing.figures["tax"]["sites"] if s["site"] == site.name]
+    keys = ("gross_proceeds_cents", "prizes_cents", "agp_cents")
+    assert all(tables[k] + played[k] == line[k] for k in keys)  # the return's line: both
+    filed_number = FilingReceipt.objects.get(filing=filing).receipt_number
+
+    state = state_auditor(licensee)
+    url = f"/registry/quarter/?quarter={filing.quarter}"
+    rows = {r["receipt_number"]: r for r in csv.DictReader(io.StringIO(state.get(f"{url}&format=csv").text))}
+    filed, amended = rows[filed_number], next(r for r in rows.values() if r["amends"] == filed_number)
+    assert [filed[f"tournament_{k}"] for k in keys] == [str(played[k]) for k in keys]
+    assert [int(filed[k]) + int(filed[f"tournament_{k}"]) for k in keys] == [line[k] for k in keys]
+    assert (amended["tournament_gross_proceeds_cents"], amended["tournament_agp_cents"]) == (
+        str(played["gross_proceeds_cents"] - fee.fee_cents),
+        str(played["agp_cents"] - fee.fee_cents),
+    )
+    sheet = load_workbook(io.BytesIO(state.get(f"{url}&format=xlsx").content)).active
+    header, *cells = list(sheet.values)
+    book = {r["receipt_number"]: r for r in (dict(zip(header, c, strict=True)) for c in cells)}
+    assert book[filed_number]["tournament_agp_cents"] == played["agp_cents"]  # a number
+    html = state.get(url).content.decode()
+    assert '<th class="text-end">Tournament gross proceeds</th>' in html
+    assert '<th class="text-end">Tournament AGP</th>' in html
+    assert f'<td class="text-end tournament">{money(played["agp_cents"])}</td>' in html

@@ -38,14 +38,22 @@ class Command(DatabaseCommand):
         except ValueError as exc:
             raise CommandError("--expected-from: give a date, YYYY-MM-DD") from exc
         if o["revoke"]:
-            credential = Credential.objects.filter(
-                licensee__agency__name=o["agency"],
-                licensee__licence_number=o["licence"],
-                prefix__startswith=o["revoke"],
-                revoked_at__isnull=True,
-            ).first()
-            if credential is None:
+            matching = list(
+                Credential.objects.filter(
+                    licensee__agency__name=o["agency"],
+                    licensee__licence_number=o["licence"],
+                    prefix__startswith=o["revoke"],
+                    revoked_at__isnull=True,
+                ).order_by("pk")[:2]
+            )
+            if not matching:
                 raise CommandError(f"--revoke: no live credential {o['revoke']!r} of {o['licence']} at {o['agency']}")
+            if len(matching) > 1:  # revoking one of them, whichever came first, cut off the wrong one
+                raise CommandError(
+                    f"--revoke: House control: {o['revoke']!r} begins more than one live credential of "
+                    f"{o['licence']} at {o['agency']} ({', '.join(c.prefix for c in matching)}...); give its whole prefix."
+                )
+            credential = matching[0]
             licensee = credential.licensee
             if o["jurisdiction"] is not None and licensee.agency.jurisdiction != o["jurisdiction"]:
                 raise CommandError(
