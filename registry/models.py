@@ -34,6 +34,11 @@ class Agency(models.Model):
         agency's, whatever the server's zone."""
         return get_pack(self.jurisdiction).state_time_zone
 
+    @property
+    def rules_name(self) -> str:
+        """Its pack's name as its staff read it ("New York games of chance"), not the pack's code."""
+        return get_pack(self.jurisdiction).name
+
 
 class RegulatorRole(models.TextChoices):
     STATE_AUDITOR = "state_auditor", "State auditor"

@@ -107,3 +107,18 @@ def test_a_receipts_year_is_the_year_the_state_received_it_on_its_own_calendar(d
         receipt = post_filing(licensee_client(issued), package(site_id=1, quarter="2026Q4")).json()
     assert receipt["receipt_number"] == "ND-2026-000001"
     assert "2026-12-31 20:00" in page_client(agency, "state-page").get("/registry/filings/").content.decode()
+
+
+@pytest.mark.parametrize("jurisdiction", ["NY", "WA-HB", "WA-BJ"])
+def test_a_states_staff_read_their_rules_by_name_not_a_packs_code_or_a_command(db, jurisdiction):
+    """Found walking the registry as the NY and WA agencies' staff: "The NY pack sets no day a return
+    is due" and "manage.py verify_registry", words for the product's developers and operators."""
+    agency = Agency.objects.create(name=f"{jurisdiction} regulator", jurisdiction=jurisdiction)
+    client = page_client(agency, f"staff-{jurisdiction}")
+    name = get_pack(jurisdiction).name
+    pages = [client.get(path) for path in ("/registry/", "/registry/quarter/?quarter=2026Q3", "/registry/filings/")]
+    assert [page.status_code for page in pages] == [200, 200, 200]
+    html = " ".join(" ".join(page.content.decode().split()) for page in pages)
+    assert f"The {name} rules set no day a return is due" in html
+    assert f"the {name} rules set no day a return is due" in html
+    assert " pack " not in html and "manage.py" not in html
