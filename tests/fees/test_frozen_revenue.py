@@ -167,10 +167,10 @@ def test_the_state_registry_lists_a_fee_sites_return_by_its_table_fees_not_a_dro
     )
     assert '<th class="text-end">Hold</th>' not in page and '<th class="text-end">Drop</th>' not in page
     # Washington's blackjack rules set no day a return is due: none is said to be due, late or missing.
-    assert "(the WA-BJ pack sets no day a return is due)" in page and "due —" not in page
+    assert "(the Washington blackjack (player-banked) rules set no day a return is due)" in page and "due —" not in page
     listed = client.get("/registry/").content.decode()
     assert (
-        "The WA-BJ pack sets no day a return is due, so no return is late or missing" in listed
+        "The Washington blackjack (player-banked) rules set no day a return is due, so no return is late or missing" in listed
         and "<th>Late</th>" not in listed
     )
 
