@@ -378,3 +378,11 @@ def test_the_floor_offers_no_one_tap_opener_without_a_last_count_or_on_a_day_ove
     services.open_gaming_day(acting_user=user, site=site, gaming_date=before, at=in_day(site, before, 1))
     text = page(client.get("/floor/"))  # the day is over: the opener takes the paper's time on its page
     assert "one-tap-opener" not in text and f'href="/floor/tables/{table.pk}/opener/">Open table</a>' in text
+
+
+def test_a_slip_leads_back_to_the_floor_in_one_click(client, shift_manager, fill):
+    """The slip page (where a fill's preparer lands, and its verifier works) links back to the
+    floor: one click, not the Chips menu and its Floor item, for the next table's step."""
+    client.force_login(shift_manager.user)
+    text = page(client.get(f"/floor/slips/{fill.pk}/"))
+    assert '<a class="btn btn-outline-secondary" href="/floor/" id="back-to-floor">Back to the floor</a>' in text
