@@ -94,7 +94,7 @@ def bank(request, site, access):
         _posted(request, "count"),
         site=site,
         chip_values=_chip_values(site),
-        initial={"gaming_date": gaming_date, "kind": "start"},
+        initial={"gaming_date": gaming_date, "kind": _kind_to_count(site, gaming_date)},
     )
     count = _saved(
         form, lambda: services.record_bank_count(acting_user=request.user, site=site, **form.service_kwargs())
@@ -118,6 +118,16 @@ def bank(request, site, access):
         },
         form,
     )
+
+
+def _kind_to_count(site: Site, gaming_date) -> str:
+    """The count the form proposes: the ending bank once the day's starting bank is counted and
+    its ending bank is not, else the starting bank (house control: the cashier may still choose
+    either; a correction names the count it corrects)."""
+    kinds = set(BankCount.objects.filter(site=site, gaming_date=gaming_date).values_list("kind", flat=True))
+    if BankCount.Kind.START in kinds and BankCount.Kind.END not in kinds:
+        return BankCount.Kind.END
+    return BankCount.Kind.START
 
 
 def _counted(count: BankCount) -> str:

@@ -435,6 +435,9 @@ def count_box(request, pk, box_pk, mode="count"):
             )
         if acting is not None and _attempt(errors, step) is not None:
             messages.success(request, _counted(box, mode))
+            following = _next_to_count(session, access, box) if mode == "count" else None
+            if following is not None:
+                return redirect("counts:count_box", pk=session.pk, box_pk=following)
             return redirect("counts:session", pk=session.pk)
     start, start_choices = _recount_start(request, access, session, box) if mode == "resolve" else (None, [])
     fills = " ".join(str(n) for k, n in start.forms if k == "fill") if start else ""
@@ -457,6 +460,21 @@ def count_box(request, pk, box_pk, mode="count"):
         },
         status=_status(errors),
     )
+
+
+def _next_to_count(session, access, box) -> int | None:
+    """After a blind count, the next count still owed, its form opened at once rather than the
+    session's list to tap it from: on a tablet the first box with a member's count missing (the
+    same box first, for the other member; each still counts blind, ND 99-01.3-08-14(2) and the
+    count rule), on a member's own login the next box they have not counted. None (the session,
+    to sign) once every count is in, or when the box just counted differs: the team sees the
+    difference and recounts it from the session."""
+    board = queries.session_board(session, access.employee.pk if access.employee else None)
+    station = access.station is not None
+    if any(b.drop.drop_box_id == box.pk and b.status == "difference" for b in board):
+        return None
+    me = access.employee.pk if access.employee else None
+    return next((b.drop.drop_box_id for b in board if _may_count(b, me, station)), None)
 
 
 def _count_signer_form(access, session, box, mode: str):

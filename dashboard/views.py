@@ -59,7 +59,9 @@ from floor.open_items import open_items
 from floor.queries import carried_items, opener_variances
 from floor.rules import TRAY_COUNT, game_column, house_chips, house_dealers
 from packs import RevenueModel, pack_for
+from reports.catalogue import kinds_at
 from reports.rules import FORM_DAILY, FORM_DEALER_HOLD, FORM_DEALER_SHIFTS, FORM_QUARTERLY
+from reports.services import REPORT_ROLES
 from statefiling.queries import amendment_statements, receipt_statement
 
 from . import audit, fragments, trends
@@ -165,6 +167,10 @@ def _sessions_check(site, day, summary):
     return published.sessions_against_custody(summary, uncounted)
 
 
+def _offers_daily_report(user, site) -> bool:
+    return access_for(user).has_role(site.pk, *REPORT_ROLES) and any(k.code == "daily" for k in kinds_at(site))
+
+
 @login_required
 def daily(request):
     site = figure_site(request, DAILY_FIGURES)
@@ -207,6 +213,9 @@ def daily(request):
         "session_check_title": published.SESSION_CHECK_TITLE,
         "session_check_rule": published.SESSION_CHECK,
         "day": day,
+        # The day's daily report as a PDF in one click (reports.views.index, with this day as its
+        # period), for who requests reports where the site's pack offers it.
+        "daily_report": _offers_daily_report(request.user, site),
         "previous": day - timedelta(days=1),
         "next": day + timedelta(days=1),
         # the dates in addresses and fields (the `date:'Y-m-d'` filter's), written once

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Count, Max
+from django.db.models import Count, Max, OuterRef, Subquery
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
@@ -88,19 +88,34 @@ def _can(request, roles) -> bool:
 
 def _table_rows(site, day, house_chips: bool, house_dealers: bool):
     """Each active table with its status in the open gaming day (the pit board's states,
-    `queries.board_state`), in a fixed number of queries whatever the number of tables."""
+    `queries.board_state`), in a fixed number of queries whatever the number of tables; and, for
+    the one-tap opener, the total and kind of its last closer or dealer-change count
+    (`queries.last_tray_count`, what its next opener should match)."""
     counts, shifts = {}, {}
     if day is not None:
         for count in TableInventory.objects.filter(gaming_day=day).exclude(kind=TableInventory.Kind.CHANGE):
             counts[(count.table_id, count.kind)] = count
         shifts = queries.running_shifts(day, timezone.now())
+    last = TableInventory.objects.filter(
+        table=OuterRef("pk"), kind__in=[TableInventory.Kind.CLOSER, TableInventory.Kind.CHANGE]
+    ).order_by("-counted_at", "-id")
+    tables = Table.objects.filter(site=site, active=True).order_by("number")
+    if house_chips:
+        tables = tables.annotate(
+            last_total=Subquery(last.values("total_cents")[:1]), last_kind=Subquery(last.values("kind")[:1])
+        )
     rows = []
-    for table in Table.objects.filter(site=site, active=True).order_by("number"):
+    for table in tables:
         opener, closer = counts.get((table.pk, "opener")), counts.get((table.pk, "closer"))
         kinds = {kind for kind, count in (("opener", opener), ("closer", closer)) if count is not None}
         shift = shifts.get(table.pk)
         status = queries.board_state(kinds, shift, house_chips, house_dealers)
-        rows.append({"table": table, "opener": opener, "closer": closer, "shift": shift, "status": status})
+        last_count = None
+        if getattr(table, "last_total", None) is not None:
+            last_count = {"total_cents": table.last_total, "label": TableInventory.Kind(table.last_kind).label.lower()}
+        rows.append(
+            {"table": table, "opener": opener, "closer": closer, "shift": shift, "status": status, "last": last_count}
+        )
     return rows
 
 
@@ -112,6 +127,9 @@ def _floor(request, status=200, **forms_shown):
     context = {
         "day": day,
         "rows": _table_rows(site, day, house_chips, house_dealers),
+        # A day already over is entered from paper: its opener takes the paper's time on the
+        # opener's page, so the floor offers no one-tap opener then (tray_count's `day_over`).
+        "one_tap_opener": day is not None and day.gaming_date >= site_today(site),
         "player_dealer_rule": _player_dealer_rule(site),
         "offers_a_day": rules.floor_needs_a_day(site),
         "open_day_form": forms.OpenGamingDayForm(initial={"gaming_date": queries.next_gaming_date(site)}, site=site),
@@ -162,8 +180,10 @@ def open_day(request):
     return _floor(request, status=400, open_day_form=form)
 
 
-def _resolve_url(item) -> str:
-    """Where an open item is resolved: the slip, the table's closer, the boxes or the counts."""
+def _resolve_url(item, day) -> str:
+    """Where an open item is resolved: the slip, the table's closer, the counts, or, for a box
+    not removed, the form removing all of the day's boxes at once (its boxes ticked), not the
+    custody page where the shift manager would follow one more link to it."""
     kind, pk = item.key.split(":")[:2]
     if kind == "slip":
         return reverse("floor:slip", kwargs={"pk": pk})
@@ -171,7 +191,7 @@ def _resolve_url(item) -> str:
         return reverse("floor:tray_count", kwargs={"pk": pk, "kind": TableInventory.Kind.CLOSER})
     if item.kind == "box_not_counted":
         return reverse("counts:sessions")
-    return reverse("counts:boxes")
+    return f"{reverse('counts:remove_all')}?gaming_date={day.gaming_date.isoformat()}"
 
 
 def _close_page(request, day, status=200, close_form=None, carry_form=None):
@@ -180,7 +200,7 @@ def _close_page(request, day, status=200, close_form=None, carry_form=None):
     carryable = [item for item in left if item.carryable]
     context = {
         "day": day,
-        "items": [(item, _resolve_url(item)) for item in left],
+        "items": [(item, _resolve_url(item, day)) for item in left],
         "carryable": carryable,
         "carried": CarriedItem.objects.filter(gaming_day=day).select_related("carried_by"),
         "close_form": close_form or forms.ActionForm(),

@@ -129,3 +129,24 @@ def test_the_redemptions_page_shows_a_site_where_twenty_one_stopped(cast, chips,
         f"ND 99-01.3-08-06(2): twenty-one was discontinued at {other_site.name} on 2026-10-01; its chips are "
         "redeemed at the business office or an active site for thirty days thereafter."
     ) in page
+
+
+def _kind_proposed(client, day: str) -> str:
+    text = client.get(f"/cage/?date={day}").content.decode()
+    select = text[text.index('name="kind"') : text.index("</select>", text.index('name="kind"'))]
+    return select.split(" selected>")[0].rsplit('value="', 1)[1].split('"')[0]
+
+
+def test_the_bank_form_proposes_the_ending_bank_once_the_starting_bank_is_counted(cast, chips):
+    """The cashier's count at the end of the night: once the day's starting bank is counted, the
+    form proposes its ending bank (one choice less), and the starting bank again once both are in
+    (a correction names the count it corrects)."""
+    cashier = browser(cast[Role.CASHIER])
+    assert _kind_proposed(cashier, "2026-11-02") == "start"
+    counted = {"form": "count", "gaming_date": "2026-11-02", "cash_10000": "3", "chip_500": "40"}
+    assert cashier.post("/cage/", {**counted, "kind": "start"}).status_code == 302
+    assert _kind_proposed(cashier, "2026-11-02") == "end"
+    assert _kind_proposed(cashier, "2026-11-03") == "start"  # another day: its own counts
+    assert cashier.post("/cage/", {**counted, "kind": "end"}).status_code == 302
+    assert _kind_proposed(cashier, "2026-11-02") == "start"
+    assert sorted(BankCount.objects.values_list("kind", flat=True)) == ["end", "start"]

@@ -32,7 +32,8 @@ def badges(page, prefix="id"):
 
 
 def count_box(page, box, member, pin, quantities):
-    page.click(f"#box-{box.pk} .count-link")
+    if not re.search(rf"/boxes/{box.pk}/count/$", page.url):  # else opened by the last count (the next owed)
+        page.click(f"#box-{box.pk} .count-link")
     page.wait_for_url(re.compile(rf"/counts/sessions/\d+/boxes/{box.pk}/count/$"))  # not the session's page still
     fits(page)
     offered = [b.split(" · ")[0] for b in badges(page)]  # the members still to count it: never the floor's
@@ -41,8 +42,9 @@ def count_box(page, box, member, pin, quantities):
         page.fill(f"#q_{key}", value)
     page.select_option("#id_signer_badge", member.initials)
     page.fill("#id_signer_pin", pin)
-    page.click("#submit-count")
-    page.wait_for_url(re.compile(r"/counts/sessions/\d+/$"))
+    with page.expect_navigation():  # the next count's address may be this one's
+        page.click("#submit-count")
+    page.wait_for_url(re.compile(r"/counts/sessions/\d+/(boxes/\d+/count/)?$"))
     fits(page)
 
 

@@ -106,3 +106,32 @@ def test_the_grid_cannot_be_typed_in_before_its_script_has_run(
     expect(page.locator("#id_qty_500")).to_be_hidden()
     expect(page.locator("#entry-heading")).to_have_text("Dollars")
     expect(page.locator("#grand-total")).to_have_text("$20.00")
+
+
+@pytest.mark.browser
+def test_a_night_opens_each_table_in_one_tap_on_the_floor(browser_page, live_server, table, chips, site, shift_manager):
+    """From the shift manager's home, the day opens in 2 clicks and each table whose tray is as it
+    was left in 1 (it was 2: the opener's page, then its button), counted as the browser_support
+    journeys count."""
+    from tests.browser_support import Counted
+
+    page, user = browser_page, shift_manager.user
+    before = today(site) - timedelta(days=1)
+    yesterday = services.open_gaming_day(acting_user=user, site=site, gaming_date=before, at=in_day(site, before, 1))
+    for kind, hours in (("opener", 2), ("closer", 12)):
+        services.record_table_inventory(
+            acting_user=user, table=table, kind=kind, chips=TRAY, at=in_day(site, before, hours)
+        )
+    services.close_gaming_day(acting_user=user, gaming_day=yesterday)
+    login(page, live_server, user.username)
+    person = Counted(page)
+    person.click("text=Open a gaming day")
+    page.wait_for_url(re.compile(r"/floor/"))
+    with page.expect_navigation(url=f"{live_server.url}/floor/"):
+        person.click("#open-day-form button")
+    with page.expect_navigation(url=f"{live_server.url}/floor/"):
+        person.click("#open-same-1")
+    expect(page.locator("#table-1 .table-status")).to_have_text("open")
+    assert (person.clicks, person.keys) == (3, 0)
+    opener = TableInventory.objects.get(kind="opener", gaming_day__gaming_date=today(site))
+    assert (opener.total_cents, opener.variance_cents) == (200000, 0)

@@ -333,3 +333,14 @@ def test_the_queues_keep_a_slip_carried_past_the_close_until_it_is_done(
     assert f"Fill slip {done.number}<" not in page
     services.verify_slip(acting_user=cast[Role.PIT_BOSS].user, slip=credit)
     assert listed() == ([], [credit.pk, fill.pk])  # by series (credit, fill), then number
+
+
+def test_a_box_not_removed_links_to_the_form_removing_the_days_boxes(busy_day, shift_manager, client):
+    """The close page's drop box not removed opens the form removing all of the day's boxes (its
+    boxes ticked), not the custody page with one more link to follow to it."""
+    client.force_login(shift_manager.user)
+    text = client.get("/floor/close-day/").content.decode()
+    url = f"/counts/boxes/remove-all/?gaming_date={busy_day['day'].gaming_date.isoformat()}"
+    assert f'<a href="{url}">Drop box 1 of table 1 is not removed from its table</a>' in text
+    form = client.get(url).content.decode()
+    assert f'value="{busy_day["box"].pk}" id="box_{busy_day["box"].pk}" checked' in form

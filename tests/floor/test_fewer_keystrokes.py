@@ -339,3 +339,50 @@ def test_the_day_open_form_proposes_the_day_after_the_latest_opened(client, shif
     services.close_gaming_day(acting_user=shift_manager.user, gaming_day=GamingDay.objects.get(gaming_date=today(site)))
     proposed = today(site) + timedelta(days=1)
     assert f'name="gaming_date" value="{proposed}"' in page(client.get("/floor/"))
+
+
+def test_the_floor_opens_a_table_as_its_last_closer_in_one_tap(client, shift_manager, closed_yesterday, table):
+    """The floor's row of a table not opened posts its opener as its last closer (one tap, not the
+    opener's page and then its button); the page to count the tray is still linked."""
+    client.force_login(shift_manager.user)
+    text = page(client.get("/floor/"))
+    row = text[text.index('<tr id="table-1">') : text.index("</tr>", text.index('<tr id="table-1">'))]
+    assert f'action="/floor/tables/{table.pk}/opener/"' in row
+    assert '<input type="hidden" name="same_as_last_closer" value="on">' in row
+    assert 'id="open-same-1"' in row and "Open as last closer ($2,000.00)" in row
+    assert f'href="/floor/tables/{table.pk}/opener/">Count the opener</a>' in row
+    token = row.split('name="form_token" value="')[1].split('"')[0]
+    response = client.post(f"/floor/tables/{table.pk}/opener/", {"same_as_last_closer": "on", "form_token": token})
+    assert response.status_code == 302 and response["Location"] == "/floor/"
+    opener = TableInventory.objects.get(kind="opener", gaming_day=closed_yesterday)
+    assert (lines(opener), opener.variance_cents) == ({2500: 40, 500: 160, 100: 200}, 0)
+    assert "open-same-1" not in page(client.get("/floor/"))  # opened: nothing to open
+
+
+def test_the_floor_offers_no_one_tap_opener_without_a_last_count_or_on_a_day_over(
+    client, shift_manager, table, chips, site
+):
+    """A table never counted has only its opener's page; nor does a day already over, whose
+    opener takes the paper's time on that page."""
+    user = shift_manager.user
+    client.force_login(user)
+    earlier, before = today(site) - timedelta(days=2), today(site) - timedelta(days=1)
+    first = services.open_gaming_day(acting_user=user, site=site, gaming_date=earlier, at=in_day(site, earlier, 1))
+    text = page(client.get("/floor/"))
+    assert "open-same-1" not in text and f'href="/floor/tables/{table.pk}/opener/">Open table</a>' in text
+    services.record_table_inventory(acting_user=user, table=table, kind="opener", chips=TRAY, at=in_day(site, earlier))
+    services.record_table_inventory(
+        acting_user=user, table=table, kind="closer", chips=TRAY, at=in_day(site, earlier, 3)
+    )
+    services.close_gaming_day(acting_user=user, gaming_day=first)
+    services.open_gaming_day(acting_user=user, site=site, gaming_date=before, at=in_day(site, before, 1))
+    text = page(client.get("/floor/"))  # the day is over: the opener takes the paper's time on its page
+    assert "one-tap-opener" not in text and f'href="/floor/tables/{table.pk}/opener/">Open table</a>' in text
+
+
+def test_a_slip_leads_back_to_the_floor_in_one_click(client, shift_manager, fill):
+    """The slip page (where a fill's preparer lands, and its verifier works) links back to the
+    floor: one click, not the Chips menu and its Floor item, for the next table's step."""
+    client.force_login(shift_manager.user)
+    text = page(client.get(f"/floor/slips/{fill.pk}/"))
+    assert '<a class="btn btn-outline-secondary" href="/floor/" id="back-to-floor">Back to the floor</a>' in text
