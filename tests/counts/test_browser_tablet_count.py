@@ -55,17 +55,22 @@ def count_box(page, box, member, pin, quantities):
     page.wait_for_url(re.compile(r"/counts/sessions/\d+/(boxes/\d+/count/)?$"))
 
 
-@pytest.mark.browser
-def test_two_members_count_and_sign_on_one_tablet_with_their_own_pins(
-    browser_page, live_server, manager, counters, removed, boxes, site
-):
-    page = browser_page
+def _tablet_with_pins(page, manager, counters, site):
+    """The page at a tablet's size, each counter with their PIN, and the site's count tablet made."""
     page.set_viewport_size(TABLET)
     for member, pin in zip(counters, PINS, strict=True):
         pins.set_pin(acting_user=member.user, employee=member, pin=pin)
     pins.create_station(
         acting_user=manager.user, site=site, username="count-tablet", password="Ochre-Lantern-Drift-58", name="Count"
     )
+    return page
+
+
+@pytest.mark.browser
+def test_two_members_count_and_sign_on_one_tablet_with_their_own_pins(
+    browser_page, live_server, manager, counters, removed, boxes, site
+):
+    page = _tablet_with_pins(browser_page, manager, counters, site)
     login(page, live_server, "count-tablet", "Ochre-Lantern-Drift-58")
 
     # The first member opens the count with the second, initialling it with their PIN.
@@ -135,13 +140,7 @@ def test_a_count_of_two_boxes_takes_12_taps_besides_pins_and_figures(
     its member's, initialled with their own badge and PIN."""
     from tests.browser_support import Counted
 
-    page = browser_page
-    page.set_viewport_size(TABLET)
-    for member, pin in zip(counters, PINS, strict=True):
-        pins.set_pin(acting_user=member.user, employee=member, pin=pin)
-    pins.create_station(
-        acting_user=manager.user, site=site, username="count-tablet", password="Ochre-Lantern-Drift-58", name="Count"
-    )
+    page = _tablet_with_pins(browser_page, manager, counters, site)
     # The site's count team is these two (the demo's, count1 and count2): any other member of the
     # cast has left (arranged here; the count's steps below go through the pages).
     Employee.objects.filter(memberships__site=site, memberships__role=Role.COUNT_TEAM).exclude(

@@ -170,7 +170,8 @@ def test_the_state_registry_lists_a_fee_sites_return_by_its_table_fees_not_a_dro
     assert "(the Washington blackjack (player-banked) rules set no day a return is due)" in page and "due —" not in page
     listed = client.get("/registry/").content.decode()
     assert (
-        "The Washington blackjack (player-banked) rules set no day a return is due, so no return is late or missing" in listed
+        "The Washington blackjack (player-banked) rules set no day a return is due, so no return is late or missing"
+        in listed
         and "<th>Late</th>" not in listed
     )
 

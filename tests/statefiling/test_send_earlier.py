@@ -32,11 +32,8 @@ def _deliver_pending() -> list[str]:
     return [delivery.deliver(pk) for pk in pending.values_list("pk", flat=True)]
 
 
-def test_earlier_quarters_go_only_when_the_gaming_manager_asks_with_their_amendments_and_once(
-    in_process_registry, licensee, client_for, manager, cast, site, table, org
-):
-    filing_id, amendments = _file_and_amend(client_for, manager, site, table, org)
-    secret = registry.issue_credential(acting_user=None, licensee=licensee).secret
+def _connect(org, secret, manager, **options) -> None:
+    """`connect_registry` for the organization's ND sites, as its gaming manager."""
     call_command(
         "connect_registry",
         organization=org.pk,
@@ -44,7 +41,16 @@ def test_earlier_quarters_go_only_when_the_gaming_manager_asks_with_their_amendm
         url=URL,
         credential=secret,
         user=manager.user.username,
+        **options,
     )
+
+
+def test_earlier_quarters_go_only_when_the_gaming_manager_asks_with_their_amendments_and_once(
+    in_process_registry, licensee, client_for, manager, cast, site, table, org
+):
+    filing_id, amendments = _file_and_amend(client_for, manager, site, table, org)
+    secret = registry.issue_credential(acting_user=None, licensee=licensee).secret
+    _connect(org, secret, manager)
     assert not Submission.objects.exists()  # linking alone sends no earlier quarter
 
     auditor = cast[Role.AUDITOR].user.username
@@ -72,15 +78,7 @@ def test_connect_registry_send_earlier_sends_them_with_the_link(
     filing_id, amendments = _file_and_amend(client_for, manager, site, table, org)
     secret = registry.issue_credential(acting_user=None, licensee=licensee).secret
     for run in range(2):  # run again (the same command, the same credential): nothing goes twice
-        call_command(
-            "connect_registry",
-            organization=org.pk,
-            jurisdiction="ND",
-            url=URL,
-            credential=secret,
-            user=manager.user.username,
-            send_earlier=True,
-        )
+        _connect(org, secret, manager, send_earlier=True)
         assert _deliver_pending() == (["delivered"] * 3 if run == 0 else [])
     assert ReceivedFiling.objects.count() == 3 and Submission.objects.count() == 3
     assert AuditEvent.objects.get(action="registry.earlier_filings_sent").after["filings"] == [filing_id]
