@@ -40,7 +40,11 @@ def deliver(submission_id: int, send=post_filing) -> str:
     if submission.amendment_id:
         _after_earlier_amendments(submission)
         if not submission.package.get("amends"):
-            _point_back(submission)
+            try:
+                _point_back(submission)
+            except FilingRefused as exc:
+                _attempted(submission, str(exc), refused=True)
+                return "refused"
     try:
         body = {"package": submission.package, "pdfs": quarterly_pdfs(submission)}
         answer = send(submission.link, body, submission.idempotency_key)
@@ -84,11 +88,22 @@ def _after_earlier_amendments(submission: Submission) -> None:
         raise client.Unreachable("an earlier amendment of the filing is not delivered yet")
 
 
+class FilingRefused(Exception):
+    """The registry refused the filing an amendment amends: nothing there for it to point back to."""
+
+
 def _point_back(submission: Submission) -> None:
     """An amendment's package names the receipt of the filing it amends; queued before that
-    receipt came, it waits for it (Unreachable: retried like a registry that did not answer)."""
+    receipt came, it waits for it (Unreachable: retried like a registry that did not answer).
+    Where the registry refused the filing itself (every package of it refused), no receipt will
+    come: the amendment is refused with it (FilingRefused), kept for a person as the filing is,
+    and both go again when the organization links again (`services._resend_undelivered`), rather
+    than tried at every sweep for ever."""
     number = FilingReceipt.objects.filter(filing_id=submission.filing_id).values_list("receipt_number", flat=True)
     if not number:
+        originals = Submission.objects.filter(filing_id=submission.filing_id, amendment__isnull=True)
+        if originals.exists() and not originals.filter(refused=False).exists():
+            raise FilingRefused("the registry refused the filing it amends; it goes again with it on a new link")
         _attempted(submission, "waiting for the registry's receipt of the filing it amends")
         raise client.Unreachable("the filing it amends has no receipt yet")
     package = {**submission.package, "amends": number[0]}

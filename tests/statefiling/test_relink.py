@@ -15,7 +15,7 @@ from statefiling import delivery, queries, services
 from statefiling.models import FilingReceipt, Submission
 
 from .registry_in_process import URL
-from .test_amendments import file_q3
+from .test_amendments import adjust, file_q3
 
 pytestmark = pytest.mark.usefixtures("quarter_played")
 
@@ -78,3 +78,31 @@ def test_a_delivered_return_is_not_sent_again_when_the_pack_is_linked_again(
     )
     assert Submission.objects.get(pk=submission.pk).link_id == linked.pk
     assert ReceivedFiling.objects.count() == 1
+
+
+def test_an_amendment_of_a_refused_return_is_refused_with_it_and_goes_again_with_it(
+    linked, licensee, org, manager, client_for, site, table
+):
+    """Found reviewing the state's side: an amendment of a return the registry refused waited for a
+    receipt that would never come, tried again at every sweep without end. It is refused with its
+    return, kept for a person, and both go (in order) once the pack is linked again."""
+    registry.revoke_credential(acting_user=None, credential=registry.credential_for(linked.credential))
+    api = client_for(manager)
+    original = file_q3(api, site)
+    assert delivery.deliver(original.pk) == "refused"
+    amendment = adjust(api, site, table)
+    assert delivery.deliver(amendment.pk) == "refused"  # not retried for ever
+    refused = Submission.objects.get(pk=amendment.pk)
+    assert refused.refused and refused.attempts == 1 and "refused the filing it amends" in refused.last_error
+    assert delivery.deliver(amendment.pk) == "refused" and Submission.objects.get(pk=amendment.pk).attempts == 1
+
+    services.connect_registry(
+        acting_user=manager.user,
+        organization=org,
+        jurisdiction="ND",
+        url=URL,
+        credential=registry.issue_credential(acting_user=None, licensee=licensee).secret,
+    )
+    assert [delivery.deliver(s.pk) for s in (original, amendment)] == ["delivered", "delivered"]
+    held = ReceivedFiling.objects.get(package_sha256=Submission.objects.get(pk=amendment.pk).package_sha256)
+    assert held.amends.receipt_number == FilingReceipt.objects.get(filing_id=original.filing_id).receipt_number
