@@ -74,6 +74,7 @@ carried_by  # variable (floor/models.py): read as "carried_by__initials" (floor.
 TRAY_TRANSFER  # variable (floor/models.py)
 JAR_BAR  # variable (floor/models.py)
 contact  # variable (registry/models.py)
+rules_name  # property (registry/models.py: Agency.rules_name, read by the registry's templates)
 secret_sha256  # variable (registry/models.py)
 issued_at  # variable (registry/models.py)
 issued_by  # variable (registry/models.py)
