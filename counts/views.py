@@ -469,12 +469,11 @@ def _next_to_count(session, access, box) -> int | None:
     count rule), on a member's own login the next box they have not counted. None (the session,
     to sign) once every count is in, or when the box just counted differs: the team sees the
     difference and recounts it from the session."""
-    board = queries.session_board(session, access.employee.pk if access.employee else None)
-    station = access.station is not None
+    me = access.employee.pk if access.employee else None
+    board = queries.session_board(session, me)
     if any(b.drop.drop_box_id == box.pk and b.status == "difference" for b in board):
         return None
-    me = access.employee.pk if access.employee else None
-    return next((b.drop.drop_box_id for b in board if _may_count(b, me, station)), None)
+    return next((b.drop.drop_box_id for b in board if _may_count(b, me, access.station is not None)), None)
 
 
 def _count_signer_form(access, session, box, mode: str):
