@@ -206,6 +206,21 @@ def chain_lock_sql(organization_id: int | None) -> tuple[str, list] | None:
     return _LOCK_AND_HEAD_SQL, [_CHAIN_LOCK_NAMESPACE, _lock_key(organization_id), chain]
 
 
+def hold_chain(organization_id: int | None) -> None:
+    """The organization's chain lock taken now and held to the end of the transaction, as the
+    first append would take it (later appends continue from the head read here), for a service
+    that reads, under it, what another transaction's audited write may be changing: that write
+    holds the lock from its first event (or row event) to its commit, so the reader waits for it
+    and then sees it, or the write waits and then sees the reader's. Nothing more when the
+    transaction holds it already; on SQLite the head is only read (the writers queue)."""
+    conn = transaction.get_connection()
+    if not conn.in_atomic_block:
+        raise RuntimeError("hold_chain must run inside the transaction that reads under it")
+    chain = chain_name(organization_id)
+    if _known_head(conn, chain) is None:
+        _remember_head(conn, chain, *_lock_and_head(conn, organization_id, chain))
+
+
 def chain_locked(organization_id: int | None, head: Sequence | None) -> None:
     """The `chain_lock_sql` statements ran in this transaction and read `head` ((seq, hash),
     or None for an empty chain): later appends continue from it without asking again."""

@@ -21,7 +21,7 @@ from cardroom.models import Organization
 from compliance import labels
 from compliance.models import Alert, AlertStep
 from core import acts, filing_package, hooks
-from core.audit import chain_head, record_event
+from core.audit import chain_head, hold_chain, record_event
 from core.audit_anchors import RegistryCheck
 from core.models import AuditEvent
 from core.periods import Quarter
@@ -216,7 +216,10 @@ def send_earlier_filings(*, acting_user, organization: Organization, jurisdictio
 def _queue_with_amendments(filing: QuarterFiling, link: RegistryLink) -> Submission:
     """A filing's first package and, after it, each amendment recorded for it and not yet queued
     (recorded before the filing was first sent: `queue_amendment` had nothing to amend), oldest
-    first. Each amendment's package waits for the filing's receipt (`delivery`)."""
+    first. Each amendment's package waits for the filing's receipt (`delivery`). Its amendments
+    are read under the organization's audit chain lock (`_hold_filing`): one recorded at this
+    moment is read here, or finds the filing sent and queues itself (`queue_amendment`)."""
+    _hold_filing(filing)
     head = chain_head(filing.site.organization_id)
     submission = _queue(filing, link, build_package(filing, head))
     related = ("recorded_by", "adjustment__books_close", "adjustment__table", "other_games_agp", "site_filing__site")
@@ -225,6 +228,28 @@ def _queue_with_amendments(filing: QuarterFiling, link: RegistryLink) -> Submiss
     for amendment in recorded.order_by("recorded_at", "pk"):
         _queue(filing, link, build_amendment_package(amendment, head, None), amendment)
     return submission
+
+
+def _hold_filing(filing: QuarterFiling) -> None:
+    """Inside the caller's transaction, before reading whether `filing` was sent or which of its
+    amendments are queued: its organization's audit chain, locked to the end of the transaction
+    (`core.audit.hold_chain`). An amending entry holds that lock from its first audited write (its
+    own event, its FilingAmendment's row event) to its commit; sending the earlier filings
+    (`_queue_with_amendments`) takes it before reading the amendments, and `queue_amendment`
+    before looking for the filing's first package (held already: nothing more). So of an
+    amendment recorded while its filing is first sent, the second to lock waits for the other's
+    commit and then reads it (READ COMMITTED reads again at each statement): the sending queues
+    the amendment, or the amendment finds the filing sent and queues itself; never neither
+    (house control: the state gets a return and every change to it).
+
+    Not the filing's row: the amending entry holds the chain when it reaches `queue_amendment`,
+    and the sending records its event (the chain) after reading, so a row lock taken there
+    first deadlocks the two (tests/statefiling/test_send_earlier_race.py); taken after the
+    chain it would never wait. Lock order, the same on every path: the organization's row
+    (filing a quarter, the other games' AGP, linking, sending the earlier filings), the site's
+    (closing books, filing, an adjustment; key share: a tournament void), then the chain;
+    nothing here is locked after it but the rows inserted referring to others (key share)."""
+    hold_chain(filing.site.organization_id)
 
 
 # --- Amendments -----------------------------------------------------------------------------------
@@ -330,8 +355,10 @@ def build_amendment_package(amendment: FilingAmendment, head, amends: str | None
 def queue_amendment(amendment: FilingAmendment) -> Submission | None:
     """Inside the amending entry's transaction: queue the amendment's package for the registry
     the filing was sent to, pointing back at the filing's receipt. A filing that was never sent
-    (no registry then) has nothing at the registry to amend: nothing is queued."""
+    (no registry then) has nothing at the registry to amend: nothing is queued; it goes when the
+    filing is sent, whose sending reads it (`_hold_filing`: the two never cross)."""
     filing = amendment.filing
+    _hold_filing(filing)  # a sending of the filing at this moment: one of us waits for the other
     if not Submission.objects.filter(filing=filing, amendment__isnull=True).exists():
         return None
     site = filing.site
