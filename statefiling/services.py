@@ -50,9 +50,9 @@ def connect_registry(
     """Send the organization's filings for `jurisdiction`'s sites to the registry at `url`
     with the credential its agency issued; replaces the pack's earlier link (audited, the
     credential itself is never written in the audit log), and the packages not yet delivered
-    under it (pending, or refused: a revoked credential's 401) go again under this one
-    (`_resend_undelivered`). `share_alerts`: the organization consents to its compliance alerts
-    of those sites going with the nightly anchors."""
+    under it (pending, or refused: a revoked credential's 401) go again under this one, naming
+    the organization as it now stands (`_resend_undelivered`). `share_alerts`: the organization
+    consents to its compliance alerts of those sites going with the nightly anchors."""
     require_gaming_manager(acting_user, organization.pk, action="connect the organization to a state registry")
     if jurisdiction not in PACKS:
         raise ValidationError({"jurisdiction": f"{HOUSE_CONTROL}: no pack {jurisdiction!r}."})
@@ -104,14 +104,14 @@ def _resend_undelivered(link: RegistryLink) -> tuple[list[int], list[int]]:
         link__organization_id=link.organization_id, link__jurisdiction=link.jurisdiction, delivered_at__isnull=True
     ).exclude(link=link)
     ids = list(undelivered.order_by("queued_at", "pk").values_list("pk", flat=True))
-    rebuilt = _with_filer_now(link.organization, ids)
+    rebuilt = _with_filer_now(link.organization_id, ids)
     Submission.objects.filter(pk__in=ids).update(link=link, refused=False)
     for submission_id in ids:
         deliver_filing.delay_on_commit(submission_id)
     return ids, rebuilt
 
 
-def _with_filer_now(organization: Organization, ids: list[int]) -> list[int]:
+def _with_filer_now(organization_id: int, ids: list[int]) -> list[int]:
     """The packages `ids`, never delivered, name the filer (the organization's name and licence
     number) as it stands now, not as when they were first built: a return the registry refused
     for the licence number it named goes with the number the gaming manager corrected since.
@@ -121,7 +121,8 @@ def _with_filer_now(organization: Organization, ids: list[int]) -> list[int]:
     writes the filing last, in one transaction), and a package it did receive whose answer was
     lost is answered a Conflict under the same key (kept for a person), never filed twice. The
     ids rebuilt (House control: our texts do not describe electronic filing)."""
-    filer = {"name": organization.name, "licence_number": organization.licence_number}
+    # read from the row (held by the caller), not from the caller's object: as it stands now
+    filer = Organization.objects.values("name", "licence_number").get(pk=organization_id)
     rebuilt = []
     for submission in Submission.objects.filter(pk__in=ids).order_by("pk"):
         if submission.package.get("organization") == filer:

@@ -142,6 +142,7 @@ def test_a_return_refused_for_its_licence_number_goes_again_with_the_corrected_n
     sent = Submission.objects.get(pk=submission.pk)
     assert sent.link_id == link.pk and sent.package["organization"]["licence_number"] == "ND-GC-0417"
     assert sent.package_sha256 == filing_package.digest(sent.package) != refused.package_sha256
+    assert sent.idempotency_key == refused.idempotency_key  # the registry kept nothing of the refused request
     # only the envelope naming the filer was rebuilt: the filed figures, dealers and reports as frozen
     assert {k: v for k, v in sent.package.items() if k != "organization"} == {
         k: v for k, v in refused.package.items() if k != "organization"
