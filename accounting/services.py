@@ -375,7 +375,7 @@ def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = 
             figures_sha256=frozen.digest(figures),
         )
         _audit(acting_user, "quarter.filed", filing, site=site)
-        for filed in hooks.QUARTER_FILED.answers():  # statefiling queues the package for the state's registry
+        for filed in hooks.QUARTER_FILED.answers():  # statefiling: the dealers' hold frozen, the package queued
             filed(filing)
         earlier = [f for (_, q), f in others.items() if q == str(quarter)]
         amendments.amend_with_site_filing(sorted(earlier, key=lambda f: (f.filed_at, f.pk)), filing)

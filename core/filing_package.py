@@ -18,7 +18,7 @@ A package is JSON:
         have no percent-of-hold) or [{"identifier", "name", "game", "shifts",
         "separable_shifts", "drop_cents", "gross_proceeds_cents", "prizes_cents", "agp_cents",
         "hold_ratio"}]: each dealer's hold at the site for the quarter (their separable shifts)
-        keyed by the identifier the state issued them,
+        keyed by the identifier the state issued them, as it stood when the quarter was filed,
      "dealers_without_identifier": how many dealers dealt there with no identifier recorded}
 
 An amendment (a figure entered after the filing that changes its return) is a package of its

@@ -272,7 +272,8 @@ QUARTER_FILED = declare(
     "quarter_filed",
     asked_by="accounting.services.file_quarter (inside the filing's transaction)",
     answered_by="statefiling (statefiling.apps)",
-    answer="filed(quarter_filing) -> None: queues the filing package for the state's registry",
+    answer="filed(quarter_filing) -> None: freezes the dealers' hold as filed and queues the filing package for "
+    "the state's registry",
     many=True,
 )
 CHAINS_ANCHORED = declare(

@@ -10,7 +10,7 @@ class StatefilingConfig(AppConfig):
 
         from . import services
 
-        hooks.QUARTER_FILED.register(services.queue_filing)
+        hooks.QUARTER_FILED.register(services.record_filing)
         hooks.CHAINS_ANCHORED.register(services.queue_anchors)
         hooks.REGISTRY_CHECK.register(services.verify_against_registry)
         hooks.AMENDMENT_RECORDED.register(services.queue_amendment)

@@ -6,6 +6,7 @@ from django.db import models
 
 from accounting.models import FilingAmendment, QuarterFiling
 from cardroom.models import Organization
+from core import filing_package
 from core.appendonly import AppendOnlyModel
 
 
@@ -44,9 +45,10 @@ class Submission(models.Model):
 
     One per filed quarter (`amendment` empty) and one per amendment of it (`amendment` set,
     written in the amendment's transaction): an amendment's package names the original's
-    receipt in `amends`, filled in before its first attempt once that receipt is kept; from
-    then on the package and its digest never change. Not yet delivered when the gaming manager
-    links the pack again, it goes under the new link (`services.connect_registry`)."""
+    receipt in `amends`, filled in before its first attempt once that receipt is kept. Not yet
+    delivered when the gaming manager links the pack again, it goes under the new link, naming
+    the organization as it then stands (`services.connect_registry`: only that envelope and the
+    digest are rebuilt); once delivered, the package and its digest never change."""
 
     filing = models.ForeignKey(QuarterFiling, on_delete=models.PROTECT, related_name="submissions")
     amendment = models.OneToOneField(
@@ -92,6 +94,34 @@ class FilingReceipt(AppendOnlyModel):
 
     def __str__(self):
         return f"Receipt {self.receipt_number}"
+
+
+class FiledDealers(AppendOnlyModel):
+    """The dealers' hold of a filed quarter as it stood when the quarter was filed: each dealer's
+    hold under the identifier the state issued them then, and how many dealt with none
+    (`returns.dealer_holds`), with the SHA-256 of both (`digest`). Written in the filing's own
+    transaction for every filed quarter, linked to a registry or not, so a package sent later
+    (`services.send_earlier_filings`) names the identifiers and names as filed, not as they
+    stand at sending. Append-only, like the filed figures beside it: what was filed never
+    changes. A quarter filed before these rows were kept has none (never backfilled with
+    today's identifiers, which would claim them as filed)."""
+
+    filing = models.OneToOneField(QuarterFiling, on_delete=models.PROTECT, related_name="filed_dealers")
+    dealers = models.JSONField(null=True)  # None: the pack names no identifier, or its games have no hold
+    dealers_without_identifier = models.PositiveIntegerField(default=0)
+    dealers_sha256 = models.CharField(max_length=64)
+    frozen_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name_plural = "filed dealers"
+
+    def __str__(self):
+        return f"Dealers' hold of {self.filing}"
+
+    @staticmethod
+    def digest(dealers: list[dict] | None, without_identifier: int) -> str:
+        """SHA-256 of the frozen hold as canonical JSON (core.filing_package.digest)."""
+        return filing_package.digest({"dealers": dealers, "dealers_without_identifier": without_identifier})
 
 
 class AmendmentReceipt(AppendOnlyModel):

@@ -30,7 +30,7 @@ from packs.registry import PACKS
 
 from . import client, returns
 from .delivery import ANCHORS_PATH
-from .models import FilingReceipt, RegistryLink, Submission
+from .models import FiledDealers, FilingReceipt, RegistryLink, Submission
 from .tasks import deliver_filing, push_alerts, push_anchor
 
 PAGE = 500
@@ -50,9 +50,9 @@ def connect_registry(
     """Send the organization's filings for `jurisdiction`'s sites to the registry at `url`
     with the credential its agency issued; replaces the pack's earlier link (audited, the
     credential itself is never written in the audit log), and the packages not yet delivered
-    under it (pending, or refused: a revoked credential's 401) go again under this one
-    (`_resend_undelivered`). `share_alerts`: the organization consents to its compliance alerts
-    of those sites going with the nightly anchors."""
+    under it (pending, or refused: a revoked credential's 401) go again under this one, naming
+    the organization as it now stands (`_resend_undelivered`). `share_alerts`: the organization
+    consents to its compliance alerts of those sites going with the nightly anchors."""
     require_gaming_manager(acting_user, organization.pk, action="connect the organization to a state registry")
     if jurisdiction not in PACKS:
         raise ValidationError({"jurisdiction": f"{HOUSE_CONTROL}: no pack {jurisdiction!r}."})
@@ -76,7 +76,7 @@ def connect_registry(
             credential=credential,
             share_alerts=bool(share_alerts),
         )
-        resent = _resend_undelivered(link)
+        resent, rebuilt = _resend_undelivered(link)
         record_event(
             actor=acting_user,
             action="registry.connected",
@@ -88,24 +88,51 @@ def connect_registry(
                 "credential": credential[:12] + "...",
                 "share_alerts": bool(share_alerts),
                 "resent": resent,
+                "rebuilt": rebuilt,  # of those resent, the ones naming the organization as it now stands
             },
         )
     return link
 
 
-def _resend_undelivered(link: RegistryLink) -> list[int]:
+def _resend_undelivered(link: RegistryLink) -> tuple[list[int], list[int]]:
     """Inside the new link's transaction: the pack's packages an earlier link of the organization
     never delivered (waiting, or refused, as a revoked credential is) go under the new link, no
-    longer refused, in the order queued, each sent once the transaction commits; their ids. Left
-    on the old link they went on to its address and credential, or stayed refused for good."""
+    longer refused, in the order queued, each sent once the transaction commits; their ids, and
+    those whose envelope was rebuilt (`_with_filer_now`). Left on the old link they went on to its
+    address and credential, or stayed refused for good."""
     undelivered = Submission.objects.filter(
         link__organization_id=link.organization_id, link__jurisdiction=link.jurisdiction, delivered_at__isnull=True
     ).exclude(link=link)
     ids = list(undelivered.order_by("queued_at", "pk").values_list("pk", flat=True))
+    rebuilt = _with_filer_now(link.organization_id, ids)
     Submission.objects.filter(pk__in=ids).update(link=link, refused=False)
     for submission_id in ids:
         deliver_filing.delay_on_commit(submission_id)
-    return ids
+    return ids, rebuilt
+
+
+def _with_filer_now(organization_id: int, ids: list[int]) -> list[int]:
+    """The packages `ids`, never delivered, name the filer (the organization's name and licence
+    number) as it stands now, not as when they were first built: a return the registry refused
+    for the licence number it named goes with the number the gaming manager corrected since.
+    Only that envelope is rebuilt, and the package's digest with it; the filed figures and their
+    digest, the dealers, the reports and the chain head stay as frozen. The Idempotency-Key is
+    kept: the registry keeps nothing of a request it refused (`registry.services.receive_filing`
+    writes the filing last, in one transaction), and a package it did receive whose answer was
+    lost is answered a Conflict under the same key (kept for a person), never filed twice. The
+    ids rebuilt (House control: our texts do not describe electronic filing)."""
+    # read from the row (held by the caller), not from the caller's object: as it stands now
+    filer = Organization.objects.values("name", "licence_number").get(pk=organization_id)
+    rebuilt = []
+    for submission in Submission.objects.filter(pk__in=ids).order_by("pk"):
+        if submission.package.get("organization") == filer:
+            continue
+        package = {**submission.package, "organization": filer}
+        Submission.objects.filter(pk=submission.pk).update(
+            package=package, package_sha256=filing_package.digest(package)
+        )
+        rebuilt.append(submission.pk)
+    return rebuilt
 
 
 def live_link(organization_id: int, jurisdiction: str) -> RegistryLink | None:
@@ -117,7 +144,9 @@ def live_link(organization_id: int, jurisdiction: str) -> RegistryLink | None:
 
 def build_package(filing: QuarterFiling, head) -> dict:
     """The version-2 filing package of a filed quarter (core.filing_package), with each
-    dealer's hold for the quarter under their state-issued identifier (`returns.dealer_holds`)."""
+    dealer's hold for the quarter under their state-issued identifier as filed (`filed_dealers`):
+    a package built later, for a quarter filed before the organization linked, names the
+    dealers as the quarter was filed, not as they stand when it is sent."""
     site = filing.site
     organization = site.organization
     # The return's documents are those made by its filing (a package built later, for a quarter filed
@@ -128,7 +157,7 @@ def build_package(filing: QuarterFiling, head) -> dict:
         for d in digests(site.pk, filing.start, filing.end)
         if datetime.fromisoformat(d["generated_at"]) <= filing.filed_at
     ]
-    holds = returns.dealer_holds(site, Quarter.parse(filing.quarter))
+    holds = filed_dealers(filing)
     return {
         "format": filing_package.FORMAT,
         "organization": {"name": organization.name, "licence_number": organization.licence_number},
@@ -146,6 +175,38 @@ def build_package(filing: QuarterFiling, head) -> dict:
         "dealers": holds.dealers,
         "dealers_without_identifier": holds.without_identifier,
     }
+
+
+def filed_dealers(filing: QuarterFiling) -> "returns.DealerHolds":
+    """The dealers' hold frozen when the quarter was filed (`FiledDealers`). A quarter filed before
+    the hold was frozen at filing has no row: its hold is read now, as its package always was
+    (never frozen after the fact: today's identifiers would be claimed as filed)."""
+    frozen = FiledDealers.objects.filter(filing=filing).first()
+    if frozen is None:
+        return returns.dealer_holds(filing.site, Quarter.parse(filing.quarter))
+    return returns.DealerHolds(frozen.dealers, frozen.dealers_without_identifier)
+
+
+def record_filing(filing: QuarterFiling) -> Submission | None:
+    """The answer to `hooks.QUARTER_FILED`, inside the filing's transaction: the dealers' hold
+    frozen as filed (`freeze_dealers`), whether or not a registry is linked, then the package
+    queued for the registry of the site's pack where there is one (`queue_filing`)."""
+    freeze_dealers(filing)
+    return queue_filing(filing)
+
+
+def freeze_dealers(filing: QuarterFiling) -> FiledDealers:
+    """The dealers' hold of the filed quarter as it stands at filing (`returns.dealer_holds`),
+    kept append-only beside the filing with its SHA-256 (audited by its `row.created` event):
+    what a package sent later names, as filed (`filed_dealers`)."""
+    holds = returns.dealer_holds(filing.site, Quarter.parse(filing.quarter))
+    return FiledDealers.objects.create(
+        filing=filing,
+        dealers=holds.dealers,
+        dealers_without_identifier=holds.without_identifier,
+        dealers_sha256=FiledDealers.digest(holds.dealers, holds.without_identifier),
+        frozen_at=timezone.now(),
+    )
 
 
 def queue_filing(filing: QuarterFiling) -> Submission | None:
