@@ -248,9 +248,12 @@ class StrictInputMixin:
             field = self.fields.get(name)
             if field is not None and data.get(name) not in (None, ""):
                 try:
-                    return field.to_internal_value(data[name])
+                    found = field.to_internal_value(data[name])
                 except serializers.ValidationError:
                     break
+                if hasattr(found, "jurisdiction") or hasattr(found, "site_id"):  # a Site or a Table
+                    return found
+                break
         request = self.context.get("request")
         if request is None:
             return None
