@@ -27,7 +27,7 @@ from core.api import (
 from core.api_filters import DateFilter, site_filterset
 from floor.models import GamingDay
 
-from . import services
+from . import rules, services
 from .models import (
     BankCount,
     BankCountLine,
@@ -216,6 +216,16 @@ BankCountSerializer = _output(BankCount, BankCountLine)
 
 
 class BankCountInput(Input):
+    required_rules = {
+        name: (rules.BANK_RECORDS, why)
+        for name, why in (
+            ("site", "a bank count is of one site's bank"),
+            ("gaming_date", "a bank count is of one gaming day"),
+            ("kind", "a bank count is the starting or the ending bank; say which"),
+            ("cash", "a bank count records the cash bank, by denomination"),
+            ("chips", "a bank count records the chip bank, by denomination"),
+        )
+    }
     site = ScopedSiteField()
     gaming_date = DateField()
     kind = serializers.CharField(max_length=20)

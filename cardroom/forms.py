@@ -7,6 +7,7 @@ from django.db.models import Q
 
 from core.citations import stated
 from core.forms import BootstrapMixin, CentsField
+from core.rules import HOUSE_CONTROL
 
 from .chips import default_spec, laws_for
 from .models import (
@@ -395,6 +396,13 @@ def add_pin_fields(form: forms.Form, site: Site, roles=None) -> None:
         widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off", "class": "form-control"}),
     )
     form.fields["signer_badge"].widget.attrs.setdefault("class", "form-select")
+    # the station's step is the person's, initialled with their own badge and PIN (cardroom.pins)
+    form.fields["signer_badge"].error_messages["required"] = (
+        f"{HOUSE_CONTROL}: a step on a shared terminal is initialled by who takes it; choose your badge."
+    )
+    form.fields["signer_pin"].error_messages["required"] = (
+        f"{HOUSE_CONTROL}: a step on a shared terminal is initialled by who takes it; type your PIN."
+    )
 
 
 class SigningPinForm(BootstrapMixin, forms.Form):

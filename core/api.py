@@ -28,6 +28,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from . import limits
 from .database_refusals import database_refusal
 from .parsers import BodyTooLarge
+from .rules import HOUSE_CONTROL
 from .scoping import access_for
 
 
@@ -199,7 +200,14 @@ class StrictInputMixin:
     is a 400 naming it (a typo must not be dropped silently), and a field given twice (a form
     key repeated; JSON objects with a repeated key are refused by core.parsers) is a 400. A value
     that is not one of a field's choices is a 400 naming the field and listing its choices.
-    Every input serializer of the API derives from `Input` or `InputSerializer` (or this mixin)."""
+    Every input serializer of the API derives from `Input` or `InputSerializer` (or this mixin).
+
+    A required field left out is a 400 naming the field and its rule, never DRF's bare "This field
+    is required.": `required_rules` maps a field the record's own regulation requires to that rule
+    (a `packs.Rule`) and why, cited at the record's site (`required_where`); any other required
+    field is the house's control (core.rules.HOUSE_CONTROL)."""
+
+    required_rules: Mapping[str, tuple] = {}
 
     def to_internal_value(self, data):
         if isinstance(data, Mapping):
@@ -207,6 +215,9 @@ class StrictInputMixin:
             for name, field in writable.items():
                 if isinstance(field, serializers.ChoiceField):
                     field.error_messages["invalid_choice"] = _choice_message(name, field)
+            missing = [name for name, field in writable.items() if field.required and name not in data]
+            for name in missing:
+                writable[name].error_messages["required"] = self.required_message(name, data)
             errors = {
                 name: [f"House control: unknown field {name!r}; this endpoint reads {_field_list(writable)}."]
                 for name in data
@@ -222,6 +233,32 @@ class StrictInputMixin:
             if errors:
                 raise serializers.ValidationError(errors)
         return super().to_internal_value(data)
+
+    def required_message(self, name: str, data) -> str:
+        """What a required field left out is refused with: its rule and why."""
+        rule, why = self.required_rules.get(name, (None, "the record is not made without it"))
+        where = self.required_where(data) if rule is not None else None
+        cited = rule.at(where) if where is not None else HOUSE_CONTROL
+        return f"{cited}: {name} is required; {why}."
+
+    def required_where(self, data):
+        """Where the record is, for citing its rule: the site or table the body names, else the
+        jurisdiction all the user's sites share; None (the house's control) where neither says."""
+        for name in ("table", "site"):
+            field = self.fields.get(name)
+            if field is not None and data.get(name) not in (None, ""):
+                try:
+                    found = field.to_internal_value(data[name])
+                except serializers.ValidationError:
+                    break
+                if hasattr(found, "jurisdiction") or hasattr(found, "site_id"):  # a Site or a Table
+                    return found
+                break
+        request = self.context.get("request")
+        if request is None:
+            return None
+        codes = {site.jurisdiction for site in access_for(request.user).sites()}
+        return codes.pop() if len(codes) == 1 else None
 
 
 def _choice_message(name: str, field: serializers.ChoiceField) -> str:

@@ -2,9 +2,11 @@
 range, and the Bootstrap classes on every widget."""
 
 from django import forms
+from django.forms.utils import pretty_name
 
 from . import limits
 from .money import cents_to_decimal, decimal_to_cents, format_money
+from .rules import HOUSE_CONTROL
 
 
 class CentsField(forms.CharField):
@@ -49,7 +51,25 @@ def say_when_blank(form: forms.Form, messages: dict[str, str]) -> None:
         form.fields[name].error_messages["required"] = message
 
 
-class BootstrapMixin:
+class SaysWhyRequired:
+    """A required field left blank is refused naming the field and its rule: the house's control
+    (core.rules.HOUSE_CONTROL) unless the form gives the rule of its record (`say_when_blank`, at
+    the form's site), never Django's bare "This field is required."."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, field in self.fields.items():
+            if field.error_messages.get("required") == DJANGO_REQUIRED:
+                label = field.label or pretty_name(name)
+                field.error_messages["required"] = (
+                    f"{HOUSE_CONTROL}: {label} is required; the record is not kept without it."
+                )
+
+
+DJANGO_REQUIRED = forms.Field.default_error_messages["required"]
+
+
+class BootstrapMixin(SaysWhyRequired):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for field in self.fields.values():

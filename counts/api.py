@@ -26,7 +26,7 @@ from core.api import (
     TextField,
 )
 
-from . import queries, services
+from . import queries, rules, services
 from .models import BoxExchange, CountSession, DropBox, DropRemoval
 
 
@@ -199,6 +199,10 @@ PIN_NOTE = (
 
 
 class CountSessionInputSerializer(PinSignerInput):
+    required_rules = {
+        "members": (rules.COUNT_TEAM, "a count team is two persons; name both members"),
+        "gaming_date": (rules.COUNT, "a count is of one gaming day's drop boxes"),
+    }
     site = SiteIdField()
     gaming_date = DateField()
     members = EmployeeIdField(many=True)
@@ -241,6 +245,10 @@ class FormsFoundField(serializers.JSONField):
 
 
 class FiguresInputSerializer(PinSignerInput):
+    required_rules = {
+        "box": (rules.COUNT, "a count is of one drop box; name it"),
+        "currency": (rules.COUNT, "a count records the currency counted, by denomination"),
+    }
     box = ScopedDropBoxField()
     currency = CurrencyField()
     forms = FormsFoundField(required=False, default=list)

@@ -54,6 +54,16 @@ class FeeCollectionSerializer(serializers.ModelSerializer):
 
 
 class FeeCollectionInputSerializer(PinSignerInput):
+    required_rules = {
+        name: (rules.TABLE_FEES, why)
+        for name, why in (
+            ("table", "a fee is collected at a table; name it"),
+            ("basis", "a fee is charged per seat or per player; say which"),
+            ("period_minutes", "a fee is charged for a period of play; give its minutes"),
+            ("rate_cents", "a fee is charged at a rate; give it in cents"),
+            ("count", "a fee is charged for a count of seats or players; give it"),
+        )
+    }
     table = ScopedField(Table, queryset=Table.objects.none())
     basis = serializers.ChoiceField(choices=FeeBasis.choices)
     # the bounds of the period, rate and count are the service's (one message, in words, citing its rule)

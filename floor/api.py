@@ -893,6 +893,8 @@ def _with_slip_rows(slips: list[Slip]) -> list[Slip]:
 
 
 class SlipInputSerializer(PinSignerInput):
+    # as the slip page says it (floor.forms.PrepareSlipForm)
+    required_rules = {"table": (rules.SLIP_CONTENT, "a slip names its table")}
     table = ScopedTableField()
     chips = _chips_field(required=False)
     amounts = _amounts_field()

@@ -6,6 +6,7 @@ Dakota's is said."""
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from cardroom.models import ChipDenomination, Role
 from tests.conformance.words import ND_WORDS, law_words_in
@@ -181,9 +182,11 @@ def test_elsewhere_the_form_promises_no_law_s_colours_and_asks_them_as_required(
     answer = client.post("/setup/chips/new/", {**FORM, "primary_colour": "", "edge_spots": ""})
     assert answer.status_code == 200
     errors = answer.context["form"].errors
-    assert errors["primary_colour"] == ["This field is required."] and errors["edge_spots"] == [
-        "This field is required."
-    ]
+    # a setup form: the house's control, the field named (core.forms.SaysWhyRequired), shown at the field
+    for name in ("primary_colour", "edge_spots"):
+        label = answer.context["form"][name].label
+        said = f"House control: {label} is required; the record is not kept without it."
+        assert errors[name] == [said] and escape(said) in page(answer)
     assert not ChipDenomination.objects.filter(organization=org).exists()
 
 

@@ -221,3 +221,58 @@ def test_a_login_without_an_employee_is_refused_by_a_house_control(client_for, d
     )
     assert response.status_code == 403
     assert response.json()["detail"].startswith("House control: only an employee of the organization may act")
+
+
+# --- A required field left out (400) ---------------------------------------------------------------
+# Not a refusal by role, but bad input: the 400 names the field and the rule that requires it, the
+# record's own regulation cited at its site (core.api.StrictInputMixin.required_rules), else House
+# control; never DRF's bare "This field is required.".
+
+REQUIRED = [
+    # (who posts, url, body, the field left out, the rule cited at the cast's North Dakota site)
+    (Role.CASHIER, "/api/v1/fill-slips/", {"chips": FILL}, "table", "ND 99-01.3-08-05(3)"),
+    (Role.DEALER, "/api/v1/credit-slips/", {"chips": FILL}, "table", "ND 99-01.3-08-05(3)"),
+    (Role.COUNT_TEAM, "/api/v1/count-sessions/", {"gaming_date": "2026-11-13"}, "members", "ND 99-01.3-08-14(2)"),
+    (Role.COUNT_TEAM, "/api/v1/count-sessions/", {}, "gaming_date", "ND 99-01.3-08-14(4)"),
+    (Role.CASHIER, "/api/v1/cage/bank-counts/", {"cash": [], "chips": []}, "kind", "ND 99-01.3-08-16(1)(a)"),
+    (Role.SHIFT_MANAGER, "/api/v1/table-inventories/", {"kind": "opener"}, "table", "House control"),
+    (Role.SHIFT_MANAGER, "/api/v1/dealer-shifts/", {}, "dealer", "House control"),
+    (Role.GAMING_MANAGER, "/api/v1/sites/", {"jurisdiction": "ND"}, "name", "House control"),
+    (Role.GAMING_MANAGER, "/api/v1/tables/", {"number": 7}, "site", "House control"),
+    # a fee (WAC 230-40-125(1) at a Washington blackjack site) is no North Dakota rule: House control
+    (Role.SHIFT_MANAGER, "/api/v1/fee-collections/", {"basis": "per_seat"}, "rate_cents", "House control"),
+]
+
+
+@pytest.mark.parametrize(("role", "url", "body", "field", "rule"), REQUIRED, ids=[f"{r[1]}{r[3]}" for r in REQUIRED])
+def test_a_required_field_left_out_is_a_400_naming_the_field_and_its_rule(
+    client_for, cast, role, url, body, field, rule
+):
+    response = client_for(cast[role]).post(url, body, format="json")
+    assert response.status_code == 400, response.content
+    message = response.json()[field][0]
+    assert message.startswith(f"{rule}: {field} is required; "), message
+    assert REFUSAL.match(message)
+
+
+def test_a_required_field_is_cited_in_the_words_of_the_records_own_site(client_for, org, site):
+    """The same left-out field at a Washington blackjack site cites Washington's fee rule, and a slip's
+    table left out by someone of a New York site cites nothing of North Dakota's."""
+    from tests.factories import SiteFactory, fees_site, player_banked_table
+
+    tacoma = fees_site(org)
+    table = player_banked_table(tacoma)
+    shift = make_person(org, Role.SHIFT_MANAGER, tacoma)
+    response = client_for(shift).post("/api/v1/fee-collections/", {"table": table.pk}, format="json")
+    assert response.status_code == 400
+    message = response.json()["rate_cents"][0]
+    assert message.startswith("WAC 230-40-125(1)") and message.endswith(
+        ": rate_cents is required; a fee is charged at a rate; give it in cents."
+    ), message
+
+    kingston = SiteFactory(organization=org, name="Kingston Hall", jurisdiction="NY", time_zone="America/New_York")
+    cashier = make_person(org, Role.CASHIER, kingston)
+    response = client_for(cashier).post("/api/v1/fill-slips/", {"chips": FILL}, format="json")
+    assert response.status_code == 400
+    message = response.json()["table"][0]
+    assert message.endswith("table is required; a slip names its table.") and "ND" not in message, message

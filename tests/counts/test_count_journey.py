@@ -85,7 +85,10 @@ def test_two_members_count_blind_resolve_and_sign(two_pages, live_server, counte
 
     first.goto(session_url)  # signing is offered once both counts are in and agree (issue 33)
     first.click("#sign-button")
-    first.wait_for_selector("#signatures li")
+    # The first signature shown, not just the list: it lists "Not signed yet." before, so the
+    # second member went on signing while the first's was still on its way (and the count locked
+    # on the first's page, never on the second's).
+    first.wait_for_selector(f"#signatures >> text={counters[0].initials}")
     second.goto(session_url)
     second.click("#sign-button")
     second.wait_for_selector("#locked")
