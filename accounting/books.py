@@ -20,6 +20,7 @@ stored document's own format version (`accounting.frozen`): from version 3 a fee
 site's day has no tables, totals or long (short), and its pack block (fees or sessions) is compared.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -194,9 +195,13 @@ class Snapshot:
     sha256: str
     time_zone: str
 
-    @property
-    def when(self) -> str:
-        return f"{timezone.localtime(self.at, ZoneInfo(self.time_zone)):%Y-%m-%d %H:%M %Z}"
+    def when(self, clock: Callable[[datetime], str] | None = None) -> str:
+        """The moment in the site's time zone, as `clock` writes a local moment: a document
+        (a report's PDF and CSV) passes its own, the 12-hour a.m./p.m. of its slips and its
+        "Generated" line, so that one document writes every time one way; a page and the API
+        read the site's 24-hour clock."""
+        local = timezone.localtime(self.at, ZoneInfo(self.time_zone))
+        return clock(local) if clock is not None else f"{local:%Y-%m-%d %H:%M %Z}"
 
 
 @dataclass(frozen=True)
@@ -215,10 +220,14 @@ class BooksCheck:
 
     @property
     def statement(self) -> str:
+        return self.statement_with()
+
+    def statement_with(self, clock: Callable[[datetime], str] | None = None) -> str:
+        """The statement with the snapshot's moment written by `clock` (`Snapshot.when`)."""
         s = self.snapshot
         if s is None:
             return self.open_note
-        source = f"the {s.what} on {s.when} by {s.by_initials} (SHA-256 {s.sha256})"
+        source = f"the {s.what} on {s.when(clock)} by {s.by_initials} (SHA-256 {s.sha256})"
         if not self.differences:
             return f"Figures equal {source}."
         return f"Figures differ from {source}: {'; '.join(self.differences)}."
@@ -357,8 +366,12 @@ class QuarterBooks:
 
     @property
     def statement(self) -> str:
+        return self.statement_with()
+
+    def statement_with(self, clock: Callable[[datetime], str] | None = None) -> str:
+        """The statement with the filing's moment written by `clock` (`Snapshot.when`)."""
         if self.filing is not None:
-            return self.check.statement + self._amended_since
+            return self.check.statement_with(clock) + self._amended_since
         if not self.days:
             return "Not filed. The quarter has no day of record."
         parts = [f"Not filed. Books closed for {self.days_closed} of {plural(len(self.days), 'day')}"]

@@ -76,7 +76,7 @@ class CentsField(serializers.IntegerField):
     default_error_messages = {
         **serializers.IntegerField.default_error_messages,
         "max_value": limits.amount_message(),
-        "min_value": "The amount must be at least {min_value} cents.",
+        "min_value": limits.minimum_amount_message(),
     }
 
     def __init__(self, **kwargs):

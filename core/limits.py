@@ -65,6 +65,12 @@ def amount_message(label: str = "The amount") -> str:
     return f"{label} must be at most {MAX_AMOUNT_CENTS:,} cents ($10,000,000.00; {HOUSE_CONTROL})."
 
 
+def minimum_amount_message(label: str = "The amount") -> str:
+    """The floor a serializer puts under an amount (no negative deposit, fee or price): a house
+    control the refusal names, as the ceiling's does; `{min_value}` is left for DRF to fill."""
+    return f"{label} must be at least {{min_value}} cents ({HOUSE_CONTROL})."
+
+
 def quantity_message(label: str = "A quantity") -> str:
     return f"{label} must be at most {MAX_QUANTITY:,} ({HOUSE_CONTROL})."
 

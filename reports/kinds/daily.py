@@ -431,7 +431,7 @@ OPENER_DIFFERENCES = "Openers that differ from the table's last count"
 
 def _day(day: DailySummary, books: BooksCheck, data: "DailyReport", pack_day: dict | None = None) -> list:
     story = [para(f"Gaming date {day.gaming_date} ({_day_state(day, data, pack_day)})", "heading")]
-    story.append(para(books.statement, "small"))
+    story.append(para(books.statement_with(format_generated_at), "small"))
     where = data.where  # the site's jurisdiction: its pack cites the rules (never one state's by default)
     if _holds(data):  # a fees or session pack's figures are its own section (pack_section), not a drop's
         if not day.tables:
@@ -539,7 +539,7 @@ def _day_rows(day: DailySummary, books: BooksCheck, late: int, where: str, varia
     rows.append(
         [day.gaming_date, "total", "", *_custody_cells(day.total), "", cash.cash_profit_cents, cash.long_short_cents,
          cash.chips_outside_change_cents, cash.unexplained_cents, deposit_cents(cash.deposit_expected_cents),
-         cash.deposit_recorded_cents, cash.deposit_due, books.statement, late, None, None, None]
+         cash.deposit_recorded_cents, cash.deposit_due, books.statement_with(format_generated_at), late, None, None, None]
     )  # fmt: skip
     return rows
 

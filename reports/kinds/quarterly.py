@@ -49,7 +49,7 @@ from accounting.published import (
 from accounting.rules import COMBINED_BANK, GAMING_TAX, LOW_HOLD, QUARTER_FIGURES, TOURNAMENT_PLAY
 from cardroom.models import Game
 from core.money import format_money, format_ratio
-from core.pdf import data_table, para
+from core.pdf import data_table, format_generated_at, para
 from core.periods import Quarter
 from core.plurals import plural
 from floor.rules import SLIP_GAME_REFERENCE, game_column
@@ -490,7 +490,7 @@ def _tax_basis(tax: TaxFigures) -> str:
 
 
 def _books(data: QuarterlyReport) -> list:
-    story = [para("Books", "heading"), para(data.books.statement)]
+    story = [para("Books", "heading"), para(data.books.statement_with(format_generated_at))]
     story.extend(para(a["statement"]) for a in data.books.filing_amendments)  # each entry that amended it
     if data.receipt:
         story.append(para(data.receipt))
@@ -683,7 +683,7 @@ def _books_csv_rows(data: QuarterlyReport) -> list[list]:
                  amount=agp_effect, note=reason)
             for corrects, entered_on, quarter, figure, amount, agp_effect, reason in amendment_rows(amendments)
         ]  # fmt: skip
-    rows.append(_row("books", label=data.books.state, note=data.books.statement))
+    rows.append(_row("books", label=data.books.state, note=data.books.statement_with(format_generated_at)))
     rows += [_row("filing_amendment", label=a["figure"], amount=a["delta_cents"], note=a["statement"])
              for a in data.books.filing_amendments]  # fmt: skip
     rows += [_row("receipt", note=text) for text in (data.receipt, *data.amendment_receipts) if text]

@@ -6,6 +6,7 @@ judge the tables, and flagged each night (`irregularities_undocumented`, one a s
 quarter), at Washington house-banked sites only. Driven through the API and the nightly task."""
 
 from datetime import timedelta
+from html import unescape
 
 import pytest
 
@@ -106,3 +107,16 @@ def test_the_register_page_shows_them_or_says_they_are_missing(client, client_fo
 def test_the_rule_runs_only_where_the_wsgc_rules_are_the_law(code, judged):
     [provider] = [p for p in DAY_PROVIDERS if p.__name__ == "irregularities_documented"]
     assert runs_at(provider, code) == judged
+
+
+def test_the_register_page_shows_the_procedures_whole_never_cut_mid_sentence(client, client_for, manager, site, today):
+    """The register cut the procedures at 160 characters ("An exposed card in the shoe is
+    burned..."): the page is the only place they are read, so they are shown whole."""
+    from approvals.demo import IRREGULARITIES
+
+    api = client_for(manager)
+    answer = controls(api, site, today - timedelta(days=30), today - timedelta(days=40), irregularities=IRREGULARITIES)
+    assert answer.status_code == 201, answer.json()
+    client.force_login(manager.user)
+    page = unescape(client.get("/approvals/").content.decode())
+    assert len(IRREGULARITIES) > 160 and IRREGULARITIES in page

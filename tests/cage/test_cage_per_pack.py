@@ -223,3 +223,12 @@ def test_the_redemptions_page_states_the_redemption_rule_where_the_house_has_chi
     client.force_login(cashier.user)
     page = client.get("/cage/redemptions/").content.decode()
     assert 'id="redemption-rule">ND 99-01.3-08-06(2): chips are redeemed for cash at the value' in page
+
+
+def test_a_negative_deposit_is_refused_on_its_field_as_a_house_control(elsewhere, client_for, cashier, closed_day):
+    """The API's floor under an amount named neither rule nor control ("The amount must be at
+    least 0 cents."): its refusal names the field and the house control, as the ceiling's does."""
+    payload = {"site": elsewhere.pk, "gaming_date": str(DAY), "amount_cents": -100, "deposited_on": str(DAY)}
+    response = client_for(cashier).post("/api/v1/cage/deposits/", payload, format="json")
+    assert response.status_code == 400, response.content
+    assert response.json() == {"amount_cents": ["The amount must be at least 0 cents (house control)."]}

@@ -6,7 +6,8 @@ user reads every page and API address found from the URL conf (tests/conformance
 report kind they may generate there (PDF read back with pypdf, CSV, XLSX with openpyxl), every
 alert, and the refusals of a few typical bad inputs; none may carry another state's law
 (tests/conformance/words.py). A failure names the page, endpoint, report, alert or refusal and the
-foreign words found, with their context.
+foreign words found, with their context. A report's PDF also writes every time in one clock, its
+slips' 12-hour a.m./p.m. (`other_clocks`).
 
 And an organization's menus and report lists show nothing of a pack it has no site of.
 
@@ -320,6 +321,15 @@ def test_the_walk_reaches_the_sites_pages_and_says_what_it_skips(built):
     assert len(pages) >= 60 and len(found.paths) - len(pages) >= 60, (built.pack, len(pages), len(found.paths))
 
 
+CLOCK = re.compile(r"\b\d{1,2}:\d{2}\b(?!:)(\s+[ap]\.m\.)?")
+
+
+def other_clocks(text: str) -> list[str]:
+    """The times of a PDF not written as its slips and its "Generated" line write them (12-hour,
+    a.m. or p.m.: `core.pdf.format_clock`): one document, one clock."""
+    return [text[max(0, m.start() - 40) : m.end() + 10] for m in CLOCK.finditer(text) if not m.group(1)]
+
+
 def _period(kind, b) -> dict:
     if kind.period == "quarter":
         return {"quarter": str(b.quarter)}
@@ -359,9 +369,12 @@ def test_every_report_kind_a_user_generates_at_a_site_speaks_only_its_packs_law(
         for fmt, read in (("pdf", pdf_text), ("csv", csv_text), ("xlsx", xlsx_text)):
             response = client.get(f"/api/v1/reports/{run.pk}/download/", {"format": fmt})
             assert response.status_code == 200, (report_kind.code, fmt, response.content[:300])
-            hits = words.find(read(response.content), marks)
+            text = read(response.content)
+            hits = words.find(text, marks)
             if hits:
                 findings[f"report {report_kind.code} ({fmt.upper()})"] = hits
+            if fmt == "pdf" and (other_clock := other_clocks(text)):
+                findings[f"report {report_kind.code} (PDF): a 24-hour time beside its 12-hour ones"] = other_clock
     print(f"{code} {kind}: generated {generated}; not offered or refused: {not_offered}")
     assert len(generated) >= 5, f"only {generated} generated at {code}"
     assert not findings, report(findings, code, f"reports generated as {kind}")

@@ -5,8 +5,10 @@ auditor's API client, requesting a run and reading its PDF tables and CSV back."
 
 import csv
 import io
-from datetime import date, timedelta
+import re
+from datetime import date, datetime, timedelta
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import pdfplumber
 import pytest
@@ -253,3 +255,34 @@ def test_a_day_without_a_bank_count_shows_cash_profit_not_known_never_zero(audit
     assert "$0.00" not in (amounts["Cash profit (ending - starting cash + drop, net of IOUs)"],)
     total = next(r for r in csv_rows(auditor_api, run) if r[1] == "total")
     assert total[13:15] == ["", ""]  # not known: empty, never 0
+
+
+TWELVE_HOUR = re.compile(r"\b\d{1,2}:\d{2} [ap]\.m\.")
+ANY_CLOCK = re.compile(r"\b\d{1,2}:\d{2}\b")
+
+
+def test_the_daily_report_writes_the_books_close_in_its_slips_12_hour_clock_as_every_time_it_shows(
+    auditor_api, site, scenario, people, time_machine
+):
+    """One document, one clock: the report's slips and its "Generated" line write 12-hour a.m./p.m.
+    times (the slip rule's format); the closed books' statement wrote 24-hour ("16:31 PST") beside
+    them, in the PDF and the CSV.
+    A page keeps the site's 24-hour clock, as its other times do (`Snapshot.when`)."""
+    from accounting.services import close_books
+
+    table = TableFactory(site=site, number=1)
+    scenario.tray(table, DAY, "opener", 200_000)
+    scenario.tray(table, DAY, "closer", 185_000)
+    scenario.drop(table, DAY, 100_000)
+    for kind in ("start", "end"):
+        scenario.bank(DAY, kind, 500_000, 300_000)
+    afternoon = datetime(2026, 8, 15, 16, 31, tzinfo=ZoneInfo(site.time_zone))
+    time_machine.move_to(afternoon, tick=False)
+    close_books(acting_user=people["shift"].user, site=site, gaming_date=DAY)
+    run = run_report(auditor_api, kind="daily", site=site.pk, start=str(DAY), end=str(DAY))
+    pdf = pdf_text(download(auditor_api, run))
+    statement = f"books closed on 2026-08-15 4:31 p.m. {afternoon.tzname()} by"
+    assert statement in " ".join(pdf.split()), pdf
+    assert len(TWELVE_HOUR.findall(pdf)) == len(ANY_CLOCK.findall(pdf)), ANY_CLOCK.findall(pdf)
+    books_cells = [cell for row in csv_rows(auditor_api, run) for cell in row if "books closed on" in cell]
+    assert books_cells and all(statement in cell for cell in books_cells), books_cells
