@@ -34,6 +34,7 @@ from .models import (
     SlipKind,
     SlipStep,
     TableInventory,
+    TableInventoryLine,
 )
 from .rules import UNVERIFIED_NOTE_START, card_checks_kept, house_chips, house_dealers
 
@@ -426,6 +427,31 @@ def last_tray_count(table: Table, before: datetime | None = None) -> TableInvent
     if before is not None:
         counts = counts.filter(counted_at__lte=before)
     return counts.order_by("-counted_at", "-id").first()
+
+
+def opener_denominations(table: Table, day: GamingDay) -> list[int]:
+    """The chip values (cents, ascending) of the table's opener in `day`: the denominations its
+    closer will count (the closer's page puts the cursor on the first; the figures stay typed)."""
+    lines = TableInventoryLine.objects.filter(
+        inventory__table=table, inventory__gaming_day=day, inventory__kind=TableInventory.Kind.OPENER
+    )
+    return sorted(set(lines.values_list("value_cents", flat=True)))
+
+
+def last_fill_denomination(table: Table) -> int | None:
+    """The chip value (cents) the table's last fill not voided brought most of: what its next fill
+    most likely brings, where the fill form puts the cursor (the quantity is still typed)."""
+    voided = SlipStep.objects.filter(slip=OuterRef("pk"), kind=SlipStep.Kind.VOID)
+    last = (
+        Slip.objects.filter(table=table, kind=SlipKind.FILL)
+        .exclude(Exists(voided))
+        .order_by("-prepared_at", "-id")
+        .first()
+    )
+    if last is None:
+        return None
+    line = max(last.lines.all(), key=lambda line: (line.amount_cents, -line.value_cents), default=None)
+    return line.value_cents if line else None
 
 
 # --- Slips --------------------------------------------------------------------------------
