@@ -32,6 +32,7 @@ from .models import (
     Slip,
     SlipBook,
     SlipKind,
+    SlipLine,
     SlipStep,
     TableInventory,
     TableInventoryLine,
@@ -438,20 +439,30 @@ def opener_denominations(table: Table, day: GamingDay) -> list[int]:
     return sorted(set(lines.values_list("value_cents", flat=True)))
 
 
-def last_fill_denomination(table: Table) -> int | None:
-    """The chip value (cents) the table's last fill not voided brought most of: what its next fill
-    most likely brings, where the fill form puts the cursor (the quantity is still typed)."""
+def last_fill_denominations(tables: QuerySet[Table]) -> dict[int, int]:
+    """{table id: the chip value (cents) its last fill not voided brought most of}: what its next
+    fill most likely brings, where the fill form and the pit terminal put the cursor (the
+    quantity is still typed). Two queries whatever the number of tables (the terminal's data is
+    read at every poll of the board); a table never filled is left out."""
     voided = SlipStep.objects.filter(slip=OuterRef("pk"), kind=SlipStep.Kind.VOID)
     last = (
-        Slip.objects.filter(table=table, kind=SlipKind.FILL)
+        Slip.objects.filter(table=OuterRef("pk"), kind=SlipKind.FILL)
         .exclude(Exists(voided))
         .order_by("-prepared_at", "-id")
-        .first()
+        .values("pk")[:1]
     )
-    if last is None:
-        return None
-    line = max(last.lines.all(), key=lambda line: (line.amount_cents, -line.value_cents), default=None)
-    return line.value_cents if line else None
+    fills = dict(
+        tables.annotate(last_fill=Subquery(last)).filter(last_fill__isnull=False).values_list("last_fill", "pk")
+    )
+    most: dict[int, tuple[int, int]] = {}
+    for slip_id, value_cents, quantity in SlipLine.objects.filter(slip_id__in=fills).values_list(
+        "slip_id", "value_cents", "quantity"
+    ):
+        key = (value_cents * quantity, -value_cents)  # the most money; on a tie, the smaller chip
+        table_id = fills[slip_id]
+        if table_id not in most or key > most[table_id]:
+            most[table_id] = key
+    return {table_id: -key[1] for table_id, key in most.items()}
 
 
 # --- Slips --------------------------------------------------------------------------------

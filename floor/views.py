@@ -588,8 +588,9 @@ def prepare_slip(request, kind):
     )
     if station:
         add_pin_fields(form, site, rules.PREPARERS[kind])
+    # The cursor in the table's last fill's denomination; the quantity is still typed.
     if kind == SlipKind.FILL and not form.is_bound and (table := _offered_table(open_tables, initial)):
-        form.focus(queries.last_fill_denomination(table))  # the quantity is still typed
+        form.focus(queries.last_fill_denominations(Table.objects.filter(pk=table.pk)).get(table.pk))
     status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
