@@ -92,6 +92,16 @@ class ChipGridMixin:
             for chip in self.denominations
         ]
 
+    def focus(self, value_cents: int | None) -> None:
+        """Open the page with the cursor in the box of the chip worth `value_cents` (the one the
+        person most likely types first), in the mode shown: a tap saved, nothing typed for them.
+        No box of that value (none given, or the chip no longer in use): no cursor placed."""
+        chip = next((chip for chip in self.denominations if chip.value_cents == value_cents), None)
+        if chip is None:
+            return
+        name = self.amount_field_name(chip) if self.entry_mode == "amounts" else self.chip_field_name(chip)
+        self.fields[name].widget.attrs["autofocus"] = True
+
     def prefill(self, quantities: dict[int, int]) -> None:
         """Start the grid from a previous count ({value_cents: quantity}), in both entry modes."""
         for chip in self.denominations:

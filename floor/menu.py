@@ -36,4 +36,6 @@ register(
 
 # What a shift manager lands on: the home page opens on the live pit view of the current site.
 register_home_panel("floor/_pit_home_panel.html", rules.PIT_VIEW.roles)
+# What a dealer lands on: the fills waiting for them to receive at the table where they deal.
+register_home_panel("floor/_receive_home_panel.html", rules.RECEIVERS["fill"])
 register("Administration", "Slip books", "floor:slip_books", rules.SLIP_BOOK_REGISTRARS, offered=SLIPS)

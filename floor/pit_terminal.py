@@ -13,7 +13,7 @@ from datetime import datetime
 from django.db.models import Q
 
 from cardroom.access import access_for
-from cardroom.models import ChipDenomination, Employee, Membership, Role, Site
+from cardroom.models import ChipDenomination, Employee, Membership, Role, Site, Table
 from core.hooks import PIT_FEE_STEP
 from core.money import format_money
 
@@ -68,6 +68,7 @@ def terminal_data(site: Site, board: queries.PitBoard, *, station: bool, at: dat
             .values_list("table_id", flat=True)
             .distinct()
         )
+    last_fills = queries.last_fill_denominations(Table.objects.filter(site=site, active=True))
     return {
         "site": site.pk,
         "station": station,
@@ -91,7 +92,7 @@ def terminal_data(site: Site, board: queries.PitBoard, *, station: bool, at: dat
             for p in people.values()
             if (Role.CASHIER in p.roles or Role.DEALER in p.roles) and p.id not in dealing
         ],
-        "tables": [_table(row, people, dealing, counted) for row in board.rows],
+        "tables": [_table(row, people, dealing, counted, last_fills) for row in board.rows],
         "fee": fee_step(site, people),
         "slips": [
             _slip(slip, row, people, on_duty, presumed, dealing)
@@ -137,7 +138,7 @@ def _duty(people, on_duty: dict[int, int], presumed: set[int], dealing: set[int]
     ]
 
 
-def _table(row: queries.PitRow, people, dealing: set[int], counted: set[int]) -> dict:
+def _table(row: queries.PitRow, people, dealing: set[int], counted: set[int], last_fills: dict[int, int]) -> dict:
     shift = row.shift
     return {
         "id": row.table.pk,
@@ -146,6 +147,8 @@ def _table(row: queries.PitRow, people, dealing: set[int], counted: set[int]) ->
         "state": row.state,
         "takes_slips": row.takes_slips,
         "has_last_count": row.table.pk in counted,
+        # Where a fill's cursor starts: the denomination the table's last fill brought most of.
+        "last_fill_cents": last_fills.get(row.table.pk),
         "shift": shift.pk if shift else None,
         "dealer": people[shift.dealer_id].badge() if shift and shift.dealer_id in people else None,
         "dealer_id": shift.dealer_id if shift else None,

@@ -32,8 +32,10 @@ from .models import (
     Slip,
     SlipBook,
     SlipKind,
+    SlipLine,
     SlipStep,
     TableInventory,
+    TableInventoryLine,
 )
 from .rules import UNVERIFIED_NOTE_START, card_checks_kept, house_chips, house_dealers
 
@@ -426,6 +428,41 @@ def last_tray_count(table: Table, before: datetime | None = None) -> TableInvent
     if before is not None:
         counts = counts.filter(counted_at__lte=before)
     return counts.order_by("-counted_at", "-id").first()
+
+
+def opener_denominations(table: Table, day: GamingDay) -> list[int]:
+    """The chip values (cents, ascending) of the table's opener in `day`: the denominations its
+    closer will count (the closer's page puts the cursor on the first; the figures stay typed)."""
+    lines = TableInventoryLine.objects.filter(
+        inventory__table=table, inventory__gaming_day=day, inventory__kind=TableInventory.Kind.OPENER
+    )
+    return sorted(set(lines.values_list("value_cents", flat=True)))
+
+
+def last_fill_denominations(tables: QuerySet[Table]) -> dict[int, int]:
+    """{table id: the chip value (cents) its last fill not voided brought most of}: what its next
+    fill most likely brings, where the fill form and the pit terminal put the cursor (the
+    quantity is still typed). Two queries whatever the number of tables (the terminal's data is
+    read at every poll of the board); a table never filled is left out."""
+    voided = SlipStep.objects.filter(slip=OuterRef("pk"), kind=SlipStep.Kind.VOID)
+    last = (
+        Slip.objects.filter(table=OuterRef("pk"), kind=SlipKind.FILL)
+        .exclude(Exists(voided))
+        .order_by("-prepared_at", "-id")
+        .values("pk")[:1]
+    )
+    fills = dict(
+        tables.annotate(last_fill=Subquery(last)).filter(last_fill__isnull=False).values_list("last_fill", "pk")
+    )
+    most: dict[int, tuple[int, int]] = {}
+    for slip_id, value_cents, quantity in SlipLine.objects.filter(slip_id__in=fills).values_list(
+        "slip_id", "value_cents", "quantity"
+    ):
+        key = (value_cents * quantity, -value_cents)  # the most money; on a tie, the smaller chip
+        table_id = fills[slip_id]
+        if table_id not in most or key > most[table_id]:
+            most[table_id] = key
+    return {table_id: -key[1] for table_id, key in most.items()}
 
 
 # --- Slips --------------------------------------------------------------------------------

@@ -42,4 +42,5 @@ MOVED += [moved(str(p.pattern), p.name) for p in urlpatterns[4:]]
 
 # Pages added since the move: no old address to answer.
 ADDED = [path("tables/<int:pk>/card-check/<str:kind>/", views.card_check, name="card_check")]
+ADDED += [path("queues/to-receive/live/", views.to_receive_live, name="to_receive_live")]
 urlpatterns += ADDED

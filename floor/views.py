@@ -446,12 +446,15 @@ def tray_count(request, pk, kind):
                 left := low_table_left(table, saved.gaming_day, saved.counted_at)
             ):
                 messages.warning(request, left)
-            return redirect("floor:floor")
+            return redirect(_after_tray_count(saved))
     previous = queries.last_tray_count(table)
     previous_lines = dict(previous.lines.values_list("value_cents", "quantity")) if previous else {}
     open_day = queries.open_gaming_day(table.site)
     if kind == TableInventory.Kind.OPENER and not form.is_bound:
         form.prefill(previous_lines)  # change only the denominations that differ
+    if kind == TableInventory.Kind.CLOSER and not form.is_bound and open_day is not None:
+        # The cursor in the opener's first denomination; every figure is still counted and typed.
+        form.focus(next(iter(queries.opener_denominations(table, open_day)), None))
     return render(
         request,
         "floor/tray_count.html",
@@ -468,6 +471,19 @@ def tray_count(request, pk, kind):
         },
         status=400 if form.errors else 200,
     )
+
+
+def _after_tray_count(count) -> str:
+    """Where a tray count leads: an opener to its table's next step, seating a dealer (the table
+    chosen: one tap fewer than the floor's Dealers), where the house seats dealers and nobody is
+    seated yet; a closer, or an opener of a player-dealt game (rules.PLAYER_DEALER), back to the floor."""
+    table = count.table
+    next_is_a_dealer = (
+        count.kind == TableInventory.Kind.OPENER
+        and rules.house_dealers(table.site)
+        and queries.current_shift(table, timezone.now()) is None
+    )
+    return reverse("floor:dealer_shift", kwargs={"pk": table.pk}) if next_is_a_dealer else reverse("floor:floor")
 
 
 def _closer_waiting(table) -> dict:
@@ -572,6 +588,9 @@ def prepare_slip(request, kind):
     )
     if station:
         add_pin_fields(form, site, rules.PREPARERS[kind])
+    # The cursor in the table's last fill's denomination; the quantity is still typed.
+    if kind == SlipKind.FILL and not form.is_bound and (table := _offered_table(open_tables, initial)):
+        form.focus(queries.last_fill_denominations(Table.objects.filter(pk=table.pk)).get(table.pk))
     status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -609,6 +628,12 @@ def prepare_slip(request, kind):
         },
         status=_error_status(form, status),
     )
+
+
+def _offered_table(open_tables, initial: dict | None) -> Table | None:
+    """The open table the form was opened for (`?table=`, the floor's Fill), if it is one."""
+    wanted = record_id((initial or {}).get("table"))
+    return next((table for table in open_tables if table.pk == wanted), None)
 
 
 def _fees_only_refusal(site, kind: str) -> str | None:
@@ -816,6 +841,34 @@ def _queues_context(request) -> dict:
         "cites": rules.citations_at(request.site),
         "fees_only_rule": _fees_only_rule(request.site),
     }
+
+
+@polled_fragment
+@site_page
+def to_receive_live(request):
+    """The fills waiting for the signed-in dealer to receive them (08-05(6)), polled by their home
+    page's panel: those at the table where they deal now, verified, each one tap from its slip's
+    page, where the slip is read and Receive signed (before, the Chips menu, Slips waiting, then
+    the slip). Who receives is still the service's call (services.receiver_capacity)."""
+    site = request.site
+    require_role(
+        request.user, site, *rules.RECEIVERS[SlipKind.FILL], action="receive a fill", rule=rules.SLIP_RECEIPT.at(site)
+    )
+    employee = access_for(request.user).employee
+    shift = (
+        queries.shifts_running(timezone.now()).filter(dealer=employee, table__site=site).select_related("table").first()
+    )
+    slips = []
+    if shift is not None and not fees_only(site):
+        waiting = queries.page_queues(site, queries.open_gaming_day(site)).awaiting_receipt
+        slips = [s for s in waiting if s.kind == SlipKind.FILL and s.table_number == shift.table.number]
+    context = {
+        "shift": shift,
+        "slips": slips,
+        "cites": rules.citations_at(site),
+        "fees_only_rule": _fees_only_rule(site),
+    }
+    return render(request, "floor/_to_receive.html", context)
 
 
 @site_page

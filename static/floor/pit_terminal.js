@@ -166,6 +166,14 @@
   }
 
   // --- The steps -------------------------------------------------------------------------------
+  // Where a slip's chips are typed first: a fill in the denomination the table's last fill brought
+  // most of (floor.queries.last_fill_denominations), still offered; otherwise the largest chip.
+  function firstChip(kind, table) {
+    const last = kind === "fill" && table.last_fill_cents;
+    const offered = last && data.chips.some(function (chip) { return chip.value_cents === last; });
+    return offered ? "#pit-qty-" + last : ".pit-qty";
+  }
+
   function prepare(kind, tableId) {
     const table = byId(data.tables, tableId);
     if (!table) return;
@@ -218,7 +226,7 @@
           label: label + " for table " + table.number + " (" + money(chipsTotal(chips)) + ")",
           done: function (json) { return label + " " + json.number + " prepared for table " + table.number + ": now have it verified."; }};
       },
-      ".pit-qty");
+      firstChip(kind, table));
     form.querySelectorAll(".pit-qty").forEach(function (input) {
       input.addEventListener("input", function () {
         const chips = Array.from(form.querySelectorAll(".pit-qty")).map(function (i) {

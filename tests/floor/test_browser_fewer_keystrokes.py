@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from cardroom.models import Role
 from floor import services
 from floor.models import GamingDay, Slip, TableInventory
-from tests.browser_support import login
+from tests.browser_support import chromium_page, login
 
 from .conftest import TRAY, in_day, today
 
@@ -44,7 +44,7 @@ def test_open_the_proposed_day_copy_the_last_closer_and_fill_in_dollars(
     expect(page.locator("#grand-total")).to_have_text("$2,000.00")  # chip_grid.js's sum
     expect(page.locator("#variance-flag")).to_be_hidden()
     page.click("#same-as-last")
-    page.wait_for_url(f"{live_server.url}/floor/")
+    page.wait_for_url(f"{live_server.url}/floor/tables/{table.pk}/dealer/")  # its next step: seat a dealer
     opener = TableInventory.objects.get(kind="opener", gaming_day__gaming_date=today(site))
     assert (opener.total_cents, opener.variance_cents) == (200000, 0)
     assert dict(opener.lines.values_list("value_cents", "quantity")) == {2500: 40, 500: 160, 100: 200}
@@ -129,9 +129,109 @@ def test_a_night_opens_each_table_in_one_tap_on_the_floor(browser_page, live_ser
     page.wait_for_url(re.compile(r"/floor/"))
     with page.expect_navigation(url=f"{live_server.url}/floor/"):
         person.click("#open-day-form button")
-    with page.expect_navigation(url=f"{live_server.url}/floor/"):
-        person.click("#open-same-1")
+    with page.expect_navigation(url=f"{live_server.url}/floor/tables/{table.pk}/dealer/"):
+        person.click("#open-same-1")  # and on to the table's next step, seating its dealer
+    page.goto(f"{live_server.url}/floor/")
     expect(page.locator("#table-1 .table-status")).to_have_text("open")
     assert (person.clicks, person.keys) == (3, 0)
     opener = TableInventory.objects.get(kind="opener", gaming_day__gaming_date=today(site))
     assert (opener.total_cents, opener.variance_cents) == (200000, 0)
+
+
+def shot(page, name: str) -> None:
+    """A look at the step for whoever reads the journey (/tmp/night-<name>.png)."""
+    page.screenshot(path=f"/tmp/night-{name}.png", full_page=True)
+
+
+@pytest.mark.browser
+def test_a_table_s_night_takes_ten_clicks_and_its_dealer_receives_a_fill_in_two(
+    browser_page, live_server, cast, table, chips, site, shift_manager
+):
+    """The shift manager's night of a table at /floor/, counted as the README's table counts it
+    (a choice in a list is a click): opener, seat a dealer, a fill of one denomination, a closer
+    of three, 10 clicks and 10 keystrokes (13 before: the opener now lands on seating its dealer,
+    the fill form's cursor is in the table's last fill's denomination, the closer's in the opener's
+    first). Nothing signed or typed is left out: the dealer chosen, the fill's quantity and its
+    cashier named, the closer's every figure. The dealer then receives the fill from their home in
+    2 clicks (4 before: the Chips menu, Slips waiting, the slip, Receive), reading the slip first."""
+    from tests.browser_support import Counted
+
+    page, user, dealer = browser_page, shift_manager.user, cast[Role.DEALER]
+    before = today(site) - timedelta(days=1)
+    yesterday = services.open_gaming_day(acting_user=user, site=site, gaming_date=before, at=in_day(site, before, 1))
+    services.record_table_inventory(acting_user=user, table=table, kind="opener", chips=TRAY, at=in_day(site, before))
+    services.start_dealer_shift(  # ended by the closer
+        acting_user=user, table=table, dealer=dealer, started_at=in_day(site, before, 2.5)
+    )
+    last = services.prepare_fill(  # last night's fill: $25 chips, received
+        acting_user=cast[Role.CASHIER].user,
+        table=table,
+        chips=[{"denomination": 2500, "quantity": 8}],
+        at=in_day(site, before, 3),
+    )
+    services.verify_slip(acting_user=cast[Role.PIT_BOSS].user, slip=last)
+    services.receive_slip(acting_user=dealer.user, slip=last)
+    services.record_table_inventory(
+        acting_user=user, table=table, kind="closer", chips=TRAY, at=in_day(site, before, 12)
+    )
+    services.close_gaming_day(acting_user=user, gaming_day=yesterday)
+    services.open_gaming_day(acting_user=user, site=site, gaming_date=today(site))
+    login(page, live_server, user.username)
+    page.goto(f"{live_server.url}/floor/")
+    person = Counted(page)
+
+    # Opener: one tap, and the table's dealer page is next, the table chosen.
+    person.click("#open-same-1")
+    page.wait_for_url(f"{live_server.url}/floor/tables/{table.pk}/dealer/")
+    shot(page, "1-seat-dealer")
+    page.select_option("#id_dealer", str(dealer.pk))
+    person.clicks += 1  # the choice in the list
+    with page.expect_navigation(url=f"{live_server.url}/floor/"):
+        person.click("#dealer-form button[type=submit]")
+    expect(page.locator("#table-1 td[data-label=Dealer]")).to_contain_text(str(dealer))
+
+    # Fill: the cursor waits in the $25 box (last night's fill), the site's one cashier named.
+    person.click("#table-1 >> text=Fill")
+    page.wait_for_url(re.compile(r"/floor/slips/new/fill/"))
+    expect(page.locator("#id_qty_2500")).to_be_focused()
+    assert page.input_value("#id_cashier") == str(cast[Role.CASHIER].pk)
+    person.type("20")
+    expect(page.locator("#grand-total")).to_have_text("$500.00")
+    shot(page, "2-fill")
+    person.click("#prepare")
+    page.wait_for_url(re.compile(r"/floor/slips/\d+/$"))
+    slip = Slip.objects.get(kind="fill", gaming_day__gaming_date=today(site))
+    person.click("#back-to-floor")
+    page.wait_for_url(f"{live_server.url}/floor/")
+
+    # The dealer at the table receives it, once verified: from their home, one tap to the slip.
+    services.verify_slip(acting_user=cast[Role.PIT_BOSS].user, slip=slip)
+    with chromium_page() as at_table:
+        login(at_table, live_server, dealer.user.username)
+        dealing = Counted(at_table)
+        expect(at_table.locator(f"#to-receive-{slip.pk}")).to_be_visible()
+        shot(at_table, "4-dealer-home")
+        dealing.click(f"#to-receive-{slip.pk}")
+        at_table.wait_for_url(f"{live_server.url}/floor/slips/{slip.pk}/")
+        expect(at_table.locator("#slip-total")).to_have_text("$500.00")  # read before it is received
+        dealing.click("#receive")
+        expect(at_table.locator(f"text=Fill slip {slip.number}: received.")).to_be_visible()
+        assert dealing.clicks == 2
+    assert Slip.objects.get(pk=slip.pk).status == "received"
+
+    # Closer: the cursor in the opener's first denomination ($1); each figure typed.
+    person.click("#table-1 >> text=Close table")
+    page.wait_for_url(re.compile(r"/closer/$"))
+    expect(page.locator("#id_qty_100")).to_be_focused()
+    assert page.input_value("#id_qty_100") == ""
+    person.type("200")
+    for box, figure in (("#id_qty_500", "160"), ("#id_qty_2500", "60")):
+        person.click(box)
+        person.type(figure)
+    shot(page, "3-closer")
+    with page.expect_navigation(url=f"{live_server.url}/floor/"):
+        person.click("button[type=submit]")
+    closer = TableInventory.objects.get(kind="closer", gaming_day__gaming_date=today(site))
+    assert dict(closer.lines.values_list("value_cents", "quantity")) == {2500: 60, 500: 160, 100: 200}
+    print(f"a table's night: {person.clicks} clicks, {person.keys} keystrokes")
+    assert (person.clicks, person.keys) == (10, 10)

@@ -130,6 +130,13 @@ def test_a_fill_lives_its_whole_life_on_the_pit_terminal_in_few_clicks_and_keys(
     assert keys <= 12
     assert person.pin_keys == 3 * PIN_MIN_DIGITS
 
+    # The table's next fill starts where this one was typed, in its $25 chips: no Tab.
+    page.wait_for_function(
+        "() => JSON.parse(document.getElementById('pit-data').textContent).tables[0].last_fill_cents === 2500"
+    )
+    page.click("#pit-table-1 .pit-fill")
+    assert page.evaluate("document.activeElement.id") == "pit-qty-2500"
+
 
 @pytest.mark.browser
 def test_the_terminal_at_390_px_fits_and_opens_the_day_with_a_shift_managers_pin(
@@ -173,7 +180,7 @@ def test_the_pit_keeps_working_through_a_dropped_network(
     # A new fill prepared offline, and one with a wrong PIN that will be refused on arrival.
     for pin in (PINS[Role.CASHIER], "000000"):
         page.click("#pit-table-1 .pit-fill")
-        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.id") == "pit-qty-2500"  # the table's last fill's chip
         page.keyboard.type("4")
         page.click(f"label[for=pit-signer-{cashier.pk}]")
         page.keyboard.type(pin)
@@ -205,7 +212,6 @@ def test_the_pit_keeps_working_through_a_dropped_network(
 
     page.route("**/api/v1/fill-slips/", lose_the_answer, times=1)
     page.click("#pit-table-1 .pit-fill")
-    page.keyboard.press("Tab")
     page.keyboard.type("2")
     page.click(f"label[for=pit-signer-{cashier.pk}]")
     page.keyboard.type(PINS[Role.CASHIER])
@@ -251,7 +257,6 @@ def test_the_pit_keeps_working_through_a_dropped_network(
     context.route("**/api/v1/**", gate)
     go_offline(page)
     page.click("#pit-table-1 .pit-fill")
-    page.keyboard.press("Tab")
     page.keyboard.type("3")
     page.click(f"label[for=pit-signer-{cashier.pk}]")
     page.keyboard.type(PINS[Role.CASHIER])
@@ -289,7 +294,6 @@ def test_the_pit_keeps_working_through_a_dropped_network(
     api["cut"] = True
     go_offline(page)
     page.click("#pit-table-1 .pit-fill")
-    page.keyboard.press("Tab")
     page.keyboard.type("5")
     page.click(f"label[for=pit-signer-{cashier.pk}]")
     page.keyboard.type(PINS[Role.CASHIER])

@@ -207,6 +207,9 @@ def test_the_slip_pages_and_their_refusals_cite_house_control(client, cast, fill
         not_preparer,
         prepare,
     ]
+    client.force_login(cast[Role.DEALER].user)
+    pages += [client.get("/"), client.get("/floor/queues/to-receive/live/")]  # a dealer's fills to receive
+    assert "(House control)" in pages[-1].content.decode()
     client.force_login(cast[Role.SHIFT_MANAGER].user)
     pages.append(client.get("/floor/slip-books/"))
     for response in pages:

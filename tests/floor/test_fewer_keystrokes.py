@@ -353,7 +353,8 @@ def test_the_floor_opens_a_table_as_its_last_closer_in_one_tap(client, shift_man
     assert f'href="/floor/tables/{table.pk}/opener/">Count the opener</a>' in row
     token = row.split('name="form_token" value="')[1].split('"')[0]
     response = client.post(f"/floor/tables/{table.pk}/opener/", {"same_as_last_closer": "on", "form_token": token})
-    assert response.status_code == 302 and response["Location"] == "/floor/"
+    # The table's next step, seating its dealer, with the table chosen (not the floor and its Dealers).
+    assert response.status_code == 302 and response["Location"] == f"/floor/tables/{table.pk}/dealer/"
     opener = TableInventory.objects.get(kind="opener", gaming_day=closed_yesterday)
     assert (lines(opener), opener.variance_cents) == ({2500: 40, 500: 160, 100: 200}, 0)
     assert "open-same-1" not in page(client.get("/floor/"))  # opened: nothing to open
@@ -386,3 +387,67 @@ def test_a_slip_leads_back_to_the_floor_in_one_click(client, shift_manager, fill
     client.force_login(shift_manager.user)
     text = page(client.get(f"/floor/slips/{fill.pk}/"))
     assert '<a class="btn btn-outline-secondary" href="/floor/" id="back-to-floor">Back to the floor</a>' in text
+
+
+def test_an_opener_with_its_dealer_already_seated_and_a_closer_lead_back_to_the_floor(
+    client, shift_manager, closed_yesterday, table, cast
+):
+    """Only a table with nobody dealing goes on to seat a dealer: a dealer seated before its
+    opener was counted (the floor's "open without opener") needs none, and a closer ends the table."""
+    client.force_login(shift_manager.user)
+    services.start_dealer_shift(acting_user=shift_manager.user, table=table, dealer=cast[Role.DEALER])
+    response = client.post(f"/floor/tables/{table.pk}/opener/", {"same_as_last_closer": "on"})
+    assert response.status_code == 302 and response["Location"] == "/floor/"
+    response = client.post(f"/floor/tables/{table.pk}/closer/", {"qty_2500": "40", "qty_500": "160", "qty_100": "200"})
+    assert response.status_code == 302 and response["Location"] == "/floor/"
+
+
+def test_the_closer_form_puts_the_cursor_in_the_openers_first_denomination_and_types_nothing(
+    client, shift_manager, open_table
+):
+    client.force_login(shift_manager.user)
+    text = page(client.get(f"/floor/tables/{open_table.pk}/closer/"))
+    assert text.count("autofocus") == 1
+    box = text[text.index('name="qty_100"') - 200 : text.index('name="qty_100"') + 300]
+    assert "autofocus" in box  # the opener's TRAY: $1, $5, $25; its lowest first, as the grid runs
+    assert 'name="qty_100" value=' not in text and 'name="qty_2500" value=' not in text  # figures still typed
+
+
+def test_the_fill_form_puts_the_cursor_in_the_tables_last_fill_denomination(client, shift_manager, fill, cast):
+    """The table's last fill (FILL: $500 of $25 chips, $100 of $5) brought most in $25 chips: the
+    next one opens there. The quantity is typed; without a table chosen, no cursor is placed."""
+    client.force_login(shift_manager.user)
+    text = page(client.get(f"/floor/slips/new/fill/?table={fill.table_id}"))
+    assert text.count("autofocus") == 1
+    box = text[text.index('name="qty_2500"') - 200 : text.index('name="qty_2500"') + 300]
+    assert "autofocus" in box and 'name="qty_2500" value=' not in text
+    assert "autofocus" not in page(client.get("/floor/slips/new/fill/"))
+    services.void_slip(acting_user=cast[Role.CASHIER].user, slip=fill, reason="Wrong table")
+    assert "autofocus" not in page(client.get(f"/floor/slips/new/fill/?table={fill.table_id}"))  # a void brought none
+
+
+def test_a_dealer_home_lists_the_fills_waiting_for_them_at_their_table(client, cast, dealer_shift, fill, site):
+    """One tap from the dealer's home to the slip they receive (08-05(6)): the fills verified and
+    waiting at the table where they deal; none while they deal nowhere."""
+    services.verify_slip(acting_user=cast[Role.SHIFT_MANAGER].user, slip=fill)
+    dealer = cast[Role.DEALER]
+    client.force_login(dealer.user)
+    assert 'hx-get="/floor/queues/to-receive/live/"' in page(client.get("/"))
+    text = page(client.get("/floor/queues/to-receive/live/"))
+    assert f'id="to-receive-{fill.pk}" href="/floor/slips/{fill.pk}/"' in text
+    assert f"Fill slip {fill.number} · table 1 · $600.00: read it and receive" in text
+    assert 'id="receive"' in page(client.get(f"/floor/slips/{fill.pk}/"))  # the slip's page offers Receive
+    services.end_dealer_shift(acting_user=cast[Role.SHIFT_MANAGER].user, shift=dealer_shift)
+    text = page(client.get("/floor/queues/to-receive/live/"))
+    assert f"to-receive-{fill.pk}" not in text
+    assert (
+        "You are not dealing at a table now: a fill is received by the dealer on shift at its table (ND 99-01.3-08-05(6))."
+        in text
+    )
+
+
+def test_the_fills_to_receive_are_for_the_receivers_of_a_fill_only(client, cast, fill):
+    client.force_login(cast[Role.COUNT_TEAM].user)
+    assert "home-receive" not in page(client.get("/"))
+    response = client.get("/floor/queues/to-receive/live/")
+    assert response.status_code == 403 and "ND 99-01.3-08-05(6)" in page(response)

@@ -10,13 +10,13 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from cardroom import pins
-from cardroom.models import Membership, Role
+from cardroom.models import Membership, Role, Table
 from core.models import AuditEvent
 from floor import queries, services
 from floor.models import DutyPeriod
 from floor.pit_terminal import terminal_data
 from floor.views import outbox_seal
-from tests.factories import SiteFactory, make_person
+from tests.factories import SiteFactory, TableFactory, make_person
 
 from .conftest import FILL
 
@@ -232,3 +232,19 @@ def test_a_station_opens_a_table_seats_and_relieves_a_dealer_and_signs_duty_with
         AuditEvent.objects.filter(action__startswith="dealer_shift.").values_list("actor__username", flat=True)
     )
     assert actors == {manager.user.username}
+
+
+def test_a_tables_fill_starts_in_the_denomination_its_last_fill_brought_most_of(cast, fill, site):
+    """FILL brought $500 in $25 chips and $100 in $5: the terminal's next fill at the table opens in
+    the $25 box (static/floor/pit_terminal.js's firstChip); a voided fill counts for nothing, and a
+    table never filled has no start but the largest chip."""
+    TableFactory(site=site, number=2)
+    tables = {table["number"]: table for table in _terminal(site)["tables"]}
+    assert (tables[1]["last_fill_cents"], tables[2]["last_fill_cents"]) == (2500, None)
+    services.void_slip(acting_user=cast[Role.CASHIER].user, slip=fill, reason="Wrong table")
+    assert _terminal(site)["tables"][0]["last_fill_cents"] is None
+
+
+def test_the_last_fills_are_read_in_two_queries_whatever_the_tables(cast, fill, site, django_assert_num_queries):
+    with django_assert_num_queries(2):
+        assert queries.last_fill_denominations(Table.objects.filter(site=site)) == {fill.table_id: 2500}
