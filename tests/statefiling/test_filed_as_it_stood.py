@@ -14,7 +14,6 @@ from accounting import services as accounting
 from cardroom.models import Role
 from core import filing_package
 from core.models import AuditEvent
-from registry import services as registry
 from registry.models import Agency, Licensee, ReceivedDealerHold, ReceivedFiling
 from statefiling import delivery, services
 from statefiling.models import FiledDealers, Submission
@@ -22,9 +21,9 @@ from tests.accounting.scenario import Scenario, shift
 from tests.accounting.test_quarter_filing import play
 from tests.factories import TableFactory, make_person
 
-from .registry_in_process import URL
 from .test_amendments import file_q3
 from .test_dealer_holds import set_identifier
+from .test_relink import relink
 
 DAY = date(2026, 8, 14)
 WSGC = "Washington State Gambling Commission"
@@ -63,13 +62,7 @@ def test_an_earlier_quarter_sent_later_names_each_dealer_as_filed_not_as_changed
     licensee = Licensee.objects.create(
         agency=agency, name=org.name, licence_number=org.licence_number or "WSGC-1", expected_from=date(2026, 1, 1)
     )
-    services.connect_registry(
-        acting_user=manager.user,
-        organization=org,
-        jurisdiction="WA-HB",
-        url=URL,
-        credential=registry.issue_credential(acting_user=None, licensee=licensee).secret,
-    )
+    relink(manager, org, licensee, "WA-HB")
     [sent] = services.send_earlier_filings(acting_user=manager.user, organization=org, jurisdiction="WA-HB")
     assert delivery.deliver(sent.pk) == "delivered"
 
@@ -115,26 +108,14 @@ def test_a_return_refused_for_its_licence_number_goes_again_with_the_corrected_n
 ):
     _licence_in_the_admin(client, manager, org, "ND-GC-0471")  # a typo: the agency licensed ND-GC-0417
     Licensee.objects.filter(pk=licensee.pk).update(licence_number="ND-GC-0417")
-    services.connect_registry(
-        acting_user=manager.user,
-        organization=org,
-        jurisdiction="ND",
-        url=URL,
-        credential=registry.issue_credential(acting_user=None, licensee=licensee).secret,
-    )
+    relink(manager, org, licensee)
     submission = file_q3(client_for(manager), site)
     assert delivery.deliver(submission.pk) == "refused"
     refused = Submission.objects.get(pk=submission.pk)
     assert "organization.licence_number" in refused.last_error and "ND-GC-0471" in refused.last_error
 
     _licence_in_the_admin(client, manager, org, "ND-GC-0417")
-    link = services.connect_registry(
-        acting_user=manager.user,
-        organization=org,
-        jurisdiction="ND",
-        url=URL,
-        credential=registry.issue_credential(acting_user=None, licensee=licensee).secret,
-    )
+    link = relink(manager, org, licensee)
     event = AuditEvent.objects.filter(action="registry.connected").latest("seq")
     assert event.after["resent"] == [submission.pk] and event.after["rebuilt"] == [submission.pk]
     assert delivery.deliver(submission.pk) == "delivered"
@@ -156,13 +137,7 @@ def test_a_return_refused_for_its_licence_number_goes_again_with_the_corrected_n
 def test_a_package_relinked_with_its_filer_unchanged_goes_as_built(linked, licensee, org, manager, client_for, site):
     submission = file_q3(client_for(manager), site)  # waiting, not yet sent
     built = Submission.objects.get(pk=submission.pk)
-    services.connect_registry(
-        acting_user=manager.user,
-        organization=org,
-        jurisdiction="ND",
-        url=URL,
-        credential=registry.issue_credential(acting_user=None, licensee=licensee).secret,
-    )
+    relink(manager, org, licensee)
     event = AuditEvent.objects.filter(action="registry.connected").latest("seq")
     assert event.after["resent"] == [submission.pk] and event.after["rebuilt"] == []
     moved = Submission.objects.get(pk=submission.pk)

@@ -24,12 +24,12 @@ def _statement(submission, site) -> str:
     return queries.receipt_statement(SimpleNamespace(filing_id=submission.filing_id), site)
 
 
-def _relink(manager, org, licensee):
-    """The gaming manager links the ND pack again with a new credential of the licensee."""
+def relink(manager, org, licensee, jurisdiction="ND"):
+    """The gaming manager links the pack (ND unless named) again with a new credential of the licensee."""
     return services.connect_registry(
         acting_user=manager.user,
         organization=org,
-        jurisdiction="ND",
+        jurisdiction=jurisdiction,
         url=URL,
         credential=registry.issue_credential(acting_user=None, licensee=licensee).secret,
     )
@@ -63,7 +63,7 @@ def test_a_return_waiting_under_the_old_link_goes_with_the_new_credential(
 ):
     submission = file_q3(client_for(manager), site)  # queued, not yet sent
     registry.revoke_credential(acting_user=None, credential=registry.credential_for(linked.credential))
-    link = _relink(manager, org, licensee)
+    link = relink(manager, org, licensee)
     assert delivery.deliver(submission.pk) == "delivered"
     assert Submission.objects.get(pk=submission.pk).link_id == link.pk
     assert FilingReceipt.objects.filter(filing_id=submission.filing_id).exists()
@@ -74,7 +74,7 @@ def test_a_delivered_return_is_not_sent_again_when_the_pack_is_linked_again(
 ):
     submission = file_q3(client_for(manager), site)
     assert delivery.deliver(submission.pk) == "delivered"
-    _relink(manager, org, licensee)
+    relink(manager, org, licensee)
     assert Submission.objects.get(pk=submission.pk).link_id == linked.pk
     assert ReceivedFiling.objects.count() == 1
 
@@ -95,7 +95,7 @@ def test_an_amendment_of_a_refused_return_is_refused_with_it_and_goes_again_with
     assert refused.refused and refused.attempts == 1 and "refused the filing it amends" in refused.last_error
     assert delivery.deliver(amendment.pk) == "refused" and Submission.objects.get(pk=amendment.pk).attempts == 1
 
-    _relink(manager, org, licensee)
+    relink(manager, org, licensee)
     assert [delivery.deliver(s.pk) for s in (original, amendment)] == ["delivered", "delivered"]
     held = ReceivedFiling.objects.get(package_sha256=Submission.objects.get(pk=amendment.pk).package_sha256)
     assert held.amends.receipt_number == FilingReceipt.objects.get(filing_id=original.filing_id).receipt_number
