@@ -7,6 +7,7 @@ user's scope are not in the queryset, so they answer 404 (who may see what is th
 hook's answer, registered by `cardroom`: `core.hooks`).
 """
 
+import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
 
@@ -205,7 +206,11 @@ class StrictInputMixin:
     A required field left out is a 400 naming the field and its rule, never DRF's bare "This field
     is required.": `required_rules` maps a field the record's own regulation requires to that rule
     (a `packs.Rule`) and why, cited at the record's site (`required_where`); any other required
-    field is the house's control (core.rules.HOUSE_CONTROL)."""
+    field is the house's control (core.rules.HOUSE_CONTROL).
+
+    Any other of DRF's stock messages ("Date has wrong format...", "Invalid pk...", "A valid
+    integer is required.") names the field and House control before DRF's own words of what is
+    wrong (`_stock_messages`); a message a field or serializer set itself is left as it is."""
 
     required_rules: Mapping[str, tuple] = {}
 
@@ -215,6 +220,7 @@ class StrictInputMixin:
             for name, field in writable.items():
                 if isinstance(field, serializers.ChoiceField):
                     field.error_messages["invalid_choice"] = _choice_message(name, field)
+                _stock_messages(name, field)
             missing = [name for name, field in writable.items() if field.required and name not in data]
             for name in missing:
                 writable[name].error_messages["required"] = self.required_message(name, data)
@@ -270,6 +276,46 @@ def _choice_message(name: str, field: serializers.ChoiceField) -> str:
 
 
 MAX_CHOICES_LISTED = 20  # a longer list (a chip colour, a time zone) is cut: the schema lists them all
+
+
+def _stock_messages(name: str, field: serializers.Field) -> None:
+    """House control: each of DRF's stock messages of the field (and of the id or item a list of
+    them holds) names the field, DRF's words after it. Only a message still equal to a DRF class's
+    default is reworded, so a field's own message (one that cites its rule) stays; "required" is
+    `required_message`'s. Idempotent: a reworded message is no longer a default."""
+    for each in (field, getattr(field, "child_relation", None), getattr(field, "child", None)):
+        if not isinstance(each, serializers.Field) or isinstance(each, serializers.BaseSerializer):
+            continue  # a nested input serializer names its own fields
+        defaults = _drf_defaults(type(each))
+        for key, message in each.error_messages.items():
+            if key != "required" and key in defaults and str(defaults[key]) == str(message):  # lazy text
+                each.error_messages[key] = f"{HOUSE_CONTROL}: {_named(name, str(message))}"
+
+
+def _drf_defaults(cls: type) -> dict[str, str]:
+    """The messages DRF's own classes in `cls`'s ancestry give, by key (as Field.__init__ gathers them)."""
+    defaults: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        if klass.__module__.startswith("rest_framework."):
+            defaults.update(getattr(klass, "default_error_messages", {}))
+    return defaults
+
+
+_DRF_SUBJECT = re.compile(r"^(This field|This list|This dictionary|This value)\b|^Ensure this (field|value|list)\b")
+_DRF_FORMAT = re.compile(r"^(Date|Datetime|Time|Duration) has wrong format\. Use one of these formats instead: ")
+
+
+def _named(name: str, message: str) -> str:
+    """DRF's words with the field named: "This field may not be null." -> "table may not be null.",
+    "Date has wrong format. Use one of these formats instead: {format}." -> "gaming_date has the
+    wrong format; use {format}.", else "quantity: a valid integer is required."."""
+    if _DRF_FORMAT.match(message):
+        return _DRF_FORMAT.sub(f"{name} has the wrong format; use ", message)
+    if _DRF_SUBJECT.match(message):
+        return _DRF_SUBJECT.sub(lambda m: f"Ensure {name}" if m.group(2) else name, message)
+    first, rest = message.split(". ", 1) if ". " in message else (message, "")
+    said = first[:1].lower() + first[1:] + (f"; {rest[:1].lower()}{rest[1:]}" if rest else "")
+    return f"{name}: {said}"
 
 
 def _field_list(fields) -> str:

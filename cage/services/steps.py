@@ -94,7 +94,11 @@ def _items(raw, field: str, citation: str) -> list[tuple[object, object]]:
     if isinstance(raw, dict):
         return list(raw.items())
     if not isinstance(raw, list | tuple):
-        raise ValidationError({field: f"{citation}: give a list of {{'value_cents': ..., 'quantity': ...}} lines."})
+        raise ValidationError(
+            {
+                field: f"{citation}: {field} is a list of lines, each naming value_cents and quantity, or quantities by value."
+            }
+        )
     items = []
     for item in raw:
         if (
@@ -104,7 +108,10 @@ def _items(raw, field: str, citation: str) -> list[tuple[object, object]]:
             or LINE_KEYS - {"quantity"} <= set(item)
         ):
             raise ValidationError(
-                {field: f"{citation}: each line is {{'value_cents': ..., 'quantity': ...}}, the value given once."}
+                {
+                    field: f"{citation}: each line of {field} names value_cents (or denomination, not both) "
+                    f"and quantity, and nothing else."
+                }
             )
         items.append((item.get("value_cents", item.get("denomination")), item["quantity"]))
     return items

@@ -128,7 +128,9 @@ def parse_chips(chips, site: Site, citation: str, *, available: Chips | None = N
 
 def _chip_item(item, by_value, citation, chip_values: str) -> tuple[ChipDenomination, int]:
     if not isinstance(item, dict) or set(item) - CHIP_LINE_KEYS:
-        raise ValidationError({"chips": f"{citation}: each line is {{'denomination': ..., 'quantity': ...}}."})
+        raise ValidationError(
+            {"chips": f"{citation}: each line of chips is a denomination and a quantity, and nothing else."}
+        )
     raw = item.get("denomination")
     key = raw.value_cents if isinstance(raw, ChipDenomination) else raw
     denomination = None if isinstance(key, bool) or not isinstance(key, int) else by_value.get(key)
@@ -191,7 +193,9 @@ def chips_from_amounts(amounts, site: Site, citation: str, *, available: Chips |
 
 def _amount_line(item, by_value, citation, chip_values: str) -> dict:
     if not isinstance(item, dict) or set(item) - AMOUNT_LINE_KEYS:
-        raise ValidationError({"amounts": f"{citation}: each line is {{'denomination': ..., 'amount': ...}}."})
+        raise ValidationError(
+            {"amounts": f"{citation}: each line of amounts is a denomination and an amount, and nothing else."}
+        )
     raw = item.get("denomination")
     denomination = None if isinstance(raw, bool) or not isinstance(raw, int) else by_value.get(raw)
     if denomination is None:

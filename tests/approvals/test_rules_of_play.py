@@ -68,7 +68,7 @@ def test_the_api_records_and_answers_the_rules_of_play(client_for, manager):
 
 @pytest.mark.parametrize(
     ("lines", "words"),
-    [([TOO_LONG], "each is at most"), (TOO_MANY, "At most"), ("One card each.", "Expected a list")],
+    [([TOO_LONG], "each is at most"), (TOO_MANY, "At most"), ("One card each.", "expected a list")],
 )
 def test_the_api_refuses_bad_rules_of_play_naming_the_field_and_writes_nothing(client_for, manager, lines, words):
     answer = client_for(manager).post("/api/v1/game-approvals/", _body(rules_of_play=lines), format="json")

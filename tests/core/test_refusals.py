@@ -276,3 +276,76 @@ def test_a_required_field_is_cited_in_the_words_of_the_records_own_site(client_f
     assert response.status_code == 400
     message = response.json()["table"][0]
     assert message.endswith("table is required; a slip names its table.") and "ND" not in message, message
+
+
+# --- DRF's stock messages (400) ----------------------------------------------------------------------
+# A date in the wrong format, an id of nothing, a word for a number, a null: the 400 names the field and
+# House control before DRF's own words of what is wrong (core.api.StrictInputMixin), never DRF's bare
+# "Date has wrong format." or "Invalid pk "99" - object does not exist.".
+
+NOWHERE = 999_999
+SLIP = "/api/v1/fill-slips/"
+BANK_COUNT = "/api/v1/cage/bank-counts/"
+DEPOSIT = "/api/v1/cage/deposits/"
+COUNT_SESSION = "/api/v1/count-sessions/"
+
+STOCK = [
+    # (who posts, url, the body's fields besides, the field, its bad value)
+    (Role.CASHIER, SLIP, {"chips": FILL}, "table", NOWHERE),
+    (Role.CASHIER, SLIP, {"chips": FILL}, "table", None),
+    (Role.CASHIER, SLIP, {"chips": FILL}, "number", "twelve"),
+    (Role.CASHIER, SLIP, {"chips": FILL}, "purpose", None),
+    (Role.CASHIER, BANK_COUNT, {"kind": "start", "cash": {}, "chips": {}}, "gaming_date", "13/11/2026"),
+    (Role.CASHIER, BANK_COUNT, {"kind": "start", "cash": {}, "chips": {}}, "corrects", NOWHERE),
+    (Role.CASHIER, BANK_COUNT, {"kind": "start", "cash": {}, "chips": {}}, "site", None),
+    (Role.CASHIER, BANK_COUNT, {"gaming_date": "2026-11-13", "cash": {}, "chips": {}}, "kind", None),
+    (Role.CASHIER, DEPOSIT, {"amount_cents": 100}, "deposited_on", "next Tuesday"),
+    (Role.CASHIER, DEPOSIT, {"deposited_on": "2026-11-14"}, "amount_cents", "a hundred"),
+    (Role.CASHIER, DEPOSIT, {"deposited_on": "2026-11-14"}, "amount_cents", None),
+    (Role.CASHIER, DEPOSIT, {"amount_cents": 100, "deposited_on": "2026-11-14"}, "gaming_day", NOWHERE),
+    (Role.COUNT_TEAM, COUNT_SESSION, {"members": []}, "gaming_date", "13 November 2026"),
+    (Role.COUNT_TEAM, COUNT_SESSION, {"gaming_date": "2026-11-13"}, "members", [NOWHERE]),
+    (Role.COUNT_TEAM, COUNT_SESSION, {"gaming_date": "2026-11-13"}, "members", None),
+    (Role.COUNT_TEAM, COUNT_SESSION, {"gaming_date": "2026-11-13", "members": []}, "site", "Bismarck"),
+]
+
+
+@pytest.mark.parametrize(
+    ("role", "url", "body", "field", "value"), STOCK, ids=[f"{s[1]}{s[3]}={s[4]!r}" for s in STOCK]
+)
+def test_a_value_drf_refuses_is_a_400_naming_the_field_and_its_rule(client_for, cast, role, url, body, field, value):
+    response = client_for(cast[role]).post(url, {**body, field: value}, format="json")
+    assert response.status_code == 400, response.content
+    message = str(response.json()[field][0])
+    assert REFUSAL.match(message) and f" {field}" in message.split(";")[0], message
+
+
+def test_drfs_words_follow_the_field_named_and_a_fields_own_message_is_kept(client_for, cast):
+    api = client_for(cast[Role.CASHIER])
+    response = api.post(BANK_COUNT, {"gaming_date": "13/11/2026", "kind": "start"}, format="json")
+    assert response.json()["gaming_date"] == ["House control: gaming_date has the wrong format; use YYYY-MM-DD."]
+    response = api.post(SLIP, {"table": None, "chips": FILL}, format="json")
+    assert response.json()["table"] == ["House control: table may not be null."]
+    response = api.post(DEPOSIT, {"amount_cents": 10**15, "deposited_on": "2026-11-14"}, format="json")
+    assert response.status_code == 400
+    # CentsField's own message (core.limits, which cites the house's control its own way) is kept
+    assert response.json()["amount_cents"] == [
+        "The amount must be at most 1,000,000,000 cents ($10,000,000.00; house control)."
+    ]
+
+
+def test_a_bank_count_line_with_the_wrong_keys_is_refused_in_words_with_its_rule(client_for, cast, site):
+    response = client_for(cast[Role.CASHIER]).post(
+        BANK_COUNT,
+        {
+            "site": site.pk,
+            "gaming_date": str(today(site)),
+            "kind": "start",
+            "cash": [{"value": 10000, "quantity": 1}],
+            "chips": [],
+        },
+        format="json",
+    )
+    assert response.status_code == 400, response.content
+    (message,) = response.json()["cash"]
+    assert REFUSAL.match(message) and "{" not in message and "value_cents" in message, message

@@ -135,7 +135,7 @@ def test_a_fill_in_dollar_amounts_carries_the_chip_counts(open_table, cast):
         ([{"denomination": 2500, "amount": "-25"}], 'must be dollars and cents, like "125.00"'),
         ([{"denomination": 700, "amount": "7"}], "ND 99-01.3-08-03(1): 700 is not a chip value"),
         ([{"denomination": 100, "amount": "10001"}], "is more than a tray holds"),
-        ([{"denomination": 100, "quantity": 1}], "each line is"),
+        ([{"denomination": 100, "quantity": 1}], "each line of amounts"),
         ([], "give at least one denomination and its amount"),
         ([{"denomination": 100, "amount": "1"}] * 51, "at most 50 lines"),
         ([{"denomination": 100, "amount": "1"}] * 2, "is listed twice"),

@@ -125,7 +125,7 @@ def test_an_organization_without_chips_is_told_so(open_table, cast, chips):
 
 def test_a_chip_line_gives_its_value_one_way(open_table, cast, chips):
     for line in ({"denomination": 500, "value_cents": 500, "quantity": 1}, {"value_cents": 500, "quantity": 1}):
-        with pytest.raises(ValidationError, match="each line is"):
+        with pytest.raises(ValidationError, match="each line of chips"):
             services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=open_table, chips=[line])
 
 
