@@ -148,7 +148,9 @@ def test_a_cage_line_giving_its_value_twice_or_an_unknown_key_is_refused(org, ch
     from cage.services import parse_chip_lines
 
     for line in ({"value_cents": 500, "denomination": 500, "quantity": 1}, {"value_cents": 500, "quantity": 1, "x": 1}):
-        with pytest.raises(ValidationError, match="the value given once"):
+        with pytest.raises(
+            ValidationError, match=r"names value_cents \(or denomination, not both\) and quantity, and nothing else"
+        ):
             parse_chip_lines([line], org.pk, citation="ND 99-01.3-08-07")
     assert parse_chip_lines([{"denomination": 500, "quantity": 2}], org.pk, citation="ND")[chips[500]] == 2
 
