@@ -107,6 +107,15 @@ class Scenario:
                 )
         return drop
 
+    def played(self, gaming_date, table):
+        """A plain day played at `table`: tray $2,000 -> $1,850, $1,000 dropped, both banks counted
+        ($5,000 cash, $3,000 chips); no slips."""
+        self.tray(table, gaming_date, "opener", 200_000)
+        self.tray(table, gaming_date, "closer", 185_000)
+        self.drop(table, gaming_date, 100_000)
+        for kind in ("start", "end"):
+            self.bank(gaming_date, kind, 500_000, 300_000)
+
     def bank(self, gaming_date, kind, cash_cents, chips_cents):
         return BankCount.objects.create(
             site=self.site,

@@ -22,11 +22,7 @@ DAY = date(2026, 11, 2)
 def closed_books_with_tips(scenario, site, chips, cast):
     """DAY played, its tips declared, its books closed through the accounting service."""
     table = TableFactory(site=site, number=1)
-    scenario.tray(table, DAY, "opener", 200_000)
-    scenario.tray(table, DAY, "closer", 185_000)
-    scenario.drop(table, DAY, 100_000)
-    for kind in ("start", "end"):
-        scenario.bank(DAY, kind, 500_000, 300_000)
+    scenario.played(DAY, table)
     declaration = services.declare_tips(acting_user=cast[Role.DEALER].user, site=site, gaming_date=DAY, chips={100: 5})
     accounting.close_books(acting_user=cast[Role.SHIFT_MANAGER].user, site=site, gaming_date=DAY)
     return declaration

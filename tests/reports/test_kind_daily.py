@@ -271,11 +271,7 @@ def test_the_daily_report_writes_the_books_close_in_its_slips_12_hour_clock_as_e
     from accounting.services import close_books
 
     table = TableFactory(site=site, number=1)
-    scenario.tray(table, DAY, "opener", 200_000)
-    scenario.tray(table, DAY, "closer", 185_000)
-    scenario.drop(table, DAY, 100_000)
-    for kind in ("start", "end"):
-        scenario.bank(DAY, kind, 500_000, 300_000)
+    scenario.played(DAY, table)
     afternoon = datetime(2026, 8, 15, 16, 31, tzinfo=ZoneInfo(site.time_zone))
     time_machine.move_to(afternoon, tick=False)
     close_books(acting_user=people["shift"].user, site=site, gaming_date=DAY)
