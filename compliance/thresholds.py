@@ -114,17 +114,30 @@ class ThresholdBook:
         return int(self[code].value)
 
 
+def add_seed_rows(model, codes: set[str] | None = None) -> int:
+    """Add each seed row (of `codes`, or every one) not yet held, by code and effective date, and
+    return how many were added. A row held is never touched, whatever the seed now says of it: the
+    days and quarters judged by it keep the law they were under (a change of the law is a new row
+    with a later date; `packs.ledger` refuses a seed edited in place). `model` is the Threshold
+    model, or a data migration's historical one (every seeding migration loads through this)."""
+    added = 0
+    for code, value, unit, citation, summary, effective_from in SEED:
+        if codes is None or code in codes:
+            _, created = model.objects.get_or_create(
+                code=code,
+                effective_from=effective_from,
+                defaults={"value": value, "unit": unit, "citation": citation, "summary": summary},
+            )
+            added += created
+    return added
+
+
 def ensure_seeded() -> None:
-    """Load any missing seed row (the data migration does this; a flushed test database or a
+    """Load any missing seed row (the data migrations do this; a flushed test database or a
     new seed added later needs it again)."""
     from .models import Threshold
 
-    for code, value, unit, citation, summary, effective_from in SEED:
-        Threshold.objects.get_or_create(
-            code=code,
-            effective_from=effective_from,
-            defaults={"value": value, "unit": unit, "citation": citation, "summary": summary},
-        )
+    add_seed_rows(Threshold)
 
 
 def judged_from(jurisdictions) -> tuple[date, str]:

@@ -295,6 +295,11 @@ class Pack:
     # The numbers of the pack's law its areas ask for (`Limit`, `LimitKey`): each key's rows oldest
     # first, the one in force on a date the last that began by then.
     limits: tuple[Limit, ...] = ()
+    # The numbers and words of the pack's law its table rules read as plain constants (decks,
+    # players, spaces, payouts: its `tables.CONSTANTS`), each with the date of the text that states
+    # it (None: from before any day the product records), so that the law ledger (`packs.ledger`)
+    # holds them to the value in force.
+    constants: tuple[Limit, ...] = ()
 
     def limit_on(self, key: str, on: date | None = None) -> Limit | None:
         """The pack's limit `key` in force on `on` (today when None), or None: its law states none."""

@@ -4,14 +4,9 @@ import core.appendonly
 
 
 def seed(apps, schema_editor):
-    from compliance.thresholds import SEED
+    from compliance.thresholds import add_seed_rows
 
-    Threshold = apps.get_model("compliance", "Threshold")
-    for code, value, unit, citation, summary, effective_from in SEED:
-        Threshold.objects.get_or_create(
-            code=code, effective_from=effective_from,
-            defaults={"value": value, "unit": unit, "citation": citation, "summary": summary},
-        )
+    add_seed_rows(apps.get_model("compliance", "Threshold"))
 
 
 class Migration(migrations.Migration):

@@ -3,15 +3,9 @@ from django.db import migrations
 
 def seed(apps, schema_editor):
     """ND 99-01.3-08-06(2): the 30-day redemption window after twenty-one stops at a site."""
-    from compliance.thresholds import SEED
+    from compliance.thresholds import add_seed_rows
 
-    Threshold = apps.get_model("compliance", "Threshold")
-    for code, value, unit, citation, summary, effective_from in SEED:
-        if code == "discontinued.redeem_days":
-            Threshold.objects.get_or_create(
-                code=code, effective_from=effective_from,
-                defaults={"value": value, "unit": unit, "citation": citation, "summary": summary},
-            )
+    add_seed_rows(apps.get_model("compliance", "Threshold"), {"discontinued.redeem_days"})
 
 
 def house_control(apps, schema_editor):

@@ -5,15 +5,9 @@ CODES = {"chips.gp_average_cents"}
 
 def seed(apps, schema_editor):
     """ND 99-01.3-08-03(2): the gross proceeds level at which the chips must meet 08-03(3)."""
-    from compliance.thresholds import SEED
+    from compliance.thresholds import add_seed_rows
 
-    Threshold = apps.get_model("compliance", "Threshold")
-    for code, value, unit, citation, summary, effective_from in SEED:
-        if code in CODES:
-            Threshold.objects.get_or_create(
-                code=code, effective_from=effective_from,
-                defaults={"value": value, "unit": unit, "citation": citation, "summary": summary},
-            )
+    add_seed_rows(apps.get_model("compliance", "Threshold"), CODES)
 
 
 class Migration(migrations.Migration):

@@ -46,6 +46,7 @@ PACK = Pack(
         "wheel operator (its forms identify them by their initials, ND 99-01.3-08-05(3)); the cross-organization "
         "dealer view, keyed by such a number, is not offered for North Dakota."
     ),
+    constants=tables.CONSTANTS,
     limits=surveillance.LIMITS + tournaments.LIMITS + cage.LIMITS,
     citations=area_citations(
         tables, core, floor, counts, cage, surveillance, tournaments, accounting, compliance, reports, procedures

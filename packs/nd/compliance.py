@@ -11,7 +11,7 @@ from .core import CITATIONS as CORE_CITATIONS
 from .floor import CITATIONS as FLOOR_CITATIONS
 from .procedures import CITATIONS as PROCEDURE_CITATIONS
 from .surveillance import LIMITS as SURVEILLANCE_LIMITS
-from .tables import LOW_MINIMUM_CEILING_CENTS
+from .tables import LOW_MINIMUM_CEILING_CENTS, ND_08_01_DATE, ND_08_09_DATE
 
 # The deposit deadline's and the outage limits' one source: the cage's and surveillance's limits
 # (`cage.LIMITS`, `surveillance.LIMITS`), seeded as the thresholds of the checks too.
@@ -82,11 +82,9 @@ CITATIONS: dict[str, str] = {
     "compliance.shuffle_procedure": PROCEDURE_CITATIONS["procedures.shuffle_and_cut"],
 }
 
-ND_08_01_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
 ND_08_03_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
 ND_08_04_DATE = date(2018, 7, 1)  # amended effective July 1, 2018
 ND_08_06_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
-ND_08_09_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
 
 # The thresholds of these rules (compliance.Threshold rows): code, value, unit, citation, summary,
 # effective from. A later amendment is a new row with a later date.

@@ -20,12 +20,16 @@ Table rules, each refusal naming the subsection that sets it:
 The dealer may hit soft 17 when the site posts it (08-02(1), 08-11(10)(g)).
 """
 
+from datetime import date
+
 from django.db.models import Q
 
-from ..base import GameNames, WagerLimits
+from ..base import GameNames, Limit, WagerLimits
 from ..common import choose, is_twenty_one, money, wager_errors
 
 CHAPTER = "ND 99-01.3-08"
+ND_08_01_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
+ND_08_09_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
 # The chapter's name for game 21: "Twenty-one" (99-01.3-08); its paddlewheels, "paddlewheel".
 GAMES = GameNames(twenty_one="Twenty-one", twenty_one_word="twenty-one")
 PLAYERS_CITATION = "ND 99-01.3-08-01(2)"
@@ -270,3 +274,14 @@ def dealing_method_errors(table) -> dict[str, str]:
         "dealing_method": f"{DEALING_METHOD_CITATION}: only one dealing method may be used at a site; "
         f"table {other.number} at {table.site} uses {method}. Change the method of the whole site instead."
     }
+
+
+# The numbers and words of the chapter the rules above read (`Pack.constants`, held by the law
+# ledger): 08-02's text is held without its date, so it is in force from before any day recorded.
+CONSTANTS = (
+    Limit("table.players_max", PLAYERS_MAX, "seven players", PLAYERS_CITATION, ND_08_01_DATE),
+    Limit("table.decks", DECKS, "four, six or eight decks", DECKS_CITATION),
+    Limit("table.spaces_max", SPACES_MAX, "seven betting spaces", TABLE_CITATION),
+    Limit("table.blackjack_payout", PAYOUT, "blackjack pays 3 to 2", TABLE_CITATION),
+    Limit("table.tip_bet_min_cents", TIP_BET_MIN_CENTS, "a tip bet from fifty cents", TIP_BETS_CITATION, ND_08_09_DATE),
+)

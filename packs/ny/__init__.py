@@ -18,6 +18,7 @@ PACK = Pack(
     table_defaults=tables.table_defaults,
     game_names=tables.GAMES,
     wager_limits=tables.WAGER_LIMITS,
+    constants=tables.CONSTANTS,
     handout=HANDOUT,
     employee_identifier_absent=(
         "9 NYCRR 4620.5, the text we hold, names no state-issued identifier for a games-of-chance worker; "

@@ -8,7 +8,7 @@ winning natural 3 to 2, options two and three pay it 2 to 1 (h)(2).
 
 from cardroom.table_rules import Required
 
-from ..base import GameNames, WagerLimits
+from ..base import GameNames, Limit, WagerLimits
 from ..common import choose, is_twenty_one, wager_errors
 
 RULE = "9 NYCRR 4620.5"
@@ -144,3 +144,13 @@ def table_rules(table) -> dict[str, str]:
             f"{expected.replace(':', '-to-')} (got {table.blackjack_payout})."
         )
     return errors
+
+
+# The numbers of 4620.5 the checks above read (`Pack.constants`, held by the law ledger), held
+# without the section's date, so in force from before any day recorded.
+CONSTANTS = (
+    Limit("table.decks_max", DECKS_MAX, "one to four decks", _c("decks")),
+    Limit("table.spaces_max", SPACES_MAX, "up to seven betting spaces", _c("betting_spaces")),
+    Limit("table.players_max", PLAYERS_MAX, "up to seven players", _c("max_players")),
+    Limit("table.natural_payout", NATURAL_PAYOUT, "the natural's payout under each tie option", _c("blackjack_payout")),
+)

@@ -14,6 +14,7 @@ PACK = Pack(
     table_defaults=tables.table_defaults,
     table_options=tables.TABLE_OPTIONS,
     wager_limits=tables.WAGER_LIMITS,
+    constants=tables.CONSTANTS,
     handout=HANDOUT,
     # WAC 230-03-265(2)(b),(4): an employee of a nonhouse-banked card room holds a Class A card room
     # employee licence (the public WAC, not a held text: its citation says it is assumed). A fee game has no

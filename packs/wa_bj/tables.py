@@ -10,7 +10,7 @@ house rule not over $500; (4) a maximum wager not over $25 (`WAGER_LIMITS`);
 (14) and a pair split (17) is not.
 """
 
-from ..base import WagerLimits
+from ..base import Limit, WagerLimits
 from ..common import choose, is_twenty_one, money, wager_errors
 
 WA_BLACKJACK_RULE = "WAC 230-40-125 (1999 proposed amendment)"
@@ -112,3 +112,12 @@ def table_rules(table) -> dict[str, str]:
             "the rule provides no surrender."
         )
     return errors
+
+
+# The numbers of the rule the checks above read (`Pack.constants`, held by the law ledger): the seed
+# is a proposal held without an adoption date, so in force from before any day recorded.
+CONSTANTS = (
+    Limit("table.decks_max", DECKS_MAX, "up to six decks", cite(2)),
+    Limit("table.min_bank_max_cents", MIN_BANK_MAX_CENTS, "a minimum bank of at most $500", cite(3)),
+    Limit("table.blackjack_payout", NATURAL_PAYOUT, "a natural collects 1.5 times the bet", cite(5)),
+)

@@ -14,6 +14,7 @@ PACK = Pack(
     table_options=tables.TABLE_OPTIONS,
     table_defaults=tables.table_defaults,
     wager_limits=tables.WAGER_LIMITS,
+    constants=tables.CONSTANTS,
     notes=approvals.NOTES,
     handout=HANDOUT,
     # WAC 230-03-265(2)(b),(3): a dealer at a house-banked card room holds a Class B card room

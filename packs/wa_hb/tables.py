@@ -17,7 +17,7 @@ the table's whole-dollar wagers (3 to 2 on an odd wager, 6 to 5 on one not a mul
 needs its posted rounding rule; 2 to 1 and even money never do.
 """
 
-from ..base import WagerLimits
+from ..base import Limit, WagerLimits
 from ..common import is_twenty_one, wager_errors
 
 WSGC_BLACKJACK_RULES = "WSGC Blackjack Game Rules (rev. April 2018)"
@@ -129,3 +129,13 @@ def table_rules(table) -> dict[str, str]:
             "House control: the house banks this table; a player's minimum bank has no place here."
         )
     return errors
+
+
+# The numbers of the rules the checks above read (`Pack.constants`, held by the law ledger); the
+# rules are held as revised April 2018 without a day, so in force from before any day recorded.
+CONSTANTS = (
+    Limit("table.decks_max", DECKS_MAX, "up to eight decks", rule(1)),
+    Limit("table.players_max", PLAYERS_MAX, "up to nine players", rule(1)),
+    Limit("table.hand_dealt_decks_max", HAND_DEALT_DECKS_MAX, "single or double deck games by hand", rule(3)),
+    Limit("table.fractional_payouts", FRACTIONAL_PAYOUTS, "payouts posted with their rounding", rule(7)),
+)
