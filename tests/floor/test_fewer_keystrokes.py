@@ -429,6 +429,26 @@ def test_a_table_just_opened_offers_the_next_table_without_an_opener_in_one_tap(
     assert "open-next-table" not in page(client.get(f"/floor/tables/{table.pk}/dealer/"))  # seated: a relief
 
 
+def test_on_a_day_already_over_the_next_table_is_offered_as_its_openers_form(client, shift_manager, table, chips, site):
+    """A day entered from paper: each opener takes its paper's time, so the next table is its
+    opener's page, never the one-tap opener (as on the floor)."""
+    from tests.factories import TableFactory
+
+    second = TableFactory(site=site, number=2)
+    day = closed_last_night(site, shift_manager.user, [table, second], days_ago=2)  # yesterday's, still open
+    services.record_table_inventory(
+        acting_user=shift_manager.user,
+        table=table,
+        kind="opener",
+        same_as_last_closer=True,
+        at=in_day(site, day.gaming_date),
+    )
+    client.force_login(shift_manager.user)
+    text = page(client.get(f"/floor/tables/{table.pk}/dealer/"))
+    assert f'id="open-next-table" href="/floor/tables/{second.pk}/opener/">Open table 2 next</a>' in text
+    assert f'action="/floor/tables/{second.pk}/opener/"' not in text
+
+
 def test_a_table_not_yet_opened_offers_no_next_table(client, shift_manager, table, chips, site):
     """Only a table just opened leads on to the next: the seating page of a table without an
     opener (a dealer seated first, the floor's "open without opener") offers none."""
