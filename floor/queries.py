@@ -95,7 +95,8 @@ def on_duty(site: Site, at: datetime, roles) -> list[Employee]:
     manager who opened it on duty."""
     running = duty_periods_running(site, at).filter(role__in=list(roles))
     people = {p.employee for p in running.select_related("employee__user")}
-    day = GamingDay.objects.filter(site=site, opened_at__lte=at).order_by("-opened_at").first()
+    days = GamingDay.objects.filter(site=site, opened_at__lte=at).select_related("close", "opened_by__user")
+    day = days.order_by("-opened_at").first()  # its close and opener read with it: no query more for either
     if day is not None and not DutyPeriod.objects.filter(gaming_day=day).exists() and day.is_open:
         people.add(day.opened_by)
     return sorted(people, key=lambda e: e.pk)
@@ -430,6 +431,29 @@ def last_tray_count(table: Table, before: datetime | None = None) -> TableInvent
     return counts.order_by("-counted_at", "-id").first()
 
 
+def with_last_count(tables: QuerySet[Table]) -> QuerySet[Table]:
+    """`tables` annotated with `last_total` (cents) and `last_kind` of each one's latest closer or
+    dealer-change count (`last_tray_count`, in the same subquery): what a one-tap opener copies
+    as its last closer; None for a table never counted."""
+    last = TableInventory.objects.filter(
+        table=OuterRef("pk"), kind__in=[TableInventory.Kind.CLOSER, TableInventory.Kind.CHANGE]
+    ).order_by("-counted_at", "-id")
+    return tables.annotate(
+        last_total=Subquery(last.values("total_cents")[:1]), last_kind=Subquery(last.values("kind")[:1])
+    )
+
+
+def next_table_to_open(day: GamingDay) -> Table | None:
+    """The lowest-numbered active table of the day's site with neither an opener nor a closer in
+    `day`, with its last count (`with_last_count`): the one a table just opened offers to open
+    next, for a shift manager who opens every table before seating dealers (one query)."""
+    counted = TableInventory.objects.filter(
+        gaming_day=day, kind__in=[TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER]
+    ).values("table_id")
+    tables = Table.objects.filter(site_id=day.site_id, active=True).exclude(pk__in=counted)
+    return with_last_count(tables).order_by("number").first()
+
+
 def opener_denominations(table: Table, day: GamingDay) -> list[int]:
     """The chip values (cents, ascending) of the table's opener in `day`: the denominations its
     closer will count (the closer's page puts the cursor on the first; the figures stay typed)."""
@@ -551,6 +575,19 @@ class WaitingSlip:
         return SlipKind(self.kind).label
 
 
+# A WaitingSlip's fields, read as values.
+_WAITING_FIELDS = (
+    "pk",
+    "kind",
+    "number",
+    "table_number",
+    "prepared_at",
+    "prepared_by__initials",
+    "total_cents",
+    "status_code",
+)
+
+
 def _waiting_slips_query(site_id: int, day_ids: list[int] | None = None, slip_ids: list[int] | None = None):
     """The slips of the days `day_ids`, or the slips `slip_ids`, still waiting (one of the two)."""
     scope = Q(gaming_day_id__in=day_ids) if day_ids is not None else Q(pk__in=slip_ids)
@@ -558,9 +595,7 @@ def _waiting_slips_query(site_id: int, day_ids: list[int] | None = None, slip_id
         slips_with_status(Slip.objects.filter(scope, site_id=site_id))
         .filter(status_code__in=["issued", "verified"])
         .order_by("kind", "number")
-        .values_list(
-            "pk", "kind", "number", "table_number", "prepared_at", "prepared_by__initials", "total_cents", "status_code"
-        )
+        .values_list(*_WAITING_FIELDS)
     )
 
 
@@ -597,16 +632,29 @@ def awaiting_receipt_at_table(table: Table) -> list[WaitingSlip]:
     """The table's slips not yet received nor voided (08-05(6)): those a closer leaves waiting,
     which the day's close lists and carries (floor.open_items). Three queries whatever the
     table's history holds: the slips that may wait (`_waiting_scope`), then these of the table."""
+    return _waiting_at_table(table, statuses=["issued", "verified"], kinds=SlipKind.values)
+
+
+def fills_to_receive_at(table: Table) -> list[WaitingSlip]:
+    """The table's fills verified and not yet received nor voided (08-05(5), (6)): what its dealer
+    on shift receives, polled by their home page. The queues' slips awaiting receipt (`page_queues`:
+    of a gaming day not closed, or carried past a close) of that table and series, in their order
+    (by number), read in three queries whatever the site's slips, not the site's whole queues."""
+    return _waiting_at_table(table, statuses=["verified"], kinds=[SlipKind.FILL])
+
+
+def _waiting_at_table(table: Table, *, statuses: list[str], kinds: list[str]) -> list[WaitingSlip]:
+    """The table's slips of `kinds` in `statuses` among those that may wait (`_waiting_scope`),
+    by series then number."""
     days, carried = _waiting_scope(table.site_id)
     if not days and not carried:
         return []
+    slips = Slip.objects.filter(Q(gaming_day_id__in=days) | Q(pk__in=carried), table=table, kind__in=kinds)
     rows = (
-        slips_with_status(Slip.objects.filter(Q(gaming_day_id__in=days) | Q(pk__in=carried), table=table))
-        .filter(status_code__in=["issued", "verified"])
+        slips_with_status(slips)
+        .filter(status_code__in=statuses)
         .order_by("kind", "number")
-        .values_list(
-            "pk", "kind", "number", "table_number", "prepared_at", "prepared_by__initials", "total_cents", "status_code"
-        )
+        .values_list(*_WAITING_FIELDS)
     )
     return [WaitingSlip(*row) for row in rows]
 
@@ -803,9 +851,16 @@ class Carried:
 
 
 _CARRIED_COLUMNS = (
-    "key", "gaming_day__gaming_date", "gaming_day__site_id", "gaming_day__site__name", "description", "citation",
-    "carried_by__initials", "carried_at", "reason",
-)  # fmt: skip
+    "key",
+    "gaming_day__gaming_date",
+    "gaming_day__site_id",
+    "gaming_day__site__name",
+    "description",
+    "citation",
+    "carried_by__initials",
+    "carried_at",
+    "reason",
+)
 
 
 def _carried_query(*, latest, site_ids, start, end):
@@ -858,9 +913,15 @@ class OpenerVariance:
 
 
 _VARIANCE_COLUMNS = (
-    "gaming_day__gaming_date", "table__number", "total_cents", "previous__total_cents", "previous__kind",
-    "previous__gaming_day__gaming_date", "variance_cents", "variance_reason",
-)  # fmt: skip
+    "gaming_day__gaming_date",
+    "table__number",
+    "total_cents",
+    "previous__total_cents",
+    "previous__kind",
+    "previous__gaming_day__gaming_date",
+    "variance_cents",
+    "variance_reason",
+)
 
 
 def _variances_query(*, site_ids, start, end):

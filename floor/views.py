@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Count, Max, OuterRef, Subquery
+from django.db.models import Count, Max
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
@@ -96,27 +96,33 @@ def _table_rows(site, day, house_chips: bool, house_dealers: bool):
         for count in TableInventory.objects.filter(gaming_day=day).exclude(kind=TableInventory.Kind.CHANGE):
             counts[(count.table_id, count.kind)] = count
         shifts = queries.running_shifts(day, timezone.now())
-    last = TableInventory.objects.filter(
-        table=OuterRef("pk"), kind__in=[TableInventory.Kind.CLOSER, TableInventory.Kind.CHANGE]
-    ).order_by("-counted_at", "-id")
     tables = Table.objects.filter(site=site, active=True).order_by("number")
     if house_chips:
-        tables = tables.annotate(
-            last_total=Subquery(last.values("total_cents")[:1]), last_kind=Subquery(last.values("kind")[:1])
-        )
+        tables = queries.with_last_count(tables)
     rows = []
     for table in tables:
         opener, closer = counts.get((table.pk, "opener")), counts.get((table.pk, "closer"))
         kinds = {kind for kind, count in (("opener", opener), ("closer", closer)) if count is not None}
         shift = shifts.get(table.pk)
         status = queries.board_state(kinds, shift, house_chips, house_dealers)
-        last_count = None
-        if getattr(table, "last_total", None) is not None:
-            last_count = {"total_cents": table.last_total, "label": TableInventory.Kind(table.last_kind).label.lower()}
         rows.append(
-            {"table": table, "opener": opener, "closer": closer, "shift": shift, "status": status, "last": last_count}
+            {"table": table, "opener": opener, "closer": closer, "shift": shift, "status": status, "last": _last(table)}
         )
     return rows
+
+
+def _last(table) -> dict | None:
+    """The one-tap opener's copy of a table annotated by `queries.with_last_count`: its last
+    count's total and kind ("closer", "dealer change"), or None for a table never counted."""
+    if getattr(table, "last_total", None) is None:
+        return None
+    return {"total_cents": table.last_total, "label": TableInventory.Kind(table.last_kind).label.lower()}
+
+
+def _one_tap_opener(day, site) -> bool:
+    """A day already over is entered from paper: its opener takes the paper's time on the
+    opener's page, so no page offers a one-tap opener then (tray_count's `day_over`)."""
+    return day is not None and day.gaming_date >= site_today(site)
 
 
 def _floor(request, status=200, **forms_shown):
@@ -127,9 +133,7 @@ def _floor(request, status=200, **forms_shown):
     context = {
         "day": day,
         "rows": _table_rows(site, day, house_chips, house_dealers),
-        # A day already over is entered from paper: its opener takes the paper's time on the
-        # opener's page, so the floor offers no one-tap opener then (tray_count's `day_over`).
-        "one_tap_opener": day is not None and day.gaming_date >= site_today(site),
+        "one_tap_opener": _one_tap_opener(day, site),
         "player_dealer_rule": _player_dealer_rule(site),
         "offers_a_day": rules.floor_needs_a_day(site),
         "open_day_form": forms.OpenGamingDayForm(initial={"gaming_date": queries.next_gaming_date(site)}, site=site),
@@ -526,7 +530,10 @@ def dealer_shift(request, pk):
         if saved is not None:
             messages.success(request, f"{saved.dealer} is dealing at table {table.number}.")
             return redirect("floor:floor")
-    shifts = DealerShift.objects.filter(table=table, gaming_day=queries.open_gaming_day(table.site))
+    day = queries.open_gaming_day(table.site)
+    shifts = list(
+        DealerShift.objects.filter(table=table, gaming_day=day).select_related("dealer__user").order_by("started_at")
+    )
     return render(
         request,
         "floor/dealer_shift.html",
@@ -535,11 +542,27 @@ def dealer_shift(request, pk):
             "form": form,
             "grid": form.chip_rows(),
             "current": queries.current_shift(table, timezone.now()),
-            "shifts": shifts.select_related("dealer__user").order_by("started_at"),
+            "shifts": shifts,
             "player_dealer_rule": _player_dealer_rule(table.site),
+            "open_next": None if shifts else _open_next(table, day),
         },
         status=400 if form.errors else 200,
     )
+
+
+def _open_next(table, day) -> dict | None:
+    """A table just opened (its opener in the open day, nobody seated there yet: where an opener
+    lands, `_after_tray_count`) offers the next table without an opener, so a shift manager who
+    opens every table before seating dealers goes on in one tap, not back to the floor first:
+    its one-tap opener as its last count where the floor would offer one, else its opener's form."""
+    if day is None:
+        return None
+    if not TableInventory.objects.filter(table=table, gaming_day=day, kind=TableInventory.Kind.OPENER).exists():
+        return None
+    following = queries.next_table_to_open(day)
+    if following is None:
+        return None
+    return {"table": following, "last": _last(following) if _one_tap_opener(day, table.site) else None}
 
 
 @site_page
@@ -849,7 +872,8 @@ def to_receive_live(request):
     """The fills waiting for the signed-in dealer to receive them (08-05(6)), polled by their home
     page's panel: those at the table where they deal now, verified, each one tap from its slip's
     page, where the slip is read and Receive signed (before, the Chips menu, Slips waiting, then
-    the slip). Who receives is still the service's call (services.receiver_capacity)."""
+    the slip). Who receives is still the service's call (services.receiver_capacity). Read from
+    that table's fills alone (queries.fills_to_receive_at), not the site's whole queues."""
     site = request.site
     require_role(
         request.user, site, *rules.RECEIVERS[SlipKind.FILL], action="receive a fill", rule=rules.SLIP_RECEIPT.at(site)
@@ -858,13 +882,9 @@ def to_receive_live(request):
     shift = (
         queries.shifts_running(timezone.now()).filter(dealer=employee, table__site=site).select_related("table").first()
     )
-    slips = []
-    if shift is not None and not fees_only(site):
-        waiting = queries.page_queues(site, queries.open_gaming_day(site)).awaiting_receipt
-        slips = [s for s in waiting if s.kind == SlipKind.FILL and s.table_number == shift.table.number]
     context = {
         "shift": shift,
-        "slips": slips,
+        "slips": queries.fills_to_receive_at(shift.table) if shift is not None and not fees_only(site) else [],
         "cites": rules.citations_at(site),
         "fees_only_rule": _fees_only_rule(site),
     }

@@ -31,6 +31,22 @@ def in_day(site, gaming_date: date, hours: float = 2) -> datetime:
     return gaming_day_bounds(site, gaming_date)[0] + timedelta(hours=hours)
 
 
+def closed_last_night(site, user, tables, *, days_ago: int = 1):
+    """`days_ago` days ago each of `tables` opened and closed with TRAY and the day closed (a day
+    over: its records give their times); the next gaming day open, returned (today's by default)."""
+    before = today(site) - timedelta(days=days_ago)
+    last = services.open_gaming_day(acting_user=user, site=site, gaming_date=before, at=in_day(site, before, 1))
+    for table in tables:
+        for kind, hours in (("opener", 2), ("closer", 12)):
+            services.record_table_inventory(
+                acting_user=user, table=table, kind=kind, chips=TRAY, at=in_day(site, before, hours)
+            )
+    services.close_gaming_day(acting_user=user, gaming_day=last)
+    following = before + timedelta(days=1)
+    at = None if following == today(site) else in_day(site, following, 1)
+    return services.open_gaming_day(acting_user=user, site=site, gaming_date=following, at=at)
+
+
 @pytest.fixture
 def shift_manager(cast):
     return cast[Role.SHIFT_MANAGER]

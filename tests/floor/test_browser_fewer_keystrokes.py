@@ -13,7 +13,7 @@ from floor import services
 from floor.models import GamingDay, Slip, TableInventory
 from tests.browser_support import chromium_page, login
 
-from .conftest import TRAY, in_day, today
+from .conftest import TRAY, closed_last_night, in_day, today
 
 
 @pytest.mark.browser
@@ -235,3 +235,58 @@ def test_a_table_s_night_takes_ten_clicks_and_its_dealer_receives_a_fill_in_two(
     assert dict(closer.lines.values_list("value_cents", "quantity")) == {2500: 60, 500: 160, 100: 200}
     print(f"a table's night: {person.clicks} clicks, {person.keys} keystrokes")
     assert (person.clicks, person.keys) == (10, 10)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("openers_first", [True, False], ids=["every-opener-first", "each-table-seated-at-once"])
+def test_three_tables_opened_and_seated_in_either_order_cost_no_more_than_from_the_floor(
+    browser_page, live_server, cast, table, chips, site, shift_manager, openers_first
+):
+    """Three tables whose trays are as they were left, each opened and its dealer seated. An opener
+    lands on seating the table's dealer, whose page opens the next table without an opener in one
+    tap (`#open-next-table`): every opener first, then every dealer, 11 clicks; each table opened
+    and seated at once, 9. From the floor, with the opener landing there, both took 12 (3 one-tap
+    openers, then each table's Dealers, its dealer chosen, Seat dealer); with the landing and no
+    such tap, every opener first took 13, going back to the floor between openers. On a phone."""
+    from tests.browser_support import Counted
+    from tests.factories import TableFactory, make_person
+
+    page, user = browser_page, shift_manager.user
+    tables = [table, TableFactory(site=site, number=2), TableFactory(site=site, number=3)]
+    closed_last_night(site, user, tables)
+    dealers = [cast[Role.DEALER], *(make_person(site.organization, Role.DEALER, site) for _ in range(2))]
+    page.set_viewport_size({"width": 390, "height": 844})  # a shift manager's phone
+    login(page, live_server, user.username)
+    page.goto(f"{live_server.url}/floor/")
+    person = Counted(page)
+
+    def seat(at, dealer):  # on the table's seating page: its dealer chosen, seated
+        page.select_option("#id_dealer", str(dealer.pk))
+        person.clicks += 1  # the choice in the list
+        with page.expect_navigation(url=f"{live_server.url}/floor/"):
+            person.click("#dealer-form button[type=submit]")
+        expect(page.locator(f"#table-{at.number} td[data-label=Dealer]")).to_contain_text(str(dealer))
+
+    for at, dealer in zip(tables, dealers, strict=True):
+        if at is table or not openers_first:
+            person.click(f"#open-same-{at.number}")  # on the floor
+        else:
+            expect(page.locator("#open-next-table")).to_have_text(
+                f"Open table {at.number} next (as last closer, $2,000.00)"
+            )
+            shot(page, f"5-open-table-{at.number}-next")
+            person.click("#open-next-table")  # on the last table's seating page
+        page.wait_for_url(f"{live_server.url}/floor/tables/{at.pk}/dealer/")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing off the screen
+        if not openers_first:
+            seat(at, dealer)
+    if openers_first:
+        expect(page.locator("#open-next-table")).to_have_count(0)  # every table is open
+        seat(tables[2], dealers[2])  # the page the last opener left open
+        for at, dealer in zip(tables[:2], dealers[:2], strict=True):
+            with page.expect_navigation(url=f"{live_server.url}/floor/tables/{at.pk}/dealer/"):
+                person.click(f"#table-{at.number} >> text=Dealers")
+            seat(at, dealer)
+    assert TableInventory.objects.filter(kind="opener", gaming_day__gaming_date=today(site)).count() == 3
+    print(f"three tables, {'every opener first' if openers_first else 'each seated at once'}: {person.clicks} clicks")
+    assert (person.clicks, person.keys) == ((11, 0) if openers_first else (9, 0))

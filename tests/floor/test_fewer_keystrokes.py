@@ -13,7 +13,7 @@ from floor import queries, services
 from floor.calculations import chips_for_amount
 from floor.models import GamingDay, Slip, TableInventory
 
-from .conftest import TRAY, in_day, today
+from .conftest import TRAY, closed_last_night, in_day, today
 
 TRAY_AMOUNTS = [
     {"denomination": 2500, "amount": "1000.00"},
@@ -30,14 +30,7 @@ def page(response) -> str:
 @pytest.fixture
 def closed_yesterday(table, chips, site, shift_manager):
     """Yesterday the table was opened and closed with TRAY; today's gaming day is open."""
-    user, before = shift_manager.user, today(site) - timedelta(days=1)  # over: its records give their times
-    yesterday = services.open_gaming_day(acting_user=user, site=site, gaming_date=before, at=in_day(site, before, 1))
-    services.record_table_inventory(acting_user=user, table=table, kind="opener", chips=TRAY, at=in_day(site, before))
-    services.record_table_inventory(
-        acting_user=user, table=table, kind="closer", chips=TRAY, at=in_day(site, before, 12)
-    )
-    services.close_gaming_day(acting_user=user, gaming_day=yesterday)
-    return services.open_gaming_day(acting_user=user, site=site, gaming_date=today(site))
+    return closed_last_night(site, shift_manager.user, [table])
 
 
 def lines(count) -> dict[int, int]:
@@ -400,6 +393,71 @@ def test_an_opener_with_its_dealer_already_seated_and_a_closer_lead_back_to_the_
     assert response.status_code == 302 and response["Location"] == "/floor/"
     response = client.post(f"/floor/tables/{table.pk}/closer/", {"qty_2500": "40", "qty_500": "160", "qty_100": "200"})
     assert response.status_code == 302 and response["Location"] == "/floor/"
+
+
+def test_a_table_just_opened_offers_the_next_table_without_an_opener_in_one_tap(
+    client, shift_manager, table, chips, site, cast
+):
+    """Opening every table before seating dealers: each opener lands on seating its dealer (one tap
+    fewer for who seats at once), whose page opens the next table without an opener in one tap (as
+    its last closer, as the floor would), so going back to the floor between openers costs nothing.
+    A table never counted is offered as its opener's form; the last table offers none."""
+    from tests.factories import TableFactory
+
+    second, third = TableFactory(site=site, number=2), TableFactory(site=site, number=3)
+    closed_last_night(site, shift_manager.user, [table, second])
+    client.force_login(shift_manager.user)
+    opened = client.post(f"/floor/tables/{table.pk}/opener/", {"same_as_last_closer": "on"})
+    assert opened["Location"] == f"/floor/tables/{table.pk}/dealer/"
+    text = page(client.get(opened["Location"]))
+    assert f'<form method="post" action="/floor/tables/{second.pk}/opener/"' in text
+    assert "Open table 2 next <small>(as last closer, $2,000.00)</small></button>" in text
+    assert 'id="back-to-floor">Back to the floor</a>' in text  # kept
+    opened = client.post(f"/floor/tables/{second.pk}/opener/", {"same_as_last_closer": "on"})
+    assert opened["Location"] == f"/floor/tables/{second.pk}/dealer/"
+    text = page(client.get(opened["Location"]))  # table 3 was never counted: its figures are typed
+    assert (
+        f'<a class="btn btn-outline-primary btn-lg" id="open-next-table" href="/floor/tables/{third.pk}/opener/">'
+        in text
+    )
+    assert "Open table 3 next</a>" in text
+    opened = client.post(f"/floor/tables/{third.pk}/opener/", {"qty_2500": "40", "qty_500": "160", "qty_100": "200"})
+    assert opened["Location"] == f"/floor/tables/{third.pk}/dealer/"
+    assert "open-next-table" not in page(client.get(opened["Location"]))  # every table is open
+    assert TableInventory.objects.filter(kind="opener", gaming_day__close__isnull=True).count() == 3
+    services.start_dealer_shift(acting_user=shift_manager.user, table=table, dealer=cast[Role.DEALER])
+    assert "open-next-table" not in page(client.get(f"/floor/tables/{table.pk}/dealer/"))  # seated: a relief
+
+
+def test_on_a_day_already_over_the_next_table_is_offered_as_its_openers_form(client, shift_manager, table, chips, site):
+    """A day entered from paper: each opener takes its paper's time, so the next table is its
+    opener's page, never the one-tap opener (as on the floor)."""
+    from tests.factories import TableFactory
+
+    second = TableFactory(site=site, number=2)
+    day = closed_last_night(site, shift_manager.user, [table, second], days_ago=2)  # yesterday's, still open
+    services.record_table_inventory(
+        acting_user=shift_manager.user,
+        table=table,
+        kind="opener",
+        same_as_last_closer=True,
+        at=in_day(site, day.gaming_date),
+    )
+    client.force_login(shift_manager.user)
+    text = page(client.get(f"/floor/tables/{table.pk}/dealer/"))
+    assert f'id="open-next-table" href="/floor/tables/{second.pk}/opener/">Open table 2 next</a>' in text
+    assert f'action="/floor/tables/{second.pk}/opener/"' not in text
+
+
+def test_a_table_not_yet_opened_offers_no_next_table(client, shift_manager, table, chips, site):
+    """Only a table just opened leads on to the next: the seating page of a table without an
+    opener (a dealer seated first, the floor's "open without opener") offers none."""
+    from tests.factories import TableFactory
+
+    TableFactory(site=site, number=2)
+    closed_last_night(site, shift_manager.user, [table])
+    client.force_login(shift_manager.user)
+    assert "open-next-table" not in page(client.get(f"/floor/tables/{table.pk}/dealer/"))
 
 
 def test_the_closer_form_puts_the_cursor_in_the_openers_first_denomination_and_types_nothing(

@@ -2,11 +2,14 @@
 manager who signs a slip's step is on duty; a slip is never offered for receipt before its
 verification while someone eligible is on duty; each step lists only who may take it."""
 
+import json
 import re
 from datetime import timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from cardroom import pins
@@ -18,7 +21,7 @@ from floor.pit_terminal import terminal_data
 from floor.views import outbox_seal
 from tests.factories import SiteFactory, TableFactory, make_person
 
-from .conftest import FILL
+from .conftest import FILL, TRAY
 
 
 def _terminal(site, station=True):
@@ -248,3 +251,41 @@ def test_a_tables_fill_starts_in_the_denomination_its_last_fill_brought_most_of(
 def test_the_last_fills_are_read_in_two_queries_whatever_the_tables(cast, fill, site, django_assert_num_queries):
     with django_assert_num_queries(2):
         assert queries.last_fill_denominations(Table.objects.filter(site=site)) == {fill.table_id: 2500}
+
+
+def test_the_terminals_poll_asks_the_same_queries_for_more_tables_fills_and_people(
+    client, station, with_pins, cast, fill, dealer_shift, site
+):
+    """The station's board is polled every few seconds (`/pit/live/`, with the terminal's data):
+    more tables, each dealt and filled (fills verified, voided, several to a table), and more
+    people with a PIN ask not one query more. Nor does the duty register's state: at first it is
+    empty and the day's opener is presumed on duty (queries.on_duty, its opener and close read with
+    the day: two queries fewer than before), then the verifier is on it."""
+    from tests.conftest import TERMINAL_PIN
+
+    manager, cashier, boss = cast[Role.SHIFT_MANAGER].user, cast[Role.CASHIER].user, cast[Role.PIT_BOSS].user
+    client.force_login(station.user)
+    live = f"/floor/sites/{site.pk}/pit/live/"
+    client.get(live)  # the session and the access cache warm up alike for both
+
+    def poll() -> tuple[int, int]:
+        with CaptureQueriesContext(connection) as captured:
+            text = client.get(live).content.decode()
+        data = json.loads(re.search(r'id="pit-data" type="application/json">(.*?)</script>', text).group(1))
+        return len(captured), len(data["tables"])
+
+    few, tables = poll()
+    for number in range(2, 6):
+        table = TableFactory(site=site, number=number)
+        services.record_table_inventory(acting_user=manager, table=table, kind="opener", chips=TRAY)
+        dealer = make_person(site.organization, Role.DEALER, site)
+        pins.set_pin(acting_user=dealer.user, employee=dealer, pin=TERMINAL_PIN)
+        services.start_dealer_shift(acting_user=manager, table=table, dealer=dealer)
+        for _ in range(2):
+            services.verify_slip(
+                acting_user=boss, slip=services.prepare_fill(acting_user=cashier, table=table, chips=FILL)
+            )
+        voided = services.prepare_fill(acting_user=cashier, table=table, chips=[{"denomination": 500, "quantity": 10}])
+        services.void_slip(acting_user=cashier, slip=voided, reason="Wrong table")
+    many, more = poll()
+    assert (tables, more) == (1, 5) and many == few
