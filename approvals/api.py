@@ -9,8 +9,18 @@ from rest_framework import mixins, serializers
 
 from cardroom.access import access_for
 from cardroom.models import Table
-from core.api import ERROR_RESPONSES, DateField, Input, ScopedField, ScopedSiteField, ScopedViewSet, TextField
+from core.api import (
+    ERROR_RESPONSES,
+    DateField,
+    Input,
+    ScopedField,
+    ScopedSiteField,
+    ScopedViewSet,
+    TextField,
+    required_by,
+)
 from core.api_filters import FilterSet, IdFilter
+from packs import Rule
 
 from . import rules, services
 from .models import GameApproval, InternalControls, Licence, PayTable, TableGame, WrittenProcedure
@@ -108,7 +118,35 @@ class PayTableInput(Input):
     lines = serializers.ListField(child=PayLineInput(), max_length=rules.MAX_PAY_TABLE_LINES)
 
 
-class GameApprovalInput(Input):
+class JurisdictionRecordInput(Input):
+    """The input of an organization's record kept for one jurisdiction (a game approval, a licence):
+    a required field's rule is cited at that jurisdiction's pack, the one of the user's sites whose
+    law states `record_rule` (as the service picks it), else House control."""
+
+    record_rule: Rule
+
+    def required_where(self, data):
+        request = self.context.get("request")
+        if request is None:
+            return None
+        codes = {site.jurisdiction for site in access_for(request.user).sites()}
+        stated = {code for code in codes if self.record_rule.applies(code)}
+        given = data.get("jurisdiction")
+        if isinstance(given, str) and given in stated:
+            return given
+        return stated.pop() if len(stated) == 1 else None
+
+
+class GameApprovalInput(JurisdictionRecordInput):
+    record_rule = rules.GAME_APPROVAL
+    # The commission approves a game under the conditions it lists (the commission's approval letter: "will approve the game
+    # under the conditions listed below"); the agency, date and submission number are the house's record.
+    required_rules = required_by(
+        rules.GAME_APPROVAL,
+        game_name="the commission approves a named game; name it",
+        conditions="the game is played and operated under the approval's terms and conditions; list the settings "
+        "it fixes (an empty object for none)",
+    )
     game_name = serializers.CharField(max_length=rules.MAX_NAME_LENGTH)
     manufacturer = serializers.CharField(max_length=rules.MAX_NAME_LENGTH, required=False, allow_blank=True, default="")
     agency = serializers.CharField(max_length=rules.MAX_NAME_LENGTH)
@@ -386,7 +424,9 @@ class LicenceSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class LicenceInput(Input):
+class LicenceInput(JurisdictionRecordInput):
+    record_rule = rules.LICENCE
+    required_rules = required_by(rules.LICENCE, tie_option="the licence reflects one of the tie options; say which")
     licence_number = serializers.CharField(max_length=rules.MAX_SHORT_TEXT)
     tie_option = serializers.ChoiceField(
         choices=Licence.TieOption.choices,

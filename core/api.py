@@ -106,12 +106,12 @@ class DateField(serializers.DateField):
     default_error_messages = {
         **serializers.DateField.default_error_messages,
         "range": limits.date_message(),
-        "impossible": "{value} is not a date.",
     }
 
     def to_internal_value(self, value):
         if limits.impossible_date(value):  # 2026-02-30: written right, but no day (as the query parameters say)
-            self.fail("impossible", value=value.strip())
+            message = limits.no_such_date_message(value, self.field_name or "the date")
+            raise serializers.ValidationError(message, code="impossible")
         parsed = super().to_internal_value(value)
         if not limits.date_in_range(parsed):
             self.fail("range")
@@ -248,8 +248,11 @@ class StrictInputMixin:
         return f"{cited}: {name} is required; {why}."
 
     def required_where(self, data):
-        """Where the record is, for citing its rule: the site or table the body names, else the
-        jurisdiction all the user's sites share; None (the house's control) where neither says."""
+        """Where the record is, for citing its rule: the site the view puts in the context (an
+        action on one record, a tournament's fee), the site or table the body names, else the
+        jurisdiction all the user's sites share; None (the house's control) where none says."""
+        if self.context.get("site") is not None:
+            return self.context["site"]
         for name in ("table", "site"):
             field = self.fields.get(name)
             if field is not None and data.get(name) not in (None, ""):
@@ -265,6 +268,12 @@ class StrictInputMixin:
             return None
         codes = {site.jurisdiction for site in access_for(request.user).sites()}
         return codes.pop() if len(codes) == 1 else None
+
+
+def required_by(rule, **why: str) -> dict[str, tuple]:
+    """`StrictInputMixin.required_rules` for fields one rule of the law requires, each with why it
+    does: `required_by(rules.OUTAGE_DEADLINE, began_at="the days to repair run from it; give when")`."""
+    return {name: (rule, reason) for name, reason in why.items()}
 
 
 def _choice_message(name: str, field: serializers.ChoiceField) -> str:

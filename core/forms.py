@@ -33,11 +33,18 @@ class CentsField(forms.CharField):
 
 
 class BookDateField(forms.DateField):
-    """A date within the books' range (limits.FIRST_DATE..LAST_DATE; a house control)."""
+    """A date within the books' range (limits.FIRST_DATE..LAST_DATE; a house control). A date
+    that is no day of the calendar is refused naming the field, as the API says it."""
+
+    name = "the date"  # the form's name for the field, once it is bound (`get_bound_field`)
+
+    def get_bound_field(self, form, field_name):
+        self.name = field_name  # each form has its own copy of its fields
+        return super().get_bound_field(form, field_name)
 
     def clean(self, value):
         if limits.impossible_date(value):  # 2026-02-30: said as the API's parameters say it
-            raise forms.ValidationError(f"{value.strip()} is not a date.")
+            raise forms.ValidationError(limits.no_such_date_message(value, self.name))
         cleaned = super().clean(value)
         if cleaned is not None and not limits.date_in_range(cleaned):
             raise forms.ValidationError(limits.date_message())

@@ -14,6 +14,8 @@ from datetime import date, datetime, time
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from .rules import HOUSE_CONTROL as CITED_HOUSE_CONTROL
+
 HOUSE_CONTROL = "house control"
 
 # One amount of money (an IOU, a deposit, an ideal bank, an adjustment, a price):
@@ -116,11 +118,18 @@ def impossible_date(text) -> bool:
     return False
 
 
+def no_such_date_message(text: str, field: str) -> str:
+    """The refusal of a date written as YYYY-MM-DD that is no day of the calendar, named by its
+    field (a house control): one wording for the API's fields, its query parameters and the pages'
+    forms ("House control: date names no day of the calendar (2026-02-30 is not a date).")."""
+    return f"{CITED_HOUSE_CONTROL}: {field} names no day of the calendar ({text.strip()} is not a date)."
+
+
 def date_text_message(text, field: str) -> str:
-    """Why `text` is not a date: well formed but no day ("2026-02-30 is not a date."), or not
-    written as YYYY-MM-DD."""
+    """Why `text` is not a date: well formed but no day (`no_such_date_message`), or not written
+    as YYYY-MM-DD."""
     if impossible_date(text):
-        return f"{text.strip()} is not a date."
+        return no_such_date_message(text, field)
     return f"Write {field} as YYYY-MM-DD (got {shown(text)})."
 
 

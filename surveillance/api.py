@@ -19,10 +19,11 @@ from core.api import (
     ScopedSiteField,
     ScopedViewSet,
     TextField,
+    required_by,
 )
 from core.api_filters import site_filterset
 
-from . import queries, services
+from . import queries, rules, services
 from .models import (
     Equipment,
     EquipmentChange,
@@ -116,6 +117,11 @@ StatusSerializer = _output(SurveillanceStatus)
 StatusInput = _input(
     SurveillanceStatus,
     ["site", "required", "since", "operational_on", "reason"],
+    required_rules=required_by(
+        rules.SYSTEM,
+        required="a site's activity decides whether it must have a system; say whether it does",
+        since="the days to have a system operational run from when it is required; give the date",
+    ),
     site=ScopedSiteField(),
     operational_on=DateField(required=False, allow_null=True),
 )
@@ -139,19 +145,35 @@ ChangeSerializer = _output(EquipmentChange)
 ChangeInput = _input(
     EquipmentChange,
     ["site", "table", "kind", "changed_on", "note"],
+    required_rules=required_by(
+        rules.VIDEO_SAMPLE,
+        kind="an equipment change, a camera or table moved or equipment acquired calls for a sample recording; "
+        "say which",
+        changed_on="the sample recording is due within days of the change; give its date",
+    ),
     site=ScopedSiteField(),
     table=_table_field(required=False, allow_null=True),
 )
 
 SubmissionSerializer = _output(SampleSubmission)
 SubmissionInput = _input(
-    SampleSubmission, ["change", "submitted_on", "note"], change=ScopedField(EquipmentChange, "site")
+    SampleSubmission,
+    ["change", "submitted_on", "note"],
+    required_rules=required_by(
+        rules.VIDEO_SAMPLE,
+        change="a sample recording is provided for a change at the site; name it",
+        submitted_on="a sample recording is provided within days of the change; give the date",
+    ),
+    change=ScopedField(EquipmentChange, "site"),
 )
 
 EvaluationSerializer = _output(SampleEvaluation)
 EvaluationInput = _input(
     SampleEvaluation,
     ["submission", "evaluated_on", "outcome", "evaluator", "findings"],
+    required_rules=required_by(
+        rules.VIDEO_SAMPLE, outcome="a sample recording not satisfactory is resolved and resubmitted; say which it was"
+    ),
     submission=ScopedField(SampleSubmission, "change__site"),
 )
 
@@ -159,6 +181,12 @@ PurchaseSerializer = _output(VendorPurchase)
 PurchaseInput = _input(
     VendorPurchase,
     ["site", "change", "vendor", "approved_vendor", "description", "purchased_on", "price_cents", "deferred_cents"],
+    required_rules=required_by(
+        rules.VENDOR_DEFERRAL,
+        vendor="the deferral applies to equipment from an approved vendor; name the vendor",
+        price_cents="a share of the cost or lease price is deferred; give the price in cents",
+        deferred_cents="a share of the price is deferred until the video's clarity is approved; give it in cents",
+    ),
     site=ScopedSiteField(),
     change=ScopedField(EquipmentChange, "site", required=False, allow_null=True),
 )
@@ -167,6 +195,13 @@ RecordingSerializer = _output(Recording)
 RecordingInput = _input(
     Recording,
     ["table", "recorder", "gaming_date", "started_at", "stopped_at", "operated_by"],
+    required_rules=required_by(
+        rules.RECORDING_COVERS_PLAY,
+        table="a recording unit records a table; name it",
+        gaming_date="a table is recorded for the day's activity; give its gaming date",
+        started_at="recording starts when chips are first made available on the table; give when",
+        stopped_at="recording continues until the table is permanently closed for the day; give when it stopped",
+    ),
     table=_table_field(),
     started_at=MomentField(required=True),
     stopped_at=MomentField(required=True),
@@ -218,6 +253,14 @@ ReviewLogInput = _input(
         "corrects",
         "reviewed_at",
     ],
+    required_rules=required_by(
+        rules.DAILY_REVIEW,
+        table="the daily review is of the camera at each table; name it",
+        gaming_date="the review is made on a daily basis; give its gaming date",
+        camera_recording="the review documents that the camera is recording; say whether it is",
+        unobstructed_view="the review documents an unobstructed view of the table activity; say whether it is",
+        clear_picture="the review documents a clear picture of the table activity; say whether it is",
+    ),
     table=_table_field(),
     reviewed_at=MomentField(),
     corrects=ScopedField(ReviewLogEntry, "site", required=False, allow_null=True),
@@ -247,6 +290,12 @@ class OutageSerializer(serializers.ModelSerializer):
 OutageInput = _input(
     Outage,
     ["table", "equipment", "kind", "began_at", "description"],
+    required_rules=required_by(
+        rules.OUTAGE_DEADLINE,
+        table="equipment not operating properly is repaired for its table; name it",
+        kind="a recording unit or camera not operating properly, or no unobstructed view and clear picture; say which",
+        began_at="the days to repair run from the outage; give when it began",
+    ),
     table=_table_field(),
     began_at=MomentField(required=True),
     equipment=ScopedField(Equipment, "site", required=False, allow_null=True),
@@ -256,6 +305,11 @@ RepairSerializer = _output(OutageRepair)
 RepairInput = _input(
     OutageRepair,
     ["outage", "repaired_at", "description"],
+    required_rules=required_by(
+        rules.OUTAGE_DEADLINE,
+        outage="a repair ends an outage; name it",
+        repaired_at="the table is closed or its wagers limited until the equipment is repaired; give when it was",
+    ),
     outage=ScopedField(Outage, "table__site"),
     repaired_at=MomentField(required=True),
 )
@@ -264,6 +318,11 @@ SpecialEventSerializer = _output(SpecialEvent)
 SpecialEventInput = _input(
     SpecialEvent,
     ["site", "name", "first_day", "last_day", "corrects"],
+    required_rules=required_by(
+        rules.SPECIAL_EVENT,
+        first_day="a special event's table needs no system for a number of consecutive days; give the first",
+        last_day="a special event's table needs no system for a number of consecutive days; give the last",
+    ),
     site=ScopedSiteField(),
     corrects=ScopedField(SpecialEvent, "site", required=False, allow_null=True),
 )
@@ -272,6 +331,11 @@ ProgramSerializer = _output(ReviewProgram)
 ProgramInput = _input(
     ReviewProgram,
     ["site", "start_date", "reason", "weeks", "footage_minutes"],
+    required_rules=required_by(
+        rules.REVIEW_PROGRAM,
+        start_date="the review runs in the period immediately after the quarter's percent-of-hold is determined; "
+        "give its start",
+    ),
     site=ScopedSiteField(),
     # House control: set only where the site's pack states no review program (its bounds and the
     # refusal elsewhere are the service's, the form's words).
@@ -293,7 +357,14 @@ ProgramInput = _input(
 
 ClosureSerializer = _output(ReviewProgramClosure)
 ClosureInput = _input(
-    ReviewProgramClosure, ["program", "closed_on", "low_hold_reason"], program=ScopedField(ReviewProgram, "site")
+    ReviewProgramClosure,
+    ["program", "closed_on", "low_hold_reason"],
+    required_rules=required_by(
+        rules.REVIEW_PROGRAM,
+        closed_on="the review continues until the reason for the low hold is determined; give the date it was",
+        low_hold_reason="the review ends once the organization has determined and documented the reason; give it",
+    ),
+    program=ScopedField(ReviewProgram, "site"),
 )
 
 
@@ -326,6 +397,16 @@ EntryInput = _input(
         "findings",
         "corrects",
     ],
+    required_rules=required_by(
+        rules.REVIEW_PROGRAM,
+        gaming_date="the review is of a shift selected for review; give its gaming date",
+        shift_started_at="the reviewer did not conduct twenty-one on the shift selected; give when it started",
+        shift_ended_at="the reviewer did not conduct twenty-one on the shift selected; give when it ended",
+        footage_start_at="a minimum of video a week is reviewed and documented; give where the footage starts",
+        footage_end_at="a minimum of video a week is reviewed and documented; give where the footage ends",
+        reviewer="the review is completed by someone who did not conduct twenty-one on the shift; name them",
+        findings="the video reviewed is documented; give the findings",
+    ),
     task=ScopedField(ReviewTask, "program__site"),
     reviewer=ScopedEmployeeField(),
     corrects=ScopedField(ReviewEntry, "task__program__site", required=False, allow_null=True),
@@ -355,6 +436,11 @@ EquipmentViewSet = surveillance_viewset(
 
 
 class EquipmentMoveInput(Input):
+    required_rules = required_by(
+        rules.VIDEO_SAMPLE,
+        table="a camera moved with its table calls for a sample recording; name the table",
+        moved_on="the sample recording is due within days of the move; give its date",
+    )
     table = _table_field()
     moved_on = DateField()
     note = TextField(required=False, allow_blank=True, default="")

@@ -19,6 +19,7 @@ from core.api import (
     ScopedSiteField,
     ScopedViewSet,
     TextField,
+    required_by,
 )
 from core.api_filters import PAGE_PARAMETERS, Pagination, site_filterset
 
@@ -104,6 +105,15 @@ class ChipsField(serializers.IntegerField):
 
 
 class TournamentInputSerializer(Input):
+    required_rules = {
+        **required_by(
+            rules.FEES,
+            entry_fee_cents="a player is charged an entry fee; give it in cents",
+            chips_per_entry="an entry fee buys a fixed number of no-value chips; give the number",
+        ),
+        **required_by(rules.PLAY, length_of_play="the organization sets the time or number of shoes or hands played"),
+        **required_by(rules.BETTING, minimum_bet_chips="the organization sets a minimum bet limit in chips"),
+    }
     site = ScopedSiteField()
     name = serializers.CharField(max_length=rules.MAX_NAME_LENGTH)
     gaming_date = DateField()
@@ -150,6 +160,9 @@ class FeeSerializer(serializers.ModelSerializer):
 
 
 class FeeInputSerializer(Input):
+    required_rules = required_by(
+        rules.FEE_RECORD, kind="the record names the fees, rebuys and add-ons collected; say which this is"
+    )
     kind = serializers.ChoiceField(choices=FEE_KINDS)
     player_name = serializers.CharField(
         required=False,
@@ -211,6 +224,14 @@ class PrizeSerializer(serializers.ModelSerializer):
 
 
 class PrizeInputSerializer(Input):
+    required_rules = {
+        **required_by(
+            rules.PRIZE_RECORD,
+            player="the prize register names the player a prize is awarded to",
+            amount_cents="the prize register records each prize's value; give it in cents",
+        ),
+        **required_by(rules.PRIZES, kind="a prize is cash or merchandise; say which"),
+    }
     player = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
     round_name = serializers.CharField(max_length=rules.MAX_NAME_LENGTH)
     kind = serializers.ChoiceField(choices=PrizeKind.choices)
@@ -278,7 +299,7 @@ class TournamentViewSet(ScopedViewSet):
         tournament = self.get_object()
         if request.method == "GET":
             return _page(self, queries.fee_register(tournament), FeeSerializer)
-        data = _parse(FeeInputSerializer, request, self.get_serializer_context())
+        data = _parse(FeeInputSerializer, request, {**self.get_serializer_context(), "site": tournament.site})
         fee = services.collect_fee(
             acting_user=request.user,
             tournament=tournament,
@@ -318,7 +339,7 @@ class TournamentViewSet(ScopedViewSet):
         tournament = self.get_object()
         if request.method == "GET":
             return _page(self, queries.prize_register(tournament), PrizeSerializer)
-        data = _parse(PrizeInputSerializer, request, self.get_serializer_context())
+        data = _parse(PrizeInputSerializer, request, {**self.get_serializer_context(), "site": tournament.site})
         data["player"] = _player(tournament, data["player"])
         prize = services.award_prize(acting_user=request.user, tournament=tournament, **data)
         return Response(PrizeSerializer(prize).data, status=201)

@@ -29,9 +29,12 @@ class RegisterLine:
     amount_cents: int | None = None
     prepared: str = ""  # initials and time
     void: str = ""  # initials and reason of the VOID
-    entered_late: str = ""  # when a slip entered late was entered (core.moments)
+    entered_late: str = ""  # when a slip entered late was entered, in words (the PDF; core.moments)
     prepared_by: str = ""  # initials (for the CSV and XLSX)
     prepared_at: datetime | None = None  # in the site's time zone
+    # When a slip entered late was entered, in the site's time zone (the CSV and XLSX write it as they
+    # write `prepared_at`: one row, one way of writing a moment); None when entered in time.
+    entered_late_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,7 @@ def _line(entry, zone: ZoneInfo) -> RegisterLine:
         return RegisterLine(entry.number, entry.status, entry.out_of_order)
     void = slip.step("void")
     prepared_at = slip.prepared_at.astimezone(zone)
+    entered = _entered_late_at(slip, zone)
     return RegisterLine(
         entry.number,
         entry.status,
@@ -63,17 +67,17 @@ def _line(entry, zone: ZoneInfo) -> RegisterLine:
         slip.total_cents,
         f"{slip.prepared_by.initials} {prepared_at:%Y-%m-%d} {format_clock(prepared_at)}",
         f"{void.initials}: {void.reason}".rstrip(": ") if void else "",
-        _entered_late(slip, zone),
+        f"entered late {entered:%Y-%m-%d} {format_clock(entered)}" if entered else "",
         slip.prepared_by.initials,
         prepared_at,
+        entered,
     )
 
 
-def _entered_late(slip, zone: ZoneInfo) -> str:
+def _entered_late_at(slip, zone: ZoneInfo) -> datetime | None:
     if not slip.entered_late or slip.entered_at is None:
-        return ""
-    entered = slip.entered_at.astimezone(zone)
-    return f"entered late {entered:%Y-%m-%d} {format_clock(entered)}"
+        return None
+    return slip.entered_at.astimezone(zone)
 
 
 def build(context: ReportContext) -> SlipRegisterReport:
@@ -137,14 +141,14 @@ def render(data: SlipRegisterReport) -> list:
 
 COLUMNS = [Column("series"), Column("number", INT), Column("status"), Column("out_of_order"),
            Column("gaming_date", DATE), Column("table", INT), Column("amount", MONEY), Column("prepared_by"),
-           Column("prepared_at", DATETIME), Column("void"), Column("entered_late")]  # fmt: skip
+           Column("prepared_at", DATETIME), Column("void"), Column("entered_late_at", DATETIME)]  # fmt: skip
 CSV_HEADER = headings(COLUMNS)
 
 
 def table(data: SlipRegisterReport) -> tuple[list[Column], list[list]]:
     rows = [
         [series.kind, line.number, line.status, "yes" if line.out_of_order else "", line.gaming_date,
-         line.table_number, line.amount_cents, line.prepared_by, line.prepared_at, line.void, line.entered_late]
+         line.table_number, line.amount_cents, line.prepared_by, line.prepared_at, line.void, line.entered_late_at]
         for series in data.series
         for line in series.lines
     ]  # fmt: skip

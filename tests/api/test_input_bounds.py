@@ -60,12 +60,17 @@ def test_an_impossible_date_is_said_to_be_no_date_wherever_a_date_is_read(client
         "gaming_date": demo_api.get("/api/v1/fill-slips/", {"gaming_date": day}),
     }
     for field, response in answers.items():
-        assert refused(response, field) == json.dumps(["2026-02-30 is not a date."]), field
+        assert refused(response, field) == json.dumps([no_such_day(field)]), field
     answers = {
         "gaming_date": demo_api.post("/api/v1/gaming-days/", {"site": site.pk, "gaming_date": day}, format="json"),
     }
     for field, response in answers.items():
-        assert refused(response, field) == json.dumps(["2026-02-30 is not a date."]), field
+        assert refused(response, field) == json.dumps([no_such_day(field)]), field
+
+
+def no_such_day(field: str) -> str:
+    """The one wording of a date that is no day, wherever it is read (core.limits)."""
+    return f"House control: {field} names no day of the calendar (2026-02-30 is not a date)."
 
 
 def test_a_missing_date_or_quarter_reads_as_an_empty_one(client_for, manager, site):

@@ -86,7 +86,11 @@ def test_a_bad_date_is_named(client, cast, site):
 
 def test_an_impossible_date_is_said_to_be_no_date_as_the_api_says(client, cast, site):
     response = _page(client, cast[Role.AUDITOR], f"/dashboard/daily/?site={site.pk}&date=2026-02-30")
-    assert response.status_code == 400 and b"<li>date: 2026-02-30 is not a date.</li>" in response.content
+    assert (
+        response.status_code == 400
+        and b"<li>date: House control: date names no day of the calendar (2026-02-30 is not a date).</li>"
+        in response.content
+    )
 
 
 def test_a_bad_quarter_is_named_inline_as_a_bad_date_is(client, cast, site):

@@ -79,7 +79,7 @@ def test_a_quarterly_summary_is_generated_at_once_not_left_to_a_worker(site, aud
     (["quarterly"], {"site": 999_999, "quarter": "2026Q3"}, "--site: no site with id 999999."),
     (["quarterly"], {}, "--quarter: This report covers a quarter"),
     (["quarterly"], {"quarter": "2026-Q3"}, "--quarter: Write a quarter as YYYYQn"),
-    (["daily"], {"date": "2026-13-01"}, "--date: 2026-13-01 is not a date."),
+    (["daily"], {"date": "2026-13-01"}, "--date: House control: date names no day of the calendar (2026-13-01 is not a date)."),
     (["daily"], {"date": "13/01/2026"}, "--date: Write date as YYYY-MM-DD (got '13/01/2026')"),
     (["daily"], {"start": "2026-11-20", "end": "2026-11-01"}, "--end: The end (2026-11-01) is before the start"),
     (["daily"], {"start": "2026-11-20"}, "--end: Give start and end"),

@@ -68,9 +68,9 @@ def test_the_slip_register_marks_the_late_slip_in_pdf_and_csv(auditor_api, site,
     assert "entered late 2026-08-14 5:01 p.m." in rows[2]  # 22:01 UTC = 5:01 p.m. CDT
     assert "entered late" not in rows[1]
     csv = csv_rows(auditor_api, run)
-    late_column = csv[0].index("Entered late")
+    late_column = csv[0].index("Entered late at")
     by_number = {row[1]: row[late_column] for row in csv[1:]}
-    assert by_number["2"].startswith("entered late") and by_number["1"] == ""
+    assert by_number["2"] == "2026-08-14T17:01:00-05:00" and by_number["1"] == ""  # as "Prepared at" is written
 
 
 def test_the_daily_report_lists_the_days_late_entries(auditor_api, site, slips):
@@ -90,7 +90,7 @@ def test_the_daily_report_lists_the_days_late_entries(auditor_api, site, slips):
     assert total[daily.HEADER.index("Entered late")] == str(
         sum(1 for row in listed if row)  # every late record of the day counted on the total line
     )
-    assert slip_register.CSV_HEADER[-1] == "Entered late"
+    assert slip_register.CSV_HEADER[-1] == "Entered late at"
 
 
 def _bank_count(cashier, site, kind, hour, **correction):

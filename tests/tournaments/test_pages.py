@@ -114,3 +114,11 @@ def test_who_sees_which_forms_and_who_is_refused(client, cast, site):
     client.force_login(cast[Role.DEALER].user)
     assert client.get("/tournaments/").status_code == 403
     assert client.get(f"/tournaments/{tournament.pk}/").status_code == 404
+
+
+def test_a_gaming_date_that_is_no_day_is_refused_inline_naming_the_field_as_the_api_says(client, cast, site):
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    response = client.post("/tournaments/new/", {**FORM, "gaming_date": "2026-02-30"})
+    assert response.status_code == 400
+    assert "House control: gaming_date names no day of the calendar (2026-02-30 is not a date)." in page(response)
+    assert not Tournament.objects.exists()
