@@ -27,7 +27,8 @@ What is here, by question:
   (tournament play without a gaming day) named apart: `gaming_days_statement`; a quarter with
   nothing played (a seasonal site out of its season): `nothing_played_statement` and its cash
   figures as shown, $0.00 not "not known": `return_cash_profit`;
-- the frozen format's tax label (`TAX_LABEL`), the figures' value types (`Custody`, `ZERO`,
+- the frozen format's tax label (`TAX_LABEL`) and its digest (`figures_digest`: a filing's figures
+  against the `figures_sha256` stored beside them), the figures' value types (`Custody`, `ZERO`,
   `ratio_string`) and the adjustment fields (`ADJUSTMENT_FIELDS`).
 """
 
@@ -63,6 +64,7 @@ from .dealer_hold import dealer_summaries as live_dealer_summaries
 from .dealer_hold import shift_figures as live_shift_figures
 from .figures import ZERO, Custody, ratio_string
 from .frozen import TAX_LABEL
+from .frozen import digest as figures_digest
 from .games import (
     GameLine,
     HoldThreshold,
@@ -251,6 +253,7 @@ __all__ = [
     "Schedule",
     "ShiftFigures",
     "TAX_LABEL",
+    "figures_digest",
     "TableDay",
     "TaxFigures",
     "TaxReturn",

@@ -11,24 +11,16 @@ from cardroom.admin import SharedReferenceAdmin
 from core.audit import record_event, snapshot
 
 from .models import Threshold
-from .thresholds import refuse_backdating
 
 
 class ThresholdForm(forms.ModelForm):
     """A new row is refused at its `effective_from` where that date falls inside a quarter filed
-    at a site whose pack reads the threshold (`refuse_backdating`)."""
+    at a site whose pack reads the threshold: the model's own refusal (`Threshold.clean`, which
+    the form runs), the one every write of a threshold passes, shown at the field."""
 
     class Meta:
         model = Threshold
         fields = ["code", "value", "unit", "citation", "summary", "effective_from"]
-
-    def clean(self):
-        cleaned = super().clean()
-        try:
-            refuse_backdating(cleaned.get("code") or "", cleaned.get("effective_from"))
-        except forms.ValidationError as refusal:
-            self.add_error(None, refusal)
-        return cleaned
 
 
 @admin.register(Threshold)

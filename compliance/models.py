@@ -4,15 +4,36 @@ from django.conf import settings
 from django.db import models
 from simple_history.models import HistoricalRecords
 
-from core import limits
+from core import hooks, limits
 from core.appendonly import AppendOnlyModel
+
+
+class ThresholdQuerySet(models.QuerySet):
+    """Writes in bulk pass the same refusal as a row saved alone (`Threshold.save`)."""
+
+    def bulk_create(self, objs, *args, **kwargs):
+        objs = list(objs)
+        for obj in objs:
+            hooks.THRESHOLD_DATED(obj.code, obj.effective_from)
+        return super().bulk_create(objs, *args, **kwargs)
+
+    def update(self, **kwargs):
+        # Each (code, date) the rows have once updated: a few dozen codes at most, one query.
+        rows = self.values_list("code", "effective_from").distinct()
+        for code, effective_from in rows:
+            hooks.THRESHOLD_DATED(kwargs.get("code", code), kwargs.get("effective_from", effective_from))
+        return super().update(**kwargs)
 
 
 class Threshold(models.Model):
     """A number from a regulation, with its citation, in force from `effective_from`.
 
     Rules read thresholds through `compliance.thresholds.threshold(code, on)`; a change of
-    regulation is a new row with a later date, never an edit of the old one."""
+    regulation is a new row with a later date, never an edit of the old one. Every write (the
+    admin, the ORM in a shell or script, an API) is refused where its date falls inside a quarter
+    filed at a site whose pack reads the threshold (house control: `hooks.THRESHOLD_DATED`, answered
+    by `compliance.thresholds.refuse_backdating`); the data migrations' historical models, which
+    seed the law as first held, do not pass here."""
 
     class Unit(models.TextChoices):
         RATIO = "ratio", "Ratio"
@@ -31,12 +52,23 @@ class Threshold(models.Model):
     effective_from = models.DateField()
     history = HistoricalRecords()
 
+    objects = ThresholdQuerySet.as_manager()
+
     class Meta:
         ordering = ["code", "-effective_from"]
         constraints = [models.UniqueConstraint(fields=["code", "effective_from"], name="threshold_once_per_date")]
 
     def __str__(self):
         return f"{self.code} = {self.value} {self.unit} ({self.citation}, from {self.effective_from})"
+
+    def save(self, *args, **kwargs):
+        hooks.THRESHOLD_DATED(self.code, self.effective_from)
+        super().save(*args, **kwargs)
+
+    def clean(self):
+        # A form shows the refusal at its field (the admin's, through `full_clean`).
+        super().clean()
+        hooks.THRESHOLD_DATED(self.code, self.effective_from)
 
 
 class Alert(AppendOnlyModel):

@@ -350,3 +350,11 @@ PIT_FEE_STEP = declare(
     answer="step(site) -> None where the site's revenue is not its table fees; else a step with `roles` (who may "
     "collect) and `data()` (the terminal's JSON-safe fee data: the rule, the bases, each table's last fee)",
 )
+THRESHOLD_DATED = declare(
+    "threshold_dated",
+    asked_by="compliance.models.Threshold (its clean and save, and its queryset's bulk_create and update: every "
+    "write of a threshold row but the data migrations' historical models)",
+    answered_by="compliance (compliance.thresholds.refuse_backdating, from compliance.apps)",
+    answer="refuse(code, effective_from) -> None: raises ValidationError on `effective_from` where the date falls "
+    "inside a quarter filed at a site whose pack reads the threshold (house control)",
+)

@@ -26,7 +26,9 @@ class StateFilingOut(serializers.Serializer):
     receipt_sha256 = serializers.SerializerMethodField()
 
     def get_state(self, s) -> str:
-        return "delivered" if s.delivered_at else "refused" if s.refused else "pending"
+        if s.delivered_at:
+            return "delivered"
+        return "refused" if s.refused else "withheld" if s.withheld else "pending"
 
     def _receipt(self, s):
         return getattr(s.amendment if s.amendment_id else s.filing, "receipt", None)

@@ -13,8 +13,8 @@ from django.utils.dateparse import parse_datetime
 from core import filing_package, hooks
 from core.audit import record_event
 
-from . import client
-from .models import AmendmentReceipt, FilingReceipt, RegistryLink, Submission
+from . import as_filed, client
+from .models import AmendmentReceipt, FiledDealers, FilingReceipt, RegistryLink, Submission
 
 FILINGS_PATH = "/registry/api/v1/filings/"
 ANCHORS_PATH = "/registry/api/v1/anchors/"
@@ -31,12 +31,15 @@ def post_filing(link: RegistryLink, body: dict, idempotency_key: str) -> dict:
 
 def deliver(submission_id: int, send=post_filing) -> str:
     """Send the package once with the quarter's PDF (`quarterly_pdfs`): "delivered" (the receipt
-    is kept), "pending" (the registry did not answer: Unreachable is raised for the task to retry)
-    or "refused" (4xx: kept for a person). `send(link, body, key)` answers the receipt: over
+    is kept), "pending" (the registry did not answer: Unreachable is raised for the task to retry),
+    "refused" (4xx: kept for a person) or "withheld" (not sent: the filed records it goes with
+    were altered, `_withheld`; the sweep tries again). `send(link, body, key)` answers the receipt: over
     HTTP, or in this process where the registry is this deployment (the demo)."""
     submission = Submission.objects.select_related("link", "filing__site").get(pk=submission_id)
     if submission.delivered_at or submission.refused:
         return "delivered" if submission.delivered_at else "refused"
+    if _withheld(submission):
+        return "withheld"
     if submission.amendment_id:
         _after_earlier_amendments(submission)
         if not submission.package.get("amends"):
@@ -111,9 +114,38 @@ def _point_back(submission: Submission) -> None:
     Submission.objects.filter(pk=submission.pk).update(package=package, package_sha256=submission.package_sha256)
 
 
-def _attempted(submission: Submission, error: str, *, refused: bool = False) -> None:
+def _withheld(submission: Submission) -> bool:
+    """Before each attempt: the filing's figures and frozen dealers' hold still hash as filed and
+    an original package carries them (`as_filed.altered`). Else nothing is sent: the attempt is
+    kept with the problem named (the quarter's page and the API show it), audited the first time
+    it is found, and the sweep tries again; once the rows are set right the same package goes
+    under its Idempotency-Key (House control: what reaches the state is what was filed)."""
+    filing = submission.filing
+    frozen = FiledDealers.objects.filter(filing=filing).first()
+    problem = as_filed.altered(filing, frozen, None if submission.amendment_id else submission)
+    if not problem:
+        return False
+    with transaction.atomic():
+        _attempted(submission, problem, withheld=True)
+        if not submission.withheld or submission.last_error != problem[:2000]:
+            record_event(
+                actor=None,
+                action="quarter.package_withheld",
+                obj=submission,
+                organization_id=filing.site.organization_id,
+                site_id=filing.site_id,
+                after={"filing": filing.pk, "amendment": submission.amendment_id, "problem": problem},
+            )
+    return True
+
+
+def _attempted(submission: Submission, error: str, *, refused: bool = False, withheld: bool = False) -> None:
     Submission.objects.filter(pk=submission.pk).update(
-        attempts=F("attempts") + 1, last_attempt_at=timezone.now(), last_error=error[:2000], refused=refused
+        attempts=F("attempts") + 1,
+        last_attempt_at=timezone.now(),
+        last_error=error[:2000],
+        refused=refused,
+        withheld=withheld,
     )
 
 
@@ -144,7 +176,11 @@ def _record_receipt(submission: Submission, answer: dict) -> FilingReceipt | Ame
             values.update(amendment_id=submission.amendment_id, amends_receipt_number=amends)
         receipt = model.objects.create(**values)
         Submission.objects.filter(pk=submission.pk).update(
-            attempts=F("attempts") + 1, last_attempt_at=timezone.now(), delivered_at=timezone.now(), last_error=""
+            attempts=F("attempts") + 1,
+            last_attempt_at=timezone.now(),
+            delivered_at=timezone.now(),
+            last_error="",
+            withheld=False,
         )
         record_event(
             actor=None,

@@ -63,6 +63,9 @@ class Submission(models.Model):
     last_attempt_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True)
     refused = models.BooleanField(default=False)  # the registry answered 4xx: a person must look
+    # Not sent at its last attempt: the filed records it goes with no longer hash as filed
+    # (`as_filed.altered`, named in `last_error`); tried again by the sweep, sent once set right.
+    withheld = models.BooleanField(default=False)
     delivered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

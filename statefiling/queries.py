@@ -26,6 +26,8 @@ def receipt_statement(filed, site) -> str:
 
 
 def _on_its_way(submission: Submission) -> str:
+    if submission.withheld:
+        return f"Not sent to the state registry: {submission.last_error}"
     if submission.refused:
         return f"Refused by the state registry: {submission.last_error}"
     tried = f" ({plural(submission.attempts, 'attempt')}; last: {submission.last_error})" if submission.attempts else ""

@@ -28,7 +28,7 @@ from core.periods import Quarter
 from core.rules import HOUSE_CONTROL
 from packs.registry import PACKS
 
-from . import client, returns
+from . import as_filed, client, returns
 from .delivery import ANCHORS_PATH
 from .models import FiledDealers, FilingReceipt, RegistryLink, Submission
 from .tasks import deliver_filing, push_alerts, push_anchor
@@ -146,7 +146,13 @@ def build_package(filing: QuarterFiling, head) -> dict:
     """The version-2 filing package of a filed quarter (core.filing_package), with each
     dealer's hold for the quarter under their state-issued identifier as filed (`filed_dealers`):
     a package built later, for a quarter filed before the organization linked, names the
-    dealers as the quarter was filed, not as they stand when it is sent."""
+    dealers as the quarter was filed, not as they stand when it is sent. Built only from what
+    was filed: where the figures or the frozen hold no longer hash to the digests stored with
+    them (`as_filed.altered`), nothing is built and the refusal names the row."""
+    frozen = FiledDealers.objects.filter(filing=filing).first()
+    problem = as_filed.altered(filing, frozen)
+    if problem:
+        raise ValidationError({"filing": problem})
     site = filing.site
     organization = site.organization
     # The return's documents are those made by its filing (a package built later, for a quarter filed
@@ -157,7 +163,7 @@ def build_package(filing: QuarterFiling, head) -> dict:
         for d in digests(site.pk, filing.start, filing.end)
         if datetime.fromisoformat(d["generated_at"]) <= filing.filed_at
     ]
-    holds = filed_dealers(filing)
+    holds = filed_dealers(filing, frozen)
     return {
         "format": filing_package.FORMAT,
         "organization": {"name": organization.name, "licence_number": organization.licence_number},
@@ -177,11 +183,10 @@ def build_package(filing: QuarterFiling, head) -> dict:
     }
 
 
-def filed_dealers(filing: QuarterFiling) -> "returns.DealerHolds":
-    """The dealers' hold frozen when the quarter was filed (`FiledDealers`). A quarter filed before
-    the hold was frozen at filing has no row: its hold is read now, as its package always was
-    (never frozen after the fact: today's identifiers would be claimed as filed)."""
-    frozen = FiledDealers.objects.filter(filing=filing).first()
+def filed_dealers(filing: QuarterFiling, frozen: FiledDealers | None) -> "returns.DealerHolds":
+    """The dealers' hold frozen when the quarter was filed (`frozen`, its `FiledDealers` row). A
+    quarter filed before the hold was frozen at filing has no row: its hold is read now, as its
+    package always was (never frozen after the fact: today's identifiers would be claimed as filed)."""
     if frozen is None:
         return returns.dealer_holds(filing.site, Quarter.parse(filing.quarter))
     return returns.DealerHolds(frozen.dealers, frozen.dealers_without_identifier)

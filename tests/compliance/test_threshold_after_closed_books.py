@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 import time_machine
+from django.core.exceptions import ValidationError
 
 from compliance.models import Threshold
 from compliance.thresholds import ensure_seeded
@@ -65,3 +66,56 @@ def test_a_threshold_dated_inside_a_filed_quarter_is_refused_at_its_date(site, m
     assert new_row(client, "2026-10-01").status_code == 302  # after the last quarter filed
     assert Threshold.objects.filter(code=CODE, effective_from=date(2026, 10, 1)).exists()
     assert twenty_one_line(api, site) == before
+
+
+def row(effective_from: date) -> Threshold:
+    return Threshold(
+        code=CODE,
+        value="0.990000",
+        unit="ratio",
+        citation="ND 99-01.3-08-04(9)",
+        summary="Amended.",
+        effective_from=effective_from,
+    )
+
+
+REFUSAL = (
+    "House control: quarters are filed at a site of North Dakota through 2026-09-30; a threshold in force from "
+    "2026-08-01 would judge a filed quarter by another rule than it was filed under. Give a date from 2026-10-01 on."
+)
+
+
+@pytest.mark.usefixtures("filed")
+def test_a_threshold_written_through_the_orm_inside_a_filed_quarter_is_refused_as_the_admin_refuses_it(
+    site, manager, client_for
+):
+    """Not the admin only: a shell's or a script's `create`, a `bulk_create` or an `update` moving a
+    row into the filed quarter are refused with the admin's message at `effective_from`; nothing is
+    written (no row, no history)."""
+    ensure_seeded()
+    api = client_for(manager)
+    before = twenty_one_line(api, site)
+    rows, history = Threshold.objects.count(), Threshold.history.count()
+
+    with pytest.raises(ValidationError) as created:
+        Threshold.objects.create(**{f: getattr(row(date(2026, 8, 1)), f) for f in FIELDS})
+    assert created.value.message_dict == {"effective_from": [REFUSAL]}
+    with pytest.raises(ValidationError) as bulk:
+        Threshold.objects.bulk_create([row(date(2026, 8, 1))])
+    assert bulk.value.message_dict == {"effective_from": [REFUSAL]}
+    later = row(date(2026, 10, 1))
+    later.save()  # after the last quarter filed: written as before
+    with pytest.raises(ValidationError) as moved:
+        Threshold.objects.filter(pk=later.pk).update(effective_from=date(2026, 8, 1))
+    assert moved.value.message_dict == {"effective_from": [REFUSAL]}
+    later.effective_from = date(2026, 8, 1)
+    with pytest.raises(ValidationError):
+        later.save()
+
+    assert (Threshold.objects.count(), Threshold.history.count()) == (rows + 1, history + 1)
+    assert Threshold.objects.get(pk=later.pk).effective_from == date(2026, 10, 1)
+    assert not Threshold.objects.filter(code=CODE, effective_from=date(2026, 8, 1)).exists()
+    assert twenty_one_line(api, site) == before
+
+
+FIELDS = ("code", "value", "unit", "citation", "summary", "effective_from")

@@ -16,6 +16,8 @@ from cage.queries import tip_status as cage_tip_status
 from cardroom import chip_rules, role_grants, table_rules, wager_caps
 from cardroom import models as cardroom_models
 from cardroom.navigation import party_of
+from compliance.models import Threshold
+from compliance.thresholds import refuse_backdating
 from core import audit_anchors, citations, closing, figure_days, hooks
 from counts import rules as counts_rules
 from fees import rules as fees_rules
@@ -64,6 +66,7 @@ EVERY_HOOK = {
     "session_licences": "approvals",
     "count_settings_warnings": "compliance",
     "pit_fee_step": "fees",
+    "threshold_dated": "compliance",
 }
 
 # How a lower layer asks each hook, through its own module (as the code does).
@@ -108,6 +111,7 @@ ASKED = {
     "session_licences": lambda: fees_rules.session_licences(object(), date(2026, 11, 2)),
     "count_settings_warnings": lambda: counts_rules.settings_warnings(object(), "gaming_day"),
     "pit_fee_step": lambda: pit_terminal.fee_step(object(), {}),
+    "threshold_dated": lambda: Threshold(code="low_hold.ratio_21", effective_from=date(2026, 11, 2)).save(),
 }
 
 
@@ -142,6 +146,7 @@ def test_the_higher_apps_register_their_answers_when_they_load():
     assert hooks.TIP_STATUS._answers == [cage_tip_status]
     assert hooks.CHIPS_EXIST._answers == [chips_exist_at]
     assert hooks.CHIPS_EXIST_SQL._answers == [chips_exist_sql]
+    assert hooks.THRESHOLD_DATED._answers == [refuse_backdating]
 
 
 @pytest.mark.parametrize("name", sorted(EVERY_HOOK))

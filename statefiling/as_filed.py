@@ -1,0 +1,57 @@
+"""Whether a filed quarter's records still read as they were filed: its frozen figures
+(`QuarterFiling.figures`, hashed as accounting hashes them, `accounting.published.figures_digest`)
+and the dealers' hold frozen beside them (`FiledDealers.digest`), each against the SHA-256 stored
+with it at filing; and a package already queued against both. The rows are append-only (database
+triggers), but one changed behind them (by a database owner, or a restore) would be sent to the
+state as filed: no package is built or sent from it. The problem is named as the audit log's
+verification names a row altered behind the application's back (`core.audit_verify.Problem`:
+organization, chain, table and id), citing the rule the package carries (the pack's quarterly
+summary, or House control where the pack states none)."""
+
+from accounting import published
+from accounting.models import QuarterFiling
+from accounting.rules import QUARTERLY_SUMMARY
+from core.audit import chain_name
+from core.audit_verify import Problem
+
+from .models import FiledDealers, Submission
+
+NOT_SENT = "changed behind the application's back: its package is not sent to the state registry until it is set right"
+
+
+def altered(filing: QuarterFiling, frozen: FiledDealers | None, queued: Submission | None = None) -> str:
+    """Empty where the filing's figures and its frozen dealers' hold (None: a quarter filed before
+    it was kept) hash to their stored digests and the package `queued` (a filing's own, not an
+    amendment's) carries them; else each mismatch, named after the rule cited."""
+    found = []
+    figures_now = published.figures_digest(filing.figures)
+    if figures_now != filing.figures_sha256:
+        found.append(_named(filing, filing, "figures no longer hash", filing.figures_sha256, figures_now))
+    if frozen is not None:
+        dealers_now = FiledDealers.digest(frozen.dealers, frozen.dealers_without_identifier)
+        if dealers_now != frozen.dealers_sha256:
+            what = "dealers, dealers_without_identifier no longer hash"
+            found.append(_named(filing, frozen, what, frozen.dealers_sha256, dealers_now))
+    if queued is not None and not found:
+        found += _package_differs(filing, frozen, queued)
+    return f"{QUARTERLY_SUMMARY.at(filing.site)}: {' '.join(found)}" if found else ""
+
+
+def _named(filing: QuarterFiling, row, what: str, filed: str, now: str) -> str:
+    """`row` named as the audit log's verification names a row altered behind the application's back."""
+    organization_id = filing.site.organization_id
+    reason = f"{what} to the SHA-256 filed, {filed} (now {now}): {NOT_SENT}."
+    return str(Problem(reason, chain_name(organization_id), organization_id, None, row._meta.db_table, row.pk))
+
+
+def _package_differs(filing: QuarterFiling, frozen: FiledDealers | None, queued: Submission) -> list[str]:
+    """A queued package (its outbox row is not append-only) against the rows it was built from."""
+    package = queued.package
+    sent = published.figures_digest(package.get("figures"))
+    if package.get("figures_sha256") != filing.figures_sha256 or sent != filing.figures_sha256:
+        return [_named(filing, queued, "the package's figures do not hash", filing.figures_sha256, sent)]
+    if frozen is not None:
+        dealers = FiledDealers.digest(package.get("dealers"), package.get("dealers_without_identifier", 0))
+        if dealers != frozen.dealers_sha256:
+            return [_named(filing, queued, "the package's dealers' hold does not hash", frozen.dealers_sha256, dealers)]
+    return []
