@@ -90,11 +90,6 @@ def _clock(moment: datetime, zone: ZoneInfo | None = None, with_date: bool = Tru
     return f"{local:%Y-%m-%d} {format_clock(local)}" if with_date else format_clock(local)
 
 
-def _unbroken(text: str) -> str:
-    """A cell's times kept whole where it wraps: a no-break space before "a.m." and "p.m."."""
-    return text.replace(" a.m.", "\u00a0a.m.").replace(" p.m.", "\u00a0p.m.")
-
-
 def _who(employee) -> str:
     return f"{employee} ({employee.initials})"
 
@@ -223,7 +218,7 @@ def _log_rows(log) -> list[list]:
     return [
         [f"#{line.number}", str(line.gaming_date), line.table_number, _yes_no(line.camera_recording),
          _yes_no(line.unobstructed_view), _yes_no(line.clear_picture), _yes_no(line.field_of_view), line.notes,
-         line.reviewed_by, _unbroken(_clock(line.reviewed_at)), _correction(line.corrects, line.corrected_by)]
+         line.reviewed_by, _clock(line.reviewed_at), _correction(line.corrects, line.corrected_by)]
         for line in log
     ]  # fmt: skip
 
@@ -267,7 +262,7 @@ def _render_program(program: Program) -> list:
             story.append(para("No footage reviewed.", "small"))
             continue
         rows = [
-            [f"#{e.number}", str(e.gaming_date), e.reviewer, _unbroken(e.shift), _unbroken(e.footage), e.minutes, e.findings,
+            [f"#{e.number}", str(e.gaming_date), e.reviewer, e.shift, e.footage, e.minutes, e.findings,
              _correction(e.corrects, e.corrected_by)]
             for e in task.entries
         ]  # fmt: skip
