@@ -206,6 +206,12 @@ def format_clock(moment: datetime) -> str:
     return f"{moment.hour % 12 or 12}:{moment:%M} {meridiem}"
 
 
+def clock_kept_whole(text: str) -> str:
+    """`text` with a no-break space before each "a.m." and "p.m.": a cell that wraps never
+    leaves a time's "6:50" at a line's end and its "p.m." on the next."""
+    return text.replace(" a.m.", "\u00a0a.m.").replace(" p.m.", "\u00a0p.m.")
+
+
 def format_generated_at(moment: datetime) -> str:
     """`2026-11-14 2:05 a.m. CST`."""
     return f"{moment:%Y-%m-%d} {format_clock(moment)} {moment.tzname() or ''}".rstrip()
@@ -455,6 +461,7 @@ def data_table(
             return text
         aligned = column in right and not keep_left
         style = paragraph_styles[("money" if aligned else "cell") + ("_bold" if bold else "")]
+        text = clock_kept_whole(text)
         return Paragraph(_escape(text), style) if width is None else fitted_paragraph(text, style, width)
 
     def header_cell(column: int, title) -> str | Paragraph:

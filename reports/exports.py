@@ -96,7 +96,7 @@ def _store_date(value) -> str:
 def _store_datetime(value) -> str:
     if not isinstance(value, datetime) or value.tzinfo is None:
         raise TypeError("an aware datetime")
-    return value.isoformat()
+    return value.isoformat(timespec="seconds")  # `2026-07-01T22:05:00-05:00`: a moment read to the second
 
 
 STORE = {

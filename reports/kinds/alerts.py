@@ -85,14 +85,14 @@ def _cells(row: AlertRow) -> list:
 
 
 def render(data: AlertsReport) -> list:
-    widths = [105, 140, 60, 60, 68, 68, 70, 134]  # fills a landscape letter page
-    return [
-        para(
-            f"{plural(len(data.rows), 'alert')}; {data.open_count} not resolved; {data.overdue_count} overdue.",
-            "subtitle",
-        ),
-        data_table(HEADER, [_cells(r) for r in data.rows], col_widths=widths),
-    ]
+    # Fills a landscape letter page; the period's column holds a date on one line.
+    widths = [105, 130, 70, 60, 68, 68, 70, 134]
+    summary = para(
+        f"{plural(len(data.rows), 'alert')}; {data.open_count} not resolved; {data.overdue_count} overdue.", "subtitle"
+    )
+    if not data.rows:
+        return [summary, para("No alert at this site in the period.")]
+    return [summary, data_table(HEADER, [_cells(r) for r in data.rows], col_widths=widths)]
 
 
 COLUMNS = [Column("rule"), Column("alert"), Column("period"), Column("subject"), Column("opened", DATE),

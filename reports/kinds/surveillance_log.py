@@ -12,13 +12,13 @@ from zoneinfo import ZoneInfo
 
 from reportlab.platypus import Spacer
 
-from core.pdf import data_table, para
+from core.pdf import data_table, format_clock, para
 from surveillance.models import ReviewEntry, ReviewLogEntry, ReviewProgram, ReviewTask
 from surveillance.queries import active_entries, program_ended_on, required_footage
 from surveillance.rules import FIELD_OF_VIEW, SURVEILLANCE_RECORDS
 
 from .. import rules as report_rules
-from ..columns import DATE, INT, Column, headings, without
+from ..columns import DATE, DATETIME, INT, Column, headings, without
 from ..registry import ReportContext, ReportKind, register
 
 
@@ -33,7 +33,7 @@ class LogLine:
     field_of_view: bool | None  # None: not asked (an entry made before it was, or a site whose pack does not)
     notes: str
     reviewed_by: str
-    reviewed_at: str
+    reviewed_at: datetime  # in the site's time zone
     corrects: int | None
     corrected_by: int | None
 
@@ -84,8 +84,10 @@ class SurveillanceLogReport:
     asks_field_of_view: bool = False  # the site's pack states the field of view check (its column shown)
 
 
-def _clock(moment: datetime, zone: ZoneInfo, with_date: bool = True) -> str:
-    return f"{moment.astimezone(zone):%Y-%m-%d %H:%M}" if with_date else f"{moment.astimezone(zone):%H:%M}"
+def _clock(moment: datetime, zone: ZoneInfo | None = None, with_date: bool = True) -> str:
+    """`2026-12-05 9:30 p.m.`: the 12-hour clock every report PDF writes (its footer's too)."""
+    local = moment.astimezone(zone) if zone else moment
+    return f"{local:%Y-%m-%d} {format_clock(local)}" if with_date else format_clock(local)
 
 
 def _who(employee) -> str:
@@ -101,7 +103,7 @@ def _log(context: ReportContext, zone: ZoneInfo) -> tuple[LogLine, ...]:
     corrected_by = {r.corrects_id: r.pk for r in rows if r.corrects_id}  # a correction has the same table and day
     return tuple(
         LogLine(r.pk, r.gaming_date, r.table.number, r.camera_recording, r.unobstructed_view, r.clear_picture,
-                r.field_of_view, r.notes, _who(r.reviewed_by), _clock(r.reviewed_at, zone), r.corrects_id, corrected_by.get(r.pk))
+                r.field_of_view, r.notes, _who(r.reviewed_by), r.reviewed_at.astimezone(zone), r.corrects_id, corrected_by.get(r.pk))
         for r in rows
     )  # fmt: skip
 
@@ -216,7 +218,7 @@ def _log_rows(log) -> list[list]:
     return [
         [f"#{line.number}", str(line.gaming_date), line.table_number, _yes_no(line.camera_recording),
          _yes_no(line.unobstructed_view), _yes_no(line.clear_picture), _yes_no(line.field_of_view), line.notes,
-         line.reviewed_by, line.reviewed_at, _correction(line.corrects, line.corrected_by)]
+         line.reviewed_by, _clock(line.reviewed_at), _correction(line.corrects, line.corrected_by)]
         for line in log
     ]  # fmt: skip
 
@@ -235,7 +237,8 @@ def _render_log(data: SurveillanceLogReport) -> list:
     if not data.log:
         return [*story, para("No review log entry at this site in the period.")]
     header, rows, widths = _log_grid(data)
-    return [*story, data_table(header, rows, col_widths=widths)]
+    # The entry's number and the table's are figures: never wrapped mid-number.
+    return [*story, data_table(header, rows, col_widths=widths, right_columns=(0, 2))]
 
 
 def _task_heading(task: WeekTask) -> str:
@@ -263,7 +266,7 @@ def _render_program(program: Program) -> list:
              _correction(e.corrects, e.corrected_by)]
             for e in task.entries
         ]  # fmt: skip
-        story.append(data_table(REVIEW_HEADER, rows, col_widths=REVIEW_WIDTHS))
+        story.append(data_table(REVIEW_HEADER, rows, col_widths=REVIEW_WIDTHS, right_columns=(0, 5)))
     return story
 
 
@@ -282,7 +285,7 @@ def render(data: SurveillanceLogReport) -> list:
 
 COLUMNS = [Column("section"), Column("number", INT), Column("gaming_date", DATE), Column("table", INT),
            Column("camera_recording"), Column("unobstructed_view"), Column("clear_picture"), Column("field_of_view"),
-           Column("reviewed_by"), Column("reviewed_at"), Column("notes_or_findings"), Column("corrects", INT),
+           Column("reviewed_by"), Column("reviewed_at", DATETIME), Column("notes_or_findings"), Column("corrects", INT),
            Column("corrected_by", INT), Column("program_start", DATE), Column("week", INT), Column("week_start", DATE),
            Column("week_end", DATE), Column("shift"), Column("footage"), Column("minutes", INT),
            Column("week_reviewed_minutes", INT), Column("week_done")]  # fmt: skip
@@ -298,7 +301,7 @@ def _log_csv(line: LogLine) -> list:
 
 def _review_csv(program: Program, task: WeekTask, e: ReviewLine | None) -> list:
     entry = (
-        [e.number, e.gaming_date, task.table_number, "", "", "", "", e.reviewer, "", e.findings, e.corrects,
+        [e.number, e.gaming_date, task.table_number, "", "", "", "", e.reviewer, None, e.findings, e.corrects,
          e.corrected_by]
         if e else [None, None, task.table_number, *[None] * 9]
     )  # fmt: skip

@@ -423,11 +423,27 @@ def cameras(built: BuiltSite) -> None:
     """The surveillance of the demo's busy site, built the same way here (`surveillance.demo`): the
     system's status, a camera and a dome per table and a recorder with their approved samples,
     the review log and recordings of the days played, two outages repaired, a review program."""
+    from surveillance import services
     from surveillance.demo import build_demo_surveillance
+    from surveillance.rules import FIELD_OF_VIEW
 
     build_demo_surveillance(
         built.site, people={"gm": built.users["gaming_manager"], "shift": built.users["shift_manager"]}
     )
+    # The demo logs the days its floor built; the days played here are logged as a manager would,
+    # so the surveillance log of the walked period has rows (their review times) to read.
+    for table in built.site.tables.filter(number__in=(1, 2)):
+        for day in built.days[:2]:
+            services.add_review_log_entry(
+                acting_user=built.users["gaming_manager"].user,
+                table=table,
+                gaming_date=day,
+                camera_recording=True,
+                unobstructed_view=True,
+                clear_picture=True,
+                field_of_view=True if FIELD_OF_VIEW.applies(built.site) else None,
+                notes="",
+            )
 
 
 def _users(site: Site, demo_logins: dict[str, str], made: dict[str, tuple[str, str, str, str]]) -> dict:

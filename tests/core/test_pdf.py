@@ -208,3 +208,13 @@ def test_the_sign_off_reads_back_after_the_figures_it_signs():
     assert (
         text.index("First figures") < text.index("The last line of the figures") < text.index("Prepared and reviewed")
     )
+
+
+def test_a_time_in_a_wrapping_cell_keeps_its_a_m_or_p_m_on_its_line():
+    prepared = ["CO 2026-11-03 6:50 p.m. (entered late 2026-12-05 9:30 p.m.)", "CO 2026-11-04 11:21 a.m."]
+    table = data_table(["Slip", "Prepared"], [(n, text) for n, text in enumerate(prepared)], col_widths=[40, 110])
+    pdf = ReportDocument(TITLE, Provenance(datetime(2026, 11, 14, 8, 5, tzinfo=UTC), "Pat", "0" * 64)).build([table])
+    with pdfplumber.open(io.BytesIO(pdf)) as document:
+        lines = [" ".join(line.split()) for line in document.pages[0].extract_text().splitlines()]
+    assert not [line for line in lines if line.startswith(("a.m.", "p.m."))], lines
+    assert all(clock in " ".join(lines) for clock in ("6:50 p.m.", "9:30 p.m.", "11:21 a.m."))

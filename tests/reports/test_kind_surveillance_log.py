@@ -3,11 +3,17 @@ surveillance API (ND 99-01.3-08-04(7),(9); 08-16(1)(d),(h))."""
 
 # ruff: noqa: F811  (pytest fixtures imported from test_kind_daily are redefined as arguments)
 
-from datetime import date, timedelta
+import dataclasses
+import io
+import re
+from datetime import date, datetime, timedelta
 
 import pytest
+from reportlab.lib.pagesizes import landscape, letter
+from reportlab.platypus import SimpleDocTemplate
 
 from cardroom.models import Role
+from core.moments import site_zone
 from reports.kinds import surveillance_log
 from surveillance import services
 from surveillance.models import ReviewLogEntry
@@ -125,7 +131,7 @@ def test_each_weeks_task_shows_the_reviewed_minutes_as_the_api_does_and_every_en
     entries = [row for g in grids for row in g[1:]]
     assert [row[5] for row in entries] == ["40", "30", "10", "60"]
     assert entries[1][7].startswith("REPLACED by #") and entries[2][7].startswith("corrects #")
-    assert entries[0][4] == "2026-04-06 20:00-20:40"
+    assert entries[0][4] == "2026-04-06 8:00 p.m.-8:40 p.m."  # 12-hour, as the footer writes "Generated"
     assert "Payout error on a blackjack, reported" in entries[3][6]
 
 
@@ -167,3 +173,43 @@ def test_building_the_log_takes_bounded_queries_whatever_the_period(
             data = surveillance_log.build(context(site, start, end))
         surveillance_log.render(data)
     assert len(data.log) == 81 and len(data.programs[0].tasks) == 12
+
+
+TWENTY_FOUR_HOUR = re.compile(r"(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?!\s*[ap]\.m\.)(?![\d:])")
+
+
+def test_the_log_writes_its_times_on_the_12_hour_clock_as_its_footer_does(auditor_api, site, logged, program):
+    run = run_report(auditor_api, kind="surveillance_log", site=site.pk, start=str(START), end=str(START))
+    content = download(auditor_api, run)
+    text = " ".join(pdf_text(content).split())
+    assert re.search(r"Generated \d{4}-\d\d-\d\d \d{1,2}:\d\d [ap]\.m\.", text)
+    assert TWENTY_FOUR_HOUR.findall(text) == [], text  # "21:30" beside a footer's "9:32 p.m." before
+    grid = next(g for g in pdf_tables(content) if g[0][:2] == ["#", "Gaming date"])
+    reviewed = ReviewLogEntry.objects.get(pk=logged[1].pk).reviewed_at.astimezone(site_zone(site))
+    hour = reviewed.hour % 12 or 12
+    meridiem = "a.m." if reviewed.hour < 12 else "p.m."
+    assert grid[1][9] == f"{reviewed:%Y-%m-%d} {hour}:{reviewed:%M} {meridiem}"
+
+
+def test_the_log_csv_gives_the_review_moment_in_iso_8601_with_the_sites_offset(auditor_api, site, logged):
+    run = run_report(auditor_api, kind="surveillance_log", site=site.pk, start=str(START), end=str(START))
+    rows = csv_rows(auditor_api, run)
+    at = rows[0].index("Reviewed at")
+    first = next(r for r in rows[1:] if r[0] == "log" and r[1] == str(logged[1].pk))
+    reviewed = ReviewLogEntry.objects.get(pk=logged[1].pk).reviewed_at
+    moment = datetime.fromisoformat(first[at])
+    assert moment.utcoffset() == reviewed.astimezone(site_zone(site)).utcoffset()
+    assert moment == reviewed.replace(microsecond=0) and "." not in first[at]  # to the second
+
+
+def test_an_entry_number_of_many_digits_prints_whole_in_its_column(site, logged, program):
+    data = surveillance_log.build(context(site, START, START))
+    big = dataclasses.replace(data, log=(dataclasses.replace(data.log[0], number=12345678), *data.log[1:]))
+    task = big.programs[0].tasks[0]
+    entries = (dataclasses.replace(task.entries[0], number=87654321), *task.entries[1:])
+    tasks = (dataclasses.replace(task, entries=entries), *big.programs[0].tasks[1:])
+    big = dataclasses.replace(big, programs=(dataclasses.replace(big.programs[0], tasks=tasks),))
+    out = io.BytesIO()
+    SimpleDocTemplate(out, pagesize=landscape(letter)).build(surveillance_log.render(big))
+    cells = [row[0] for grid in pdf_tables(out.getvalue()) for row in grid]
+    assert "#12345678" in cells and "#87654321" in cells  # never "#1234" over "5678"

@@ -301,3 +301,22 @@ def test_a_download_address_of_no_format_is_not_found(client, cast, auditor_api,
     client.force_login(cast[Role.AUDITOR].user)
     assert client.get(f"/reports/{created['id']}/download.{fmt}").status_code == 404
     assert client.get(f"/reports/{created['id']}/download.csv").status_code == 200
+
+
+def test_the_alerts_report_prints_a_days_period_on_one_line_and_says_when_there_is_no_alert(
+    auditor_api, site, time_machine
+):
+    time_machine.move_to("2026-11-30")
+    empty = request(auditor_api, kind="alerts", site=site.pk, start="2026-11-01", end="2026-11-30").json()
+    text = pdf_text(auditor_api.get(f"/api/v1/reports/{empty['id']}/download/").content)
+    assert "0 alerts; 0 not resolved; 0 overdue." in text
+    assert "No alert at this site in the period." in text and "Last step" not in text  # no bare header row
+    day = date(2026, 11, 29)
+    compliance.open_alert(
+        finding(site, rule="deposit_late", period_key="2026-11-29", period_start=day, period_end=day),
+        organization_id=site.organization_id,
+    )
+    run = request(auditor_api, kind="alerts", site=site.pk, start="2026-11-01", end="2026-11-30").json()
+    with pdfplumber.open(io.BytesIO(auditor_api.get(f"/api/v1/reports/{run['id']}/download/").content)) as pdf:
+        (grid,) = [grid for page in pdf.pages for grid in page.extract_tables() if grid[0][0] == "Rule"]
+    assert grid[1][2] == "2026-11-29"  # one line, never "2026-11-2" over "9"
