@@ -735,6 +735,23 @@ def _check_range(walk: _Walk, model, after: int, upto: int | None, again: bool |
         walk.rows_reached[table] = max(walk.rows_reached.get(table, 0), reached)
 
 
+def verify_row(model, pk: int) -> Problem | None:
+    """One append-only row against its row event (`row.created`, or `row.baseline` for a row that
+    existed when rows were covered), checked as the nightly pass checks a row it reads again
+    (`_check_range`): the event still hashes and its successor links to it, and the row's
+    canonical values are the values it recorded (its digest; else each recorded field compared).
+    None where they match, else the problem named as `verify_audit_log` names it (the row gone,
+    without its event, or differing from it). Two queries by index (the row by id, its event by
+    (row_table, row_pk)), whatever the size of the chain; a third only to name a row's
+    organization where it has no event."""
+    walk = _Walk({}, None, 0, 1)
+    try:
+        _check_range(walk, model, pk - 1, pk, again=True)
+    except _Broken as broken:
+        return broken.problem
+    return None
+
+
 def _decoded(text: str | None):
     """A record read as its JSON text, decoded as its JSON field decodes it (`json_value`)."""
     return None if text is None else json_value(text)

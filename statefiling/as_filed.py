@@ -6,13 +6,22 @@ triggers), but one changed behind them (by a database owner, or a restore) would
 state as filed: no package is built or sent from it. The problem is named as the audit log's
 verification names a row altered behind the application's back (`core.audit_verify.Problem`:
 organization, chain, table and id), citing the rule the package carries (the pack's quarterly
-summary, or House control where the pack states none)."""
+summary, or House control where the pack states none).
+
+A row rewritten together with its stored digest still hashes to it: so each row is also read
+against the `row.created` event the audit chain recorded when it was written (or the `row.baseline`
+event of a row that existed when rows were covered, cardroom 0004: QuarterFiling is older than
+that migration, FiledDealers younger; none is without one), by the audit log's own check of one row
+(`core.audit_verify.verify_row`: the event still hashes and links, the row's canonical values are
+those it recorded). Two queries a row by index, not a walk of the chain."""
+
+from dataclasses import replace
 
 from accounting import published
 from accounting.models import QuarterFiling
 from accounting.rules import QUARTERLY_SUMMARY
 from core.audit import chain_name
-from core.audit_verify import Problem
+from core.audit_verify import Problem, verify_row
 
 from .models import FiledDealers, Submission
 
@@ -21,17 +30,22 @@ NOT_SENT = "changed behind the application's back: its package is not sent to th
 
 def altered(filing: QuarterFiling, frozen: FiledDealers | None, queued: Submission | None = None) -> str:
     """Empty where the filing's figures and its frozen dealers' hold (None: a quarter filed before
-    it was kept) hash to their stored digests and the package `queued` (a filing's own, not an
-    amendment's) carries them; else each mismatch, named after the rule cited."""
+    it was kept) hash to their stored digests and read as their row events recorded them, and the
+    package `queued` (a filing's own, not an amendment's) carries them; else each mismatch (one a
+    row), named after the rule cited."""
     found = []
     figures_now = published.figures_digest(filing.figures)
     if figures_now != filing.figures_sha256:
         found.append(_named(filing, filing, "figures no longer hash", filing.figures_sha256, figures_now))
+    else:
+        found += _unrecorded(filing)
     if frozen is not None:
         dealers_now = FiledDealers.digest(frozen.dealers, frozen.dealers_without_identifier)
         if dealers_now != frozen.dealers_sha256:
             what = "dealers, dealers_without_identifier no longer hash"
             found.append(_named(filing, frozen, what, frozen.dealers_sha256, dealers_now))
+        else:
+            found += _unrecorded(frozen)
     if queued is not None and not found:
         found += _package_differs(filing, frozen, queued)
     return f"{QUARTERLY_SUMMARY.at(filing.site)}: {' '.join(found)}" if found else ""
@@ -42,6 +56,13 @@ def _named(filing: QuarterFiling, row, what: str, filed: str, now: str) -> str:
     organization_id = filing.site.organization_id
     reason = f"{what} to the SHA-256 filed, {filed} (now {now}): {NOT_SENT}."
     return str(Problem(reason, chain_name(organization_id), organization_id, None, row._meta.db_table, row.pk))
+
+
+def _unrecorded(row) -> list[str]:
+    """The row against the row event recorded when it was written, named as `verify_audit_log`
+    names it (a row rewritten with a digest that matches it still differs from its event)."""
+    problem = verify_row(type(row), row.pk)
+    return [] if problem is None else [str(replace(problem, reason=f"{problem.reason}: {NOT_SENT}."))]
 
 
 def _package_differs(filing: QuarterFiling, frozen: FiledDealers | None, queued: Submission) -> list[str]:
