@@ -48,7 +48,7 @@ def _refuse_ideal_in_closed_books(site: Site, effective_on: date) -> None:
     if not isinstance(effective_on, date):
         return  # the model's own check names the field
     counted = BankCount.objects.filter(site=site, gaming_date__gte=effective_on).values_list("gaming_date", flat=True)
-    closed = closing.closed_dates(site.pk, {effective_on, *counted.distinct()})
+    closed = closing.closed_dates(site.pk, {effective_on, *counted.order_by().distinct()})
     if not closed:
         return
     last = max(closed)

@@ -112,6 +112,10 @@ def _api_rows():
     return [
         ("gaming day opened", Role.SHIFT_MANAGER, "post", "/api/v1/gaming-days/",
          lambda w: {"site": w.site.pk, "gaming_date": str(QUIET)}, "gaming_date", FILED_RULE),
+        ("day sheet from paper", Role.SHIFT_MANAGER, "post", "/api/v1/sites/{site}/day-sheets/",
+         lambda w: {"gaming_date": str(QUIET),
+                    "open": {"opened_at": "2026-09-20T17:55", "opened_by": w.cast[Role.SHIFT_MANAGER].pk}},
+         "open.opened_at", FILED_RULE),
         ("bank count", Role.CASHIER, "post", "/api/v1/cage/bank-counts/",
          lambda w: {"site": w.site.pk, "gaming_date": str(DAY), "kind": "end", "cash": cash, "chips": []},
          "gaming_date", CLOSED_RULE),
