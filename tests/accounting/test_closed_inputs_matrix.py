@@ -412,3 +412,45 @@ def test_the_admins_history_revert_refuses_a_tables_game_its_filed_records_were_
         assert "its game cannot be changed" in page.content.decode().replace("&#x27;", "'")
     assert type(spare).objects.get(pk=spare.pk).game == "21"
     assert written(world) == before
+
+
+# --- A day whose books are closed in a quarter not yet filed ------------------------------------------
+
+CLOSED_DAY = date(2026, 11, 2)  # 2026Q4: open, its day's books closed
+
+
+@pytest.fixture
+def closed_day(world):
+    """A day of 2026Q4 played (a fill and a credit issued) and its books closed."""
+    scenario = Scenario(world.site, world.people)
+    scenario.tray(world.table, CLOSED_DAY, "opener", 200_000)
+    scenario.tray(world.table, CLOSED_DAY, "closer", 185_000)
+    fill = scenario.slip(world.table, CLOSED_DAY, "fill", 20_000, number=51)
+    credit = scenario.slip(world.table, CLOSED_DAY, "credit", 5_000, number=52)
+    scenario.drop(world.table, CLOSED_DAY, 100_000)
+    scenario.bank(CLOSED_DAY, "start", 500_000, 300_000)
+    scenario.bank(CLOSED_DAY, "end", 600_000, 280_000)
+    close = services.close_books(acting_user=world.manager.user, site=world.site, gaming_date=CLOSED_DAY)
+    return close, fill, credit
+
+
+def test_a_closed_day_of_an_open_quarter_takes_no_slip_step_and_no_ideal_bank_from_before_it(world, closed_day):
+    close, fill, credit = closed_day
+    attempts = [
+        (Role.PIT_BOSS, f"/api/v1/fill-slips/{fill.pk}/verify/", {}, "slip"),
+        (Role.CASHIER, f"/api/v1/credit-slips/{credit.pk}/receive/", {"unverified_reason": "nobody on duty"}, "slip"),
+        (
+            Role.GAMING_MANAGER,
+            "/api/v1/cage/ideal-banks/",
+            {"site": world.site.pk, "amount_cents": 900_000, "effective_on": "2026-10-20"},
+            "effective_on",
+        ),
+    ]
+    before = written(world)
+    for role, url, body, field in attempts:
+        answer = world.as_(world.cast[role]).post(url, body, format="json")
+        assert answer.status_code == 400, answer.content
+        assert "the books of 2026-11-02 are closed" in answer.json()[field][0], answer.json()
+    assert written(world) == before
+    days = summaries.daily_summaries([world.site], CLOSED_DAY, CLOSED_DAY)
+    assert books.day_checks(days)[(world.site.pk, CLOSED_DAY)].state == "equal"
