@@ -454,3 +454,35 @@ def test_a_closed_day_of_an_open_quarter_takes_no_slip_step_and_no_ideal_bank_fr
     assert written(world) == before
     days = summaries.daily_summaries([world.site], CLOSED_DAY, CLOSED_DAY)
     assert books.day_checks(days)[(world.site.pk, CLOSED_DAY)].state == "equal"
+
+
+# --- No update or delete of a record of the filed quarter through the API ----------------------------
+
+RECORD_URLS = [
+    ("fill slip", "/api/v1/fill-slips/{slip}/"),
+    ("bank count", "/api/v1/cage/bank-counts/{bank}/"),
+    ("count session", "/api/v1/count-sessions/{session}/"),
+    ("gaming day", "/api/v1/gaming-days/{day}/"),
+]
+# Master data is changed through its service (refused above where the figures read it), never deleted.
+WRITES = [(kind, path, method) for kind, path in RECORD_URLS for method in ("put", "patch", "delete")] + [
+    ("table", "/api/v1/tables/{table}/", "delete"),
+    ("site", "/api/v1/sites/{site}/", "delete"),
+]
+
+
+@pytest.mark.parametrize("kind, path, method", WRITES, ids=[f"{m} {k}" for k, _, m in WRITES])
+def test_no_record_of_a_filed_quarter_is_updated_or_deleted_through_the_api(world, kind, path, method):
+    url = path.format(
+        slip=world.slip.pk,
+        bank=BankCount.objects.filter(site=world.site, gaming_date=DAY).first().pk,
+        session=CountSession.objects.get(site=world.site, gaming_date=DAY).pk,
+        day=world.slip.gaming_day_id,
+        table=world.table.pk,
+        site=world.site.pk,
+    )
+    before = written(world)
+    answer = getattr(world.as_(world.manager), method)(url, {"total_cents": 1}, format="json")
+    assert answer.status_code == 405, answer.content
+    assert written(world) == before
+    assert filed_return(world).state == "equal"
