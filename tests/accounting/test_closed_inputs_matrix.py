@@ -486,3 +486,28 @@ def test_no_record_of_a_filed_quarter_is_updated_or_deleted_through_the_api(worl
     assert answer.status_code == 405, answer.content
     assert written(world) == before
     assert filed_return(world).state == "equal"
+
+
+def test_the_admin_adds_no_low_hold_threshold_in_force_inside_the_filed_quarter(world, django_user_model):
+    """The low-hold threshold stands beside each game on the filed return (ND 99-01.3-08-04(9)):
+    a new one in force from a date of the filed quarter is refused at its date, even to a superuser."""
+    from compliance.models import Threshold
+
+    browser = Client()
+    browser.force_login(django_user_model.objects.create_superuser("root", password="x"))
+    rows = Threshold.objects.count()
+    page = browser.post(
+        "/admin/compliance/threshold/add/",
+        {
+            "code": "low_hold.ratio_21",
+            "value": "0.05",
+            "unit": "ratio",
+            "citation": "ND 99-01.3-08-04(9)",
+            "summary": "Twenty-one low hold",
+            "effective_from": str(DAY),
+        },
+    )
+    assert page.status_code == 200
+    assert "would judge a filed quarter" in page.content.decode()
+    assert Threshold.objects.count() == rows
+    assert filed_return(world).state == "equal"
