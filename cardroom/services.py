@@ -318,7 +318,12 @@ def refuse_revaluing(current: ChipDenomination, chip: ChipDenomination) -> None:
     """A chip's value never changes (the tray counts, slips and inventories of its past are counted
     at it); a new value is a new denomination. The API, the setup page and the admin alike."""
     if chip.value_cents != current.value_cents:
-        raise ValidationError({"value_cents": "A chip's value cannot change; add the new value instead."})
+        raise ValidationError(
+            {
+                "value_cents": f"{HOUSE_CONTROL}: a chip's value cannot change (the tray counts, slips and "
+                "inventories of its past are counted at it); add the new value instead."
+            }
+        )
 
 
 def update_chip_denomination(*, acting_user, chip: ChipDenomination, **values) -> ChipDenomination:

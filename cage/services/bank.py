@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from cardroom.models import Site
-from core import acts
+from core import acts, closing
 from core.audit import snapshot
 from floor.chip_log import refuse_more_than_exist
 
@@ -31,11 +31,34 @@ def set_ideal_bank(*, acting_user, site: Site, amount_cents: int, effective_on: 
     employee = acting_at_site(acting_user, site, rules.POLICY_SETTERS, "set the ideal bank amount")
     amount_cents = checked_amount(amount_cents, "amount_cents", rules.IDEAL_BANK.at(site))
     with transaction.atomic():
+        acts.key_share(site)  # the books' close waits, as for any record of a day (`acts.hold_books_open`)
+        _refuse_ideal_in_closed_books(site, effective_on)
         ideal = IdealBank.objects.create(
             site=site, amount_cents=amount_cents, effective_on=effective_on, set_at=timezone.now(), set_by=employee
         )
         record_audit(acting_user, "ideal_bank.set", ideal, organization_id=site.organization_id, site_id=site.pk)
     return ideal
+
+
+def _refuse_ideal_in_closed_books(site: Site, effective_on: date) -> None:
+    """Closed books stay closed: an ideal bank is read by every bank day from `effective_on` until
+    the next, so one in force from a date at or before a day whose books are closed (or whose
+    quarter is filed) would change that day's imprest figures behind its close. One query for
+    the bank's days from the date, two for which of them are closed (`core.closing.closed_dates`)."""
+    if not isinstance(effective_on, date):
+        return  # the model's own check names the field
+    counted = BankCount.objects.filter(site=site, gaming_date__gte=effective_on).values_list("gaming_date", flat=True)
+    closed = closing.closed_dates(site.pk, {effective_on, *counted.order_by().distinct()})
+    if not closed:
+        return
+    last = max(closed)
+    raise ValidationError(
+        {
+            "effective_on": f"{closing.closed_books_control(site)}: {closing.closed_reason(site.pk, last)}, so an "
+            f"ideal bank in force from {effective_on} would change the bank of a closed day. Give a date after "
+            f"{last}."
+        }
+    )
 
 
 def record_bank_count(

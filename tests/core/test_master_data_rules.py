@@ -262,7 +262,7 @@ def test_a_chips_value_never_changes_through_the_api_the_setup_page_or_the_admin
     data = {n: ("" if b.value() is None else b.value()) for n, b in shown._bound_items() if b.value() is not False}
     refused = client.post(url, {**data, "value_cents": "600", "active": "on"})
     assert refused.status_code == 200
-    assert "A chip&#x27;s value cannot change; add the new value instead." in refused.content.decode()
+    assert "House control: a chip&#x27;s value cannot change" in refused.content.decode()
     assert ChipDenomination.objects.get(pk=chip.pk).value_cents == 500 and AuditEvent.objects.count() == events
     assert client.post(url, {**data, "marking": "Elks", "active": "on"}).status_code == 302  # the rest still changes
     assert ChipDenomination.objects.get(pk=chip.pk).marking == "Elks"
