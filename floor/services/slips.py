@@ -656,9 +656,6 @@ def _add_step(
             _check_void(slip, done)
         if kind == SlipStep.Kind.RECEIVE:
             reason = _receipt_reason(slip, done, reason, live)
-        # Closed books stay closed: a live verification or receipt (no moment given, so no paper
-        # time checked against them) of a slip of a closed or filed day would write into them.
-        acts.hold_books_open(slip.site, slip.gaming_day.gaming_date, "a slip", field="slip")
         if duty_roles is not None:
             on_duty_by_signing(acting_user, slip.site, employee, duty_roles, slip.gaming_day, at)
         step = SlipStep.objects.create(
