@@ -83,7 +83,7 @@ class EmploymentType(models.TextChoices):
 
 def validate_time_zone(value: str) -> None:
     if value not in available_timezones():
-        raise ValidationError(f"{value!r} is not a known time zone (for example America/Chicago)")
+        raise ValidationError(f"{HOUSE_CONTROL}: {value!r} is not a known time zone (for example America/Chicago).")
 
 
 # House control: one organization of a name, whatever its case ("Jane Roe" and "jane roe" are one).
