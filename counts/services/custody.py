@@ -254,7 +254,7 @@ def remove_drop_boxes(
         raise ValidationError({"boxes": NO_BOX_CHOSEN})
     stranger = next((b for b in drop_boxes if b.site_id != site.pk), None)
     if stranger is not None:
-        raise ValidationError({"boxes": f"{stranger} belongs to another site than {site}."})
+        raise ValidationError({"boxes": f"{HOUSE_CONTROL}: {stranger} belongs to another site than {site}."})
     with transaction.atomic(), appended_at_end():
         return [
             remove_drop_box(
