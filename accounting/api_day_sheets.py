@@ -166,7 +166,9 @@ class BoxRef(Input):
         attrs = super().validate(attrs)
         box = DropBox.objects.filter(site=self.context["site"], number=attrs["box"], label=attrs["label"]).first()
         if box is None:
-            raise serializers.ValidationError({"box": f"The site has no drop box {attrs['box']}{attrs['label']}."})
+            raise serializers.ValidationError(
+                {"box": f"{HOUSE_CONTROL}: box names no drop box {attrs['box']}{attrs['label']} of the site."}
+            )
         attrs["box"] = box
         return attrs
 

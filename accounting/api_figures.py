@@ -680,10 +680,12 @@ class DealerHoldView(APIView):
         start = _parse_date(request.query_params.get("start"), "start")
         end = _parse_date(request.query_params.get("end"), "end")
         if end < start:
-            raise ValidationError({"end": f"The end ({end}) is before the start ({start})."})
+            raise ValidationError({"end": f"{limits.CITED_HOUSE_CONTROL}: end ({end}) is before start ({start})."})
         game = request.query_params.get("game") or "21"
         if game not in GAMES:
-            raise ValidationError({"game": "The game is 21 (dealers) or PW (wheel operators)."})
+            raise ValidationError(
+                {"game": f"{limits.CITED_HOUSE_CONTROL}: game is 21 (dealers) or PW (wheel operators)."}
+            )
         own = access.employee is not None and access.employee.pk == employee.pk
         sites = [s for s in access.sites() if own or rules.DEALER_FIGURES.allows(access, s.pk)]
         if request.query_params.get("site"):
@@ -1071,7 +1073,11 @@ class OtherGamesAgpView(APIView):
         if data.get("corrects"):
             corrects = OtherGamesAgp.objects.filter(organization=organization, pk=data["corrects"]).first()
             if corrects is None:
-                raise ValidationError({"corrects": f"No entry {data['corrects']} of this organization."})
+                raise ValidationError(
+                    {
+                        "corrects": f"{limits.CITED_HOUSE_CONTROL}: corrects names no entry {data['corrects']} of this organization."
+                    }
+                )
         row = services.record_other_games_agp(
             acting_user=request.user,
             organization=organization,

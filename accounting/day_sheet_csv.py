@@ -316,8 +316,8 @@ def _add_row(result: CsvSheet, section: str, row: dict, number: int) -> None:
             continue
         try:
             item[name] = _cell(result, column, value)
-        except ValueError as wrong:
-            result.error(f"{path}.{name}", str(wrong))
+        except ValueError as wrong:  # House control: a cell reads only as its column is written
+            result.error(f"{path}.{name}", f"{limits.CITED_HOUSE_CONTROL}: {column}: {wrong}")
 
 
 def _cell(result: CsvSheet, column: str, value: str):
@@ -337,7 +337,7 @@ def _cell(result: CsvSheet, column: str, value: str):
         return value.split()
     if column == "sole_employee_on_duty":
         if value.lower() not in {"yes", "no", "true", "false", "y", "n", "1", "0"}:
-            raise ValueError("Write yes or no.")
+            raise ValueError("write yes or no.")
         return value.lower() in {"yes", "true", "y", "1"}
     return value
 
@@ -350,7 +350,7 @@ def _pairs(value: str, what: str) -> list[tuple[int, int]]:
     for token in value.replace(",", " ").replace(";", " ").split():
         match = PAIR.match(token)
         if match is None:
-            raise ValueError(f"Write {what} as value x quantity in dollars, e.g. 25x40 5x100 0.50x10 (not {token!r}).")
+            raise ValueError(f"write {what} as value x quantity in dollars, e.g. 25x40 5x100 0.50x10 (not {token!r}).")
         try:
             cents = int(Decimal(match.group(1)) * 100)
         except InvalidOperation as wrong:  # pragma: no cover - the pattern admits only numbers
@@ -364,7 +364,7 @@ def _forms(value: str) -> list[dict]:
     for token in value.replace(",", " ").replace(";", " ").split():
         kind, _, number = token.partition(":")
         if kind.lower() not in {"fill", "credit"} or not limits.digits(number):
-            raise ValueError(f"Write forms found as fill:1001 credit:501 (not {token!r}).")
+            raise ValueError(f"write forms found as fill:1001 credit:501 (not {token!r}).")
         forms.append({"kind": kind.lower(), "number": int(number)})
     return forms
 
@@ -382,7 +382,7 @@ def _moment(result: CsvSheet, value: str) -> str:
     zone = ZoneInfo(result.site.time_zone)
     if re.fullmatch(r"\d{1,2}:\d{2}", value):
         if result.gaming_date is None:
-            raise ValueError("Put the 'day' row (the gaming date) before rows with times of day.")
+            raise ValueError("put the 'day' row (the gaming date) before rows with times of day.")
         hour, minute = map(int, value.split(":"))
         if hour > 23 or minute > 59:
             raise ValueError(f"{value!r} is not a time of day.")

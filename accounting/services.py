@@ -338,7 +338,7 @@ def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = 
     )
     reference = (reference or "").strip()
     if len(reference) > QuarterFiling._meta.get_field("reference").max_length:
-        raise ValidationError({"reference": "A filing reference is at most 100 characters."})
+        raise ValidationError({"reference": f"{limits.CITED_HOUSE_CONTROL}: reference is at most 100 characters."})
     today = site_today(site)
     if quarter.end >= today:
         raise ValidationError(

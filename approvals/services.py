@@ -25,22 +25,20 @@ from .queries import controls_in_effect, current_link, site_today
 def _text(value, field: str, *, required: bool, max_length: int) -> str:
     value = (value or "").strip()
     if required and not value:
-        raise ValidationError({field: f"{field.replace('_', ' ').capitalize()} is required."})
+        raise ValidationError({field: f"{rules.HOUSE_CONTROL}: {field} is required."})
     if len(value) > max_length:
         raise ValidationError({field: f"{field} is at most {max_length} characters ({rules.HOUSE_CONTROL})."})
     return value
 
 
-def _values(field: str, given, allowed: tuple, *, what: str) -> list:
-    """A de-duplicated list of permitted values, each one the field takes."""
+def _values(field: str, given, allowed: tuple, *, rule: str, what: str) -> list:
+    """A de-duplicated list of permitted values, each one the field takes; a refusal cites `rule`."""
     if not isinstance(given, list | tuple) or not given:
-        raise ValidationError({field: f"{what} list at least one value for {field.replace('_', ' ')}."})
+        raise ValidationError({field: f"{rule}: {what} list at least one value for {field}."})
     wrong = [v for v in given if v not in allowed or (isinstance(v, bool) != isinstance(allowed[0], bool))]
     if wrong:
         raise ValidationError(
-            {
-                field: f"{field.replace('_', ' ')} takes {', '.join(map(repr, allowed))}; not {', '.join(map(repr, wrong))}."
-            }
+            {field: f"{rule}: {field} takes {', '.join(map(repr, allowed))}; not {', '.join(map(repr, wrong))}."}
         )
     return [v for v in allowed if v in given]
 
@@ -50,14 +48,20 @@ def _values(field: str, given, allowed: tuple, *, what: str) -> list:
 
 def _conditions(conditions) -> dict:
     if not isinstance(conditions, dict):
-        raise ValidationError({"conditions": "The conditions map table settings to the values they may take."})
+        raise ValidationError(
+            {"conditions": f"{rules.HOUSE_CONTROL}: conditions map table settings to the values they may take."}
+        )
     unknown = sorted(set(conditions) - set(rules.CONDITION_FIELDS))
     if unknown:
         raise ValidationError(
-            {"conditions": f"An approval may fix {', '.join(rules.CONDITION_FIELDS)}; not {', '.join(unknown)}."}
+            {
+                "conditions": f"{rules.HOUSE_CONTROL}: an approval's conditions fix {', '.join(rules.CONDITION_FIELDS)}; not {', '.join(unknown)}."
+            }
         )
     return {
-        field: _values(field, conditions[field], rules.CONDITION_VALUES[field], what="A condition must")
+        field: _values(
+            field, conditions[field], rules.CONDITION_VALUES[field], rule=rules.HOUSE_CONTROL, what="a condition must"
+        )
         for field in rules.CONDITION_FIELDS
         if field in conditions
     }
@@ -78,7 +82,9 @@ def _pay_table(row: dict) -> dict:
         )
     lines = row.get("lines") or []
     if not lines or len(lines) > rules.MAX_PAY_TABLE_LINES:
-        raise ValidationError({"pay_tables": f"Pay table {code}: 1 to {rules.MAX_PAY_TABLE_LINES} lines."})
+        raise ValidationError(
+            {"pay_tables": f"{rules.HOUSE_CONTROL}: pay table {code} has 1 to {rules.MAX_PAY_TABLE_LINES} lines."}
+        )
     lines = [
         {
             "hand": _text(line.get("hand"), "pay_tables", required=True, max_length=rules.MAX_SHORT_TEXT),
@@ -93,9 +99,11 @@ def _rules_of_play(lines) -> list[str]:
     """The approval's enclosed rules of play, one printed line each: blank lines dropped, each line
     and their number bounded (a house control: the handout prints every line)."""
     if isinstance(lines, str) or not isinstance(lines, list | tuple):
-        raise ValidationError({"rules_of_play": "The rules of play are a list of lines, one rule each."})
+        raise ValidationError(
+            {"rules_of_play": f"{rules.HOUSE_CONTROL}: rules_of_play is a list of lines, one rule each."}
+        )
     if not all(isinstance(line, str) for line in lines):
-        raise ValidationError({"rules_of_play": "Each rule of play is a line of text."})
+        raise ValidationError({"rules_of_play": f"{rules.HOUSE_CONTROL}: each line of rules_of_play is text."})
     kept = [line.strip() for line in lines if line.strip()]
     if len(kept) > rules.MAX_RULES_OF_PLAY:
         raise ValidationError(
@@ -177,9 +185,13 @@ def record_game_approval(
         raise ValidationError({"pay_tables": f"At most {rules.MAX_PAY_TABLES} pay tables ({rules.HOUSE_CONTROL})."})
     rows = [_pay_table(dict(row)) for row in pay_tables]
     if len({(r["side_bet"], r["code"]) for r in rows}) != len(rows):
-        raise ValidationError({"pay_tables": "Each pay table has its own code (per side bet)."})
+        raise ValidationError(
+            {"pay_tables": f"{rules.HOUSE_CONTROL}: each of pay_tables has its own code (per side bet)."}
+        )
     if supersedes is not None and supersedes.organization_id != organization.pk:
-        raise ValidationError({"supersedes": "The superseded approval is another organization's."})
+        raise ValidationError(
+            {"supersedes": f"{rules.HOUSE_CONTROL}: supersedes names another organization's approval."}
+        )
     with transaction.atomic():
         approval = GameApproval.objects.create(
             organization=organization,
@@ -232,7 +244,9 @@ def record_internal_controls(
             }
         )
     if game_approval is not None and game_approval.organization_id != site.organization_id:
-        raise ValidationError({"game_approval": "The approval is another organization's."})
+        raise ValidationError(
+            {"game_approval": f"{rules.HOUSE_CONTROL}: game_approval names another organization's approval."}
+        )
     unknown = sorted(set(options) - set(rules.DOCUMENTED_FIELDS))
     if unknown:
         raise ValidationError({unknown[0]: f"Internal controls document {', '.join(rules.DOCUMENTED_FIELDS)}."})
@@ -246,7 +260,8 @@ def record_internal_controls(
             option.field,
             given,
             rules.OPTION_VALUES[option.field],
-            what=f"{option.rule.at(site)}: the internal controls must",
+            rule=option.rule.at(site),
+            what="the internal controls must",
         )
     check_date(effective_on, "effective_on")
     check_date(approved_on, "approved_on")
@@ -358,15 +373,21 @@ def link_table_game(
     unknown = sorted(set(settings or {}) - set(LINK_SETTINGS))
     if unknown:
         raise ValidationError(
-            {"settings": f"A link changes only {', '.join(LINK_SETTINGS)}; not {', '.join(unknown)}."}
+            {
+                "settings": f"{rules.HOUSE_CONTROL}: a link's settings change only {', '.join(LINK_SETTINGS)}; not {', '.join(unknown)}."
+            }
         )
     if approval is not None:
         if approval.organization_id != site.organization_id:
-            raise ValidationError({"approval": "The approval is another organization's."})
+            raise ValidationError(
+                {"approval": f"{rules.HOUSE_CONTROL}: approval names another organization's approval."}
+            )
         blackjack_pay_table = _pay_table_choice(approval, blackjack_pay_table, "blackjack_pay_table", side_bet=False)
         side_bet_pay_table = _pay_table_choice(approval, side_bet_pay_table, "side_bet_pay_table", side_bet=True)
     elif blackjack_pay_table or side_bet_pay_table:
-        raise ValidationError({"approval": "Pay tables are chosen with an approved game."})
+        raise ValidationError(
+            {"approval": f"{rules.HOUSE_CONTROL}: pay tables are chosen with an approved game (give approval)."}
+        )
     with transaction.atomic():
         table = Table.objects.select_for_update().select_related("site").get(pk=table.pk)
         linked_at = _link_moment(table, approval, linked_at)
@@ -502,7 +523,9 @@ def _procedure_kind(organization: Organization, kind) -> tuple[str, list[str]]:
     """(the kind, the jurisdictions of the organization's sites whose law states it): one read of the
     sites, which the idle minutes' citation uses too."""
     if kind not in rules.PROCEDURES:
-        raise ValidationError({"kind": f"A written procedure is one of {', '.join(WrittenProcedure.Kind.values)}."})
+        raise ValidationError(
+            {"kind": f"{rules.HOUSE_CONTROL}: kind is one of {', '.join(WrittenProcedure.Kind.values)}."}
+        )
     codes = procedure_jurisdictions(organization, kind)
     if not codes:
         raise ValidationError(

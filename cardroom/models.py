@@ -83,7 +83,7 @@ class EmploymentType(models.TextChoices):
 
 def validate_time_zone(value: str) -> None:
     if value not in available_timezones():
-        raise ValidationError(f"{value!r} is not a known time zone (for example America/Chicago)")
+        raise ValidationError(f"{HOUSE_CONTROL}: {value!r} is not a known time zone (for example America/Chicago).")
 
 
 # House control: one organization of a name, whatever its case ("Jane Roe" and "jane roe" are one).
@@ -500,7 +500,9 @@ class ChipDenomination(models.Model):
     def clean(self):
         others = ChipDenomination.objects.filter(organization_id=self.organization_id, value_cents=self.value_cents)
         if self.organization_id and others.exclude(pk=self.pk).exists():
-            raise ValidationError({"value_cents": "This chip value is already defined for the organization."})
+            raise ValidationError(
+                {"value_cents": f"{HOUSE_CONTROL}: this chip value is already defined for the organization."}
+            )
         if not self.organization_id:
             return
         # Chips are the organization's: held to the chip law of every pack of its active sites
@@ -633,9 +635,11 @@ class Employee(models.Model):
                     }
                 )
         if self.supervisor_id and self.supervisor_id == self.pk:
-            raise ValidationError({"supervisor": "An employee cannot be their own supervisor."})
+            raise ValidationError({"supervisor": f"{HOUSE_CONTROL}: an employee cannot be their own supervisor."})
         if self.supervisor_id and self.supervisor.organization_id != self.organization_id:
-            raise ValidationError({"supervisor": "The supervisor must belong to the same organization."})
+            raise ValidationError(
+                {"supervisor": f"{HOUSE_CONTROL}: the supervisor must belong to the same organization."}
+            )
 
 
 class Station(models.Model):
@@ -717,7 +721,9 @@ class EmployeeRelation(models.Model):
 
     def clean(self):
         if self.relative_id and self.employee_id and self.relative.organization_id != self.employee.organization_id:
-            raise ValidationError({"relative": "The relative must be an employee of the same organization."})
+            raise ValidationError(
+                {"relative": f"{HOUSE_CONTROL}: the relative must be an employee of the same organization."}
+            )
 
 
 class Membership(models.Model):
@@ -750,7 +756,7 @@ class Membership(models.Model):
         if self.site_id is None and self.role not in ORG_WIDE_ROLES:
             raise ValidationError({"site": "Only gaming managers and auditors may hold a role at all sites."})
         if self.site_id and self.employee_id and self.site.organization_id != self.employee.organization_id:
-            raise ValidationError({"site": "The site belongs to another organization."})
+            raise ValidationError({"site": f"{HOUSE_CONTROL}: the site belongs to another organization."})
         if (
             self.role == Role.WHEEL_OPERATOR
             and self.site_id

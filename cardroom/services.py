@@ -222,7 +222,9 @@ def set_site_dealing_method(*, acting_user, site: Site, method: str) -> list[Tab
     _refuse_other_packs_options(site, {"dealing_method": method})
     if method not in Table.DealingMethod.values:
         raise ValidationError(
-            {"dealing_method": f"Unknown dealing method {method!r}; one of: {', '.join(Table.DealingMethod.values)}."}
+            {
+                "dealing_method": f"{HOUSE_CONTROL}: unknown dealing method {method!r}; one of: {', '.join(Table.DealingMethod.values)}."
+            }
         )
     changed = []
     with transaction.atomic():

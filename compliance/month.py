@@ -9,6 +9,7 @@ from datetime import date
 from django.core.exceptions import ValidationError
 
 from core import limits
+from core.rules import HOUSE_CONTROL
 
 _MONTH = re.compile(r"^(\d{4})-(\d{2})$")
 
@@ -34,9 +35,11 @@ class Month:
             return cls(default.replace(day=1))
         match = _MONTH.match(text.strip())
         if not match:
-            raise ValidationError({field: f"Write the month as YYYY-MM, for example 2026-11 (got {text!r})."})
+            raise ValidationError({field: limits.format_message(field, "YYYY-MM", text, "2026-11")})
         if not 1 <= int(match[2]) <= 12:
-            raise ValidationError({field: f"{text.strip()} is not a month: write YYYY-MM, for example 2026-11."})
+            raise ValidationError(
+                {field: f"{HOUSE_CONTROL}: {field} names no month ({text.strip()} is not a month; write YYYY-MM)."}
+            )
         first = date(int(match[1]), int(match[2]), 1)
         if not limits.date_in_range(first):
             raise ValidationError({field: limits.date_message(f"The month ({text.strip()})")})

@@ -230,15 +230,21 @@ def _add_step(alert: Alert, *, acting_user, kind: str, note: str = "", documenta
         Site.objects.select_for_update().filter(pk=alert.site_id).exists()  # serialise steps of a site's alerts
         kinds = set(alert.steps.values_list("kind", flat=True))
         if AlertStep.Kind.RESOLVED in kinds:
-            raise ValidationError({"alert": "This alert is already resolved; nothing more can be added."})
+            raise ValidationError(
+                {"alert": f"{HOUSE_CONTROL}: this alert is already resolved; nothing more can be added."}
+            )
         if kind == AlertStep.Kind.ACKNOWLEDGED and kind in kinds:
-            raise ValidationError({"alert": "This alert is already acknowledged."})
+            raise ValidationError({"alert": f"{HOUSE_CONTROL}: this alert is already acknowledged."})
         if kind == AlertStep.Kind.RESOLVED and AlertStep.Kind.DOCUMENTED not in kinds and not documentation:
             raise ValidationError(
                 {"documentation": f"{alert.citation}: attach the documentation that resolves this alert first."}
             )
         if kind == AlertStep.Kind.DOCUMENTED and not (note.strip() or documentation):
-            raise ValidationError({"note": "Describe the documentation (for example whom you contacted and when)."})
+            raise ValidationError(
+                {
+                    "note": f"{HOUSE_CONTROL}: note describes the documentation (for example whom you contacted and when)."
+                }
+            )
         step = AlertStep.objects.create(
             alert=alert, kind=kind, by=acting_user, at=timezone.now(), note=note, documentation=documentation or {}
         )

@@ -131,7 +131,9 @@ def _bounded(request, name: str, low: int, high: int, default: int) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise ValidationError({name: [f"Give {name} as a whole number from {low} to {high}."]}) from None
+        raise ValidationError(
+            {name: [f"{limits.CITED_HOUSE_CONTROL}: give {name} as a whole number from {low} to {high}."]}
+        ) from None
     if not low <= value <= high:
         raise ValidationError({name: [f"{name} must be from {low} to {high} ({limits.HOUSE_CONTROL})."]})
     return value

@@ -24,7 +24,9 @@ class CentsField(forms.CharField):
         try:
             cents = decimal_to_cents(value)
         except ValueError as exc:
-            raise forms.ValidationError(f"Enter an amount in dollars and cents ({exc}).") from exc
+            raise forms.ValidationError(
+                f"{limits.CITED_HOUSE_CONTROL}: enter an amount in dollars and cents ({exc})."
+            ) from exc
         if abs(cents) > limits.MAX_AMOUNT_CENTS:
             raise forms.ValidationError(
                 f"An amount is at most {format_money(limits.MAX_AMOUNT_CENTS)} ({limits.HOUSE_CONTROL})."

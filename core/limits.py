@@ -127,10 +127,18 @@ def no_such_date_message(text: str, field: str) -> str:
 
 def date_text_message(text, field: str) -> str:
     """Why `text` is not a date: well formed but no day (`no_such_date_message`), or not written
-    as YYYY-MM-DD."""
+    as YYYY-MM-DD (`format_message`)."""
     if impossible_date(text):
         return no_such_date_message(text, field)
-    return f"Write {field} as YYYY-MM-DD (got {shown(text)})."
+    return format_message(field, "YYYY-MM-DD", text)
+
+
+def format_message(field: str, form: str, text, example: str = "") -> str:
+    """The refusal of `text` written in no form `field` reads, naming the field and its house
+    control: one wording for the API's fields and query parameters, the pages' forms and the
+    commands' arguments ("House control: write quarter as YYYYQn, for example 2026Q3 (got '2026Q5').")."""
+    example = f", for example {example}" if example else ""
+    return f"{CITED_HOUSE_CONTROL}: write {field} as {form}{example} (got {shown(text)})."
 
 
 def parse_date(text, field: str) -> date:

@@ -23,7 +23,7 @@ class Quarter:
     def parse(cls, text: str, *, field: str = "quarter") -> "Quarter":
         match = _QUARTER.match((text or "").strip().upper())
         if not match:
-            raise ValidationError({field: f"Write a quarter as YYYYQn, for example 2026Q3 (got {limits.shown(text)})."})
+            raise ValidationError({field: limits.format_message(field, "YYYYQn", text, "2026Q3")})
         if not limits.FIRST_DATE.year <= int(match[1]) <= limits.LAST_DATE.year:
             raise ValidationError(
                 {

@@ -25,6 +25,7 @@ from core.api import (
     ScopedViewSet,
     TextField,
 )
+from core.rules import HOUSE_CONTROL
 
 from . import queries, rules, services
 from .models import BoxExchange, CountSession, DropBox, DropRemoval
@@ -592,7 +593,7 @@ class CountSessionViewSet(ScopedViewSet):
         if drop is None:
             from django.core.exceptions import ValidationError
 
-            raise ValidationError({"box": f"{data['box']} was not counted in this session."})
+            raise ValidationError({"box": f"{HOUSE_CONTROL}: {data['box']} was not counted in this session."})
         data.pop("box")
         services.explain_forms_exception(acting_user=pin_acting_user(request, data), drop=drop, **data)
         return self._respond(session, 201)

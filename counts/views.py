@@ -272,7 +272,7 @@ def remove_all(request):
             )
             return redirect("counts:boxes")
     if confirming and not form.cleaned_data["boxes"] and not errors:
-        errors["boxes"] = ["Choose at least one drop box to remove."]
+        errors["boxes"] = [services.NO_BOX_CHOSEN]
     return render(
         request,
         "counts/remove_all.html",

@@ -105,7 +105,9 @@ class ReconciliationQuery(Input):
 
     def validate(self, data):
         if data["end"] < data["start"] or (data["end"] - data["start"]).days > 366:
-            raise serializers.ValidationError({"end": "end is on or after start, at most 366 days later."})
+            raise serializers.ValidationError(
+                {"end": f"{rules.HOUSE_CONTROL}: end is on or after start, at most 366 days later."}
+            )
         return data
 
 

@@ -152,9 +152,11 @@ def void_fee(*, acting_user, fee: FeeCollection, reason: str, voided_at: datetim
     employee = acts.acting_employee(access)
     reason = (reason or "").strip()
     if not reason or len(reason) > MAX_TEXT_LENGTH:
-        raise ValidationError({"reason": f"A void states its reason (at most {MAX_TEXT_LENGTH} characters)."})
+        raise ValidationError(
+            {"reason": f"{HOUSE_CONTROL}: a void states its reason (at most {MAX_TEXT_LENGTH} characters)."}
+        )
     if fee.voids_id is not None:
-        raise ValidationError({"fee": "A void is not voided again: record the fee anew."})
+        raise ValidationError({"fee": f"{HOUSE_CONTROL}: a void is not voided again; record the fee anew."})
     acts.refuse_closed_books(site, fee.gaming_date, "a table fee")  # "... so a table fee of <date> cannot be changed"
     at = acts.moment(voided_at, "voided_at", site=site, what="a table fee", books_date=fee.gaming_date)
     moments.refuse_before(
@@ -172,7 +174,7 @@ def void_fee(*, acting_user, fee: FeeCollection, reason: str, voided_at: datetim
             FeeCollection.objects.select_for_update().filter(pk=fee.pk).values_list("pk", flat=True)
         )  # one void at a time
         if FeeCollection.objects.filter(voids=fee).exists():
-            raise ValidationError({"fee": "This fee is voided already."})
+            raise ValidationError({"fee": f"{HOUSE_CONTROL}: this fee is voided already."})
         void = FeeCollection.objects.create(
             site=site,
             table_id=fee.table_id,

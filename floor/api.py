@@ -58,6 +58,7 @@ from .models import (
 )
 
 MAX_REGISTER_DAYS = 366  # one register page covers at most a year
+REGISTER_PERIOD = f"{HOUSE_CONTROL}: end is on or after start and within {MAX_REGISTER_DAYS} days of it."
 
 
 @extend_schema_field(OpenApiTypes.INT)
@@ -1183,9 +1184,7 @@ class SlipRegisterViewSet(SiteScopedViewSet):
         rules.SLIP_REGISTER.require(request.user, site)
         start, end = _date_param(request, "start"), _date_param(request, "end")
         if end < start or (end - start).days >= MAX_REGISTER_DAYS:
-            raise ValidationError(
-                {"end": f"The end must be on or after the start and within {MAX_REGISTER_DAYS} days."}
-            )
+            raise ValidationError({"end": REGISTER_PERIOD})
         return Response(SlipRegisterSerializer(queries.slip_register(site, start, end)).data)
 
 

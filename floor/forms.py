@@ -305,12 +305,12 @@ class RegisterPeriodForm(BootstrapMixin, forms.Form):
     end = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
 
     def clean(self):
-        from .api import MAX_REGISTER_DAYS  # the API's limit and message
+        from .api import MAX_REGISTER_DAYS, REGISTER_PERIOD  # the API's limit and message
 
         cleaned = super().clean()
         start, end = cleaned.get("start"), cleaned.get("end")
         if start and end and (end < start or (end - start).days >= MAX_REGISTER_DAYS):
-            self.add_error("end", f"The end must be on or after the start and within {MAX_REGISTER_DAYS} days.")
+            self.add_error("end", REGISTER_PERIOD)
         return cleaned
 
 

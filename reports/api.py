@@ -109,7 +109,7 @@ class ReportViewSet(ScopedViewSet):
         pk = limits.record_id(wanted)
         site = self.access.sites().filter(pk=pk).first() if pk is not None else None
         if site is None:
-            raise ValidationError({"site": f"No site {wanted!r} among your sites."})
+            raise ValidationError({"site": f"{limits.CITED_HOUSE_CONTROL}: site {wanted!r} names no site among yours."})
         packs = packs_of([site])
         return Response([kind.describe(packs) for kind in kinds_at(site)])
 
@@ -143,7 +143,9 @@ def file_response(run, file, fmt: str) -> HttpResponse:
     elif fmt == "xlsx":
         content, mime = export_xlsx(file.table, run.title), XLSX
     else:
-        raise ValidationError({"format": f"Choose {', '.join(FORMATS[:-1])} or {FORMATS[-1]}."})
+        raise ValidationError(
+            {"format": f"{limits.CITED_HOUSE_CONTROL}: format is {', '.join(FORMATS[:-1])} or {FORMATS[-1]}."}
+        )
     response = HttpResponse(content, content_type=mime)
     response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
     return response

@@ -38,17 +38,23 @@ def resolve_period(kind: ReportKind, *, start=None, end=None, quarter=None) -> t
         q = Quarter.parse(quarter)
         return q.start, q.end, str(q)
     if kind.period == "quarter":
-        raise ValidationError({"quarter": "This report covers a quarter: give quarter=YYYYQn, for example 2026Q3."})
+        raise ValidationError(
+            {"quarter": f"{HOUSE_CONTROL}: this report covers a quarter; give quarter=YYYYQn, for example 2026Q3."}
+        )
     if kind.period == "as_of":
         day = _parse_date(end or start or timezone.localdate(), "end")
         return day, day, f"as of {day}"
     if start in (None, "") or end in (None, ""):
         raise ValidationError(
-            {"start" if start in (None, "") else "end": "Give start and end (YYYY-MM-DD), or a quarter."}
+            {
+                "start"
+                if start in (None, "")
+                else "end": f"{HOUSE_CONTROL}: give start and end (YYYY-MM-DD), or a quarter."
+            }
         )
     first, last = _parse_date(start, "start"), _parse_date(end, "end")
     if last < first:
-        raise ValidationError({"end": f"The end ({last}) is before the start ({first})."})
+        raise ValidationError({"end": f"{HOUSE_CONTROL}: end ({last}) is before start ({first})."})
     return first, last, f"{first} to {last}"
 
 
@@ -80,7 +86,7 @@ def request_report(*, acting_user, kind: str, site, start=None, end=None, quarte
         where = f" at {site}" if seen else ""
         raise ValidationError({"kind": f"{HOUSE_CONTROL}: {what}; the reports{where} are: {', '.join(offered)}."})
     if site is None or not access.can_see_site(site):
-        raise ValidationError({"site": "No such site among yours."})
+        raise ValidationError({"site": f"{HOUSE_CONTROL}: site names no site among yours."})
     if not access.has_role(site.pk, *REPORT_ROLES):
         raise PermissionDenied(REQUEST_REFUSAL)
     kinds[kind].reader.require(acting_user, site, because=f" (the {kinds[kind].title_at(site).lower()} holds them)")

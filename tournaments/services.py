@@ -51,7 +51,7 @@ def _refuse_prize_before_entry(player: TournamentPlayer, awarded_at: datetime) -
 def _text(value: str, field: str, *, required: bool, max_length: int = MAX_TEXT_LENGTH) -> str:
     value = (value or "").strip()
     if required and not value:
-        raise ValidationError({field: f"{field} is required."})
+        raise ValidationError({field: f"{HOUSE_CONTROL}: {field} is required."})
     if len(value) > max_length:
         raise ValidationError({field: f"{field} is at most {max_length} characters (House control)."})
     return value
@@ -399,7 +399,7 @@ def void_fee(*, acting_user, fee: TournamentFee, reason: str, at: datetime | Non
     employee = acts.acting_employee(access)
     reason = _text(reason, "reason", required=True)
     if fee.kind == FeeKind.VOID:
-        raise ValidationError({"fee": "A void is not voided again: collect the fee anew."})
+        raise ValidationError({"fee": f"{HOUSE_CONTROL}: a void is not voided again; collect the fee anew."})
     at = acts.moment(at, "voided_at", site=site, what="a tournament fee")
     moments.refuse_before(
         site,
@@ -416,9 +416,11 @@ def void_fee(*, acting_user, fee: TournamentFee, reason: str, at: datetime | Non
         acts.hold_books_open(site, gaming_date, "a tournament fee")
         _hold_register(fee.tournament)
         if TournamentFee.objects.filter(voids=fee).exists():
-            raise ValidationError({"fee": "This fee is voided already."})
+            raise ValidationError({"fee": f"{HOUSE_CONTROL}: this fee is voided already."})
         if fee.kind == FeeKind.ENTRY and paid_cents(fee.player) > fee.fee_cents:
-            raise ValidationError({"fee": "Void the player's rebuys and add-ons before the entry fee."})
+            raise ValidationError(
+                {"fee": f"{HOUSE_CONTROL}: void the player's rebuys and add-ons before the entry fee."}
+            )
         void = TournamentFee.objects.create(
             tournament=fee.tournament,
             player=fee.player,
@@ -509,7 +511,7 @@ def void_prize(*, acting_user, prize: TournamentPrize, reason: str, at: datetime
     employee = acts.acting_employee(access)
     reason = _text(reason, "reason", required=True)
     if prize.voids_id is not None:
-        raise ValidationError({"prize": "A void is not voided again: award the prize anew."})
+        raise ValidationError({"prize": f"{HOUSE_CONTROL}: a void is not voided again; award the prize anew."})
     at = acts.moment(at, "voided_at", site=site, what="a tournament prize")
     moments.refuse_before(
         site,
@@ -526,7 +528,7 @@ def void_prize(*, acting_user, prize: TournamentPrize, reason: str, at: datetime
         acts.hold_books_open(site, gaming_date, "a tournament prize")
         _hold_register(prize.tournament)
         if TournamentPrize.objects.filter(voids=prize).exists():
-            raise ValidationError({"prize": "This prize is voided already."})
+            raise ValidationError({"prize": f"{HOUSE_CONTROL}: this prize is voided already."})
         void = TournamentPrize.objects.create(
             tournament=prize.tournament,
             player=prize.player,

@@ -9,6 +9,7 @@ from django.utils import timezone
 from cardroom.models import Site
 from core import acts, closing
 from core.audit import snapshot
+from core.rules import HOUSE_CONTROL
 from floor.chip_log import refuse_more_than_exist
 
 from .. import rules
@@ -150,8 +151,14 @@ def _check_count_slot(site: Site, gaming_date: date, kind: str, corrects: BankCo
             )
         return
     if (corrects.site_id, corrects.gaming_date, corrects.kind) != (site.pk, gaming_date, kind):
-        raise ValidationError({"corrects": "A correction replaces a count of the same site, gaming date and kind."})
+        raise ValidationError(
+            {"corrects": f"{HOUSE_CONTROL}: a correction replaces a count of the same site, gaming date and kind."}
+        )
     if BankCount.objects.filter(corrects=corrects).exists():
-        raise ValidationError({"corrects": "That count was already corrected; correct the latest count."})
+        raise ValidationError(
+            {"corrects": f"{HOUSE_CONTROL}: that count was already corrected; correct the latest count."}
+        )
     if not reason.strip():
-        raise ValidationError({"reason": "Say why the count is corrected."})
+        raise ValidationError(
+            {"reason": f"{HOUSE_CONTROL}: a correction states its reason; say why the count is corrected."}
+        )

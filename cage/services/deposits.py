@@ -9,6 +9,7 @@ from django.utils import timezone
 from cardroom.models import Site
 from core import acts
 from core.money import format_money
+from core.rules import HOUSE_CONTROL
 
 from .. import queries, rules
 from ..calculations import deposit_due_on
@@ -72,7 +73,7 @@ def _day_of_deposit(gaming_day, site: Site | None, gaming_date: date | None):
             )
         return gaming_day.site, gaming_day.gaming_date, gaming_day, "gaming_day"
     if not isinstance(site, Site):
-        raise ValidationError({"site": "A deposit names its site (or its gaming day)."})
+        raise ValidationError({"site": f"{HOUSE_CONTROL}: a deposit names its site (or its gaming day)."})
     if not isinstance(gaming_date, date) or isinstance(gaming_date, datetime):
         raise ValidationError({"gaming_date": f"{rules.DEPOSIT.at(site)}: a deposit names the date of its books."})
     return site, gaming_date, queries.gaming_day_on(site, gaming_date), "gaming_date"

@@ -54,7 +54,7 @@ def refuse_house_chips(site: Site, consequence: str) -> None:
 
 def checked_gaming_date(site: Site, value, field: str = "gaming_date") -> date:
     if not isinstance(value, date) or isinstance(value, datetime):
-        raise ValidationError({field: "Give the gaming date as a date (YYYY-MM-DD)."})
+        raise ValidationError({field: f"{HOUSE_CONTROL}: give {field} as a date (YYYY-MM-DD)."})
     moments.refuse_day_not_begun(site, value, field=field, rule=rules.GAMING_DAY_STATE)
     return value
 

@@ -25,11 +25,12 @@ from .counting import (
     sign_count,
     signing_problems,
 )
-from .custody import place_drop_box, remove_drop_box, remove_drop_boxes
+from .custody import NO_BOX_CHOSEN, place_drop_box, remove_drop_box, remove_drop_boxes
 from .figures import entry_figures, figures_total, parse_currency, parse_forms
 from .steps import Figures, Forms
 
 __all__ = [
+    "NO_BOX_CHOSEN",
     "Figures",
     "Forms",
     "check_count_team",

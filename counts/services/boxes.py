@@ -22,7 +22,9 @@ def update_count_settings(*, acting_user, site: Site, **values) -> CountSettings
     require_role(acting_user, site, Role.GAMING_MANAGER, action="change the count settings", rule=HOUSE_CONTROL)
     auditor = values.get("twenty_one_auditor")
     if auditor is not None and auditor.organization_id != site.organization_id:
-        raise ValidationError({"twenty_one_auditor": "The auditor must be a person of this organization."})
+        raise ValidationError(
+            {"twenty_one_auditor": f"{HOUSE_CONTROL}: the auditor must be a person of this organization."}
+        )
     with transaction.atomic():
         settings = CountSettings.objects.select_for_update().filter(site=site).first() or CountSettings(site=site)
         before = None if settings._state.adding else snapshot(settings)

@@ -44,10 +44,10 @@ def record_count_adjustment(
             {"session": "The count is not signed yet: the team resolves differences by recount before signing."}
         )
     if drop_box.site_id != session.site_id:
-        raise ValidationError({"box": f"{drop_box} belongs to another site than this count."})
+        raise ValidationError({"box": f"{HOUSE_CONTROL}: {drop_box} belongs to another site than this count."})
     current = queries.current_agreements(signed_only=False).filter(session=session, drop__drop_box=drop_box).first()
     if current is None:
-        raise ValidationError({"box": f"{drop_box} was not counted in this session."})
+        raise ValidationError({"box": f"{HOUSE_CONTROL}: {drop_box} was not counted in this session."})
     if not (reason or "").strip():
         raise ValidationError({"reason": "An adjusting entry states its reason."})
     figures, found = parse_currency(currency, session.site), parse_forms(forms, session.site)

@@ -13,6 +13,7 @@ from cardroom.models import Employee, Membership, Role, Site
 from core import acts, moments
 from core.audit import appended_at_end, snapshot
 from core.audit import record_site_event as _audit
+from core.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import (
@@ -142,7 +143,7 @@ def _refuse_signed(session: CountSession) -> None:
 def _drop_to_count(session: CountSession, drop_box: DropBox) -> Drop:
     """The box's use on the session's gaming date that has been removed from its table."""
     if drop_box.site_id != session.site_id:
-        raise ValidationError({"box": f"{drop_box} belongs to another site than this count."})
+        raise ValidationError({"box": f"{HOUSE_CONTROL}: {drop_box} belongs to another site than this count."})
     # One query: each use with its removal and whether it is counted in this session or agreed.
     drops = list(
         drop_box.drops.filter(gaming_date=session.gaming_date)

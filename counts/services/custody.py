@@ -17,6 +17,9 @@ from ..models import BoxExchange, Drop, DropBox, DropRemoval
 from ..rules import KEYS, REMOVAL, refuse_drop_boxes
 from .steps import at_or_now
 
+# The refusal of a removal of no box, the service's and the page's (which says it before the confirmation).
+NO_BOX_CHOSEN = f"{HOUSE_CONTROL}: choose at least one drop box to remove."
+
 
 def _validate_dealer_shift(site: Site, table: Table, gaming_date: date, dealer_shift_id: int | None) -> None:
     exchange = queries.box_exchange(site)
@@ -248,10 +251,10 @@ def remove_drop_boxes(
     require_role(acting_user, site, Role.SHIFT_MANAGER, action="remove and transport a drop box", rule=REMOVAL.at(site))
     drop_boxes = list(drop_boxes or [])
     if not drop_boxes:
-        raise ValidationError({"boxes": "Choose at least one drop box to remove."})
+        raise ValidationError({"boxes": NO_BOX_CHOSEN})
     stranger = next((b for b in drop_boxes if b.site_id != site.pk), None)
     if stranger is not None:
-        raise ValidationError({"boxes": f"{stranger} belongs to another site than {site}."})
+        raise ValidationError({"boxes": f"{HOUSE_CONTROL}: {stranger} belongs to another site than {site}."})
     with transaction.atomic(), appended_at_end():
         return [
             remove_drop_box(

@@ -36,12 +36,14 @@ def parse_currency(raw, site) -> Figures:
     team counts); each once: the count rule at `site` (`COUNT`: ND 99-01.3-08-14(4), House control
     at a pack that does not state it), cited in each refusal."""
     if not isinstance(raw, list | tuple):
-        raise ValidationError({"currency": "Give the currency as a list of denominations and quantities."})
+        raise ValidationError(
+            {"currency": f"{HOUSE_CONTROL}: give currency as a list of denominations and quantities."}
+        )
     figures: Figures = {}
     errors = []
     for item in raw:
         if not isinstance(item, dict):
-            errors.append("Each currency line needs a denomination_cents and a quantity.")
+            errors.append(f"{HOUSE_CONTROL}: each currency line needs a denomination_cents and a quantity.")
             continue
         unknown = sorted(set(item) - CURRENCY_LINE_KEYS)
         if unknown:
@@ -84,7 +86,7 @@ def parse_forms(raw, site) -> Forms:
     if raw in (None, ""):
         return set()
     if not isinstance(raw, list | tuple):
-        raise ValidationError({"forms": "Give the forms found as a list of slip kinds and numbers."})
+        raise ValidationError({"forms": f"{HOUSE_CONTROL}: give forms as a list of slip kinds and numbers."})
     forms: Forms = set()
     errors = []
     for item in raw:

@@ -233,7 +233,7 @@ def record_vendor_purchase(
     deferred until the attorney general approves the video (ND 99-01.3-08-04(10))."""
     require_role(acting_user, site, *STAFF_ROLES, action="record a vendor purchase", rule=HOUSE_CONTROL)
     if change is not None and change.site_id != site.pk:
-        raise ValidationError({"change": "The equipment change is at another site."})
+        raise ValidationError({"change": f"{HOUSE_CONTROL}: the equipment change is at another site."})
     # An obligation of ND's law only: another pack's site records its purchases as it pays them.
     share = VENDOR_DEFERRED_SHARE.on(site, purchased_on) if VENDOR_DEFERRED_SHARE.rule.applies(site) else None
     numerator, denominator = share.value if share else (0, 1)

@@ -29,7 +29,7 @@ def report_outage(
         raise ValidationError({"began_at": "Give when the outage began."})
     began_at = moments.occurred_at(site, began_at, field="began_at", books=False, what="an outage")
     if equipment is not None and equipment.site_id != site.pk:
-        raise ValidationError({"equipment": "The equipment is at another site."})
+        raise ValidationError({"equipment": f"{HOUSE_CONTROL}: the equipment is at another site."})
     with transaction.atomic():
         outage = Outage(
             table=table,

@@ -10,6 +10,7 @@ from django.utils import timezone
 from cardroom.access import access_for
 from cardroom.models import Employee, EmploymentType, Site, Table
 from core import acts, moments
+from core.rules import HOUSE_CONTROL
 
 from .. import queries, rules
 from ..models import Equipment, Recording, RecordingAccess
@@ -65,7 +66,7 @@ def record_recording(
             {"stopped_at": f"{rules.RECORDING_COVERS_PLAY.at(site)}: the recording stops after it starts."}
         )
     if recorder is not None and recorder.site_id != site.pk:
-        raise ValidationError({"recorder": "The recording unit is at another site."})
+        raise ValidationError({"recorder": f"{HOUSE_CONTROL}: the recording unit is at another site."})
     if RECORDER_OVERLAP.rule.applies(site):  # ND's recorders rule; elsewhere no state's obligation
         _check_overlap(table, gaming_date, started_at, stopped_at)
     with transaction.atomic():
@@ -128,7 +129,7 @@ def record_video_access(
     require_same_site(table, site)
     accessed_at = moments.occurred_at(site, accessed_at, field="accessed_at", books=False, what="an access")
     if recording is not None and recording.table.site_id != site.pk:
-        raise ValidationError({"recording": "The recording is of another site."})
+        raise ValidationError({"recording": f"{HOUSE_CONTROL}: the recording is of another site."})
     if recording is not None and accessed_at < recording.started_at:
         raise ValidationError(
             {
@@ -137,7 +138,7 @@ def record_video_access(
             }
         )
     if equipment is not None and equipment.site_id != site.pk:
-        raise ValidationError({"equipment": "The equipment is at another site."})
+        raise ValidationError({"equipment": f"{HOUSE_CONTROL}: the equipment is at another site."})
     with transaction.atomic():
         access = RecordingAccess(
             site=site,

@@ -276,7 +276,7 @@ def _reviewed_window(table: Table, shift_started_at, shift_ended_at, footage_sta
 
 def _check_reviewer(reviewer: Employee, site: Site, shift_started_at: datetime, shift_ended_at: datetime) -> None:
     if reviewer.organization_id != site.organization_id:
-        raise ValidationError({"reviewer": "The reviewer must be a person of the organization."})
+        raise ValidationError({"reviewer": f"{HOUSE_CONTROL}: the reviewer must be a person of the organization."})
     if not may_handle_video(reviewer, site):
         raise ValidationError(
             {

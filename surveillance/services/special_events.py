@@ -51,7 +51,7 @@ def record_special_event(
     if (last_day - first_day).days + 1 > MAX_EVENT_DAYS:
         raise ValidationError({"last_day": f"{HOUSE_CONTROL}: an event is recorded for at most {MAX_EVENT_DAYS} days."})
     if corrects is not None and corrects.site_id != site.pk:
-        raise ValidationError({"corrects": "The event corrected is another site's."})
+        raise ValidationError({"corrects": f"{HOUSE_CONTROL}: the event corrected is another site's."})
     with transaction.atomic():
         list(Site.objects.select_for_update().filter(pk=site.pk).values_list("pk", flat=True))  # one at a time
         if corrects is not None and SpecialEvent.objects.filter(corrects=corrects).exists():

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from cardroom.access import require_gaming_manager
 from cardroom.models import Site
+from core.rules import HOUSE_CONTROL
 from packs import game_name
 
 from .. import queries
@@ -86,7 +87,7 @@ def record_premises_succession(*, acting_user, site: Site, predecessor: Site, ac
     within 45 days of conducting twenty-one (`queries.operational_deadline`)."""
     require_gaming_manager(acting_user, site.organization_id, action="record the premises a site succeeds")
     if predecessor.pk == site.pk:
-        raise ValidationError({"predecessor": "A site cannot succeed itself."})
+        raise ValidationError({"predecessor": f"{HOUSE_CONTROL}: a site cannot succeed itself."})
     if hasattr(site, "premises_succession"):
         raise ValidationError({"site": "The premises this site succeeds are already recorded."})
     if site.pk in queries.premises_chain(predecessor):

@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from cardroom.models import Site, Table
 from core import acts, moments
 from core.citations import cite
+from core.rules import HOUSE_CONTROL
 
 
 def append_audited(obj, *, acting_user, site: Site, action: str):
@@ -20,7 +21,7 @@ def append_audited(obj, *, acting_user, site: Site, action: str):
 
 def require_same_site(table: Table | None, site: Site, field: str = "table") -> None:
     if table is not None and table.site_id != site.pk:
-        raise ValidationError({field: "The table is at another site."})
+        raise ValidationError({field: f"{HOUSE_CONTROL}: the table is at another site."})
 
 
 def require_day_begun(site: Site, gaming_date: date, field: str = "gaming_date") -> None:

@@ -45,8 +45,8 @@ def test_the_service_records_the_rules_of_play_one_line_each_without_blank_lines
     [
         ([TOO_LONG], f"each is at most {MAX_RULE_OF_PLAY_LENGTH} (House control)"),
         (TOO_MANY, f"At most {MAX_RULES_OF_PLAY} rules of play, not {MAX_RULES_OF_PLAY + 1} (House control)"),
-        ("Played with 6 or 8 decks.", "a list of lines"),
-        ([6], "a line of text"),
+        ("Played with 6 or 8 decks.", "House control: rules_of_play is a list of lines"),
+        ([6], "House control: each line of rules_of_play is text"),
     ],
 )
 def test_the_service_refuses_bad_rules_of_play_on_their_field_and_writes_nothing(manager, org, lines, words):

@@ -60,7 +60,7 @@ def test_a_second_starting_count_is_refused_and_a_correction_replaces_it(site, c
     first = count(cashier, site)
     with pytest.raises(ValidationError, match="already recorded"):
         count(cashier, site)
-    with pytest.raises(ValidationError, match="Say why"):
+    with pytest.raises(ValidationError, match="say why the count is corrected"):
         count(cashier, site, corrects=first)
     corrected = count(cashier, site, corrects=first, reason="Miscounted the twenties", cash={10000: 1})
     assert corrected.corrects == first

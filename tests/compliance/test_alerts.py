@@ -220,9 +220,9 @@ def test_only_the_gaming_manager_runs_checks(client_for, cast, site):
 def test_the_command_refuses_a_bad_quarter_or_site(site):
     from django.core.management.base import CommandError
 
-    with pytest.raises(CommandError, match="YYYYQn"):
+    with pytest.raises(CommandError, match="House control: write quarter as YYYYQn"):
         call_command("run_compliance", "--site", str(site.pk), "--quarter", "Q3")
-    with pytest.raises(CommandError, match="no site with id 999999"):
+    with pytest.raises(CommandError, match="--site: House control: no site with id 999999"):
         call_command("run_compliance", "--site", "999999", "--quarter", "2026Q3")
 
 

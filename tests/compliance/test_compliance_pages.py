@@ -97,7 +97,7 @@ def test_the_list_shows_this_quarters_alerts_without_asking(client, cast, site, 
 
 def test_a_bad_quarter_is_said_and_this_quarter_shown(client, cast, site, in_november):
     html = page(client, cast[Role.AUDITOR].user, "/compliance/alerts/?quarter=2026-2")
-    assert "Write a quarter as YYYYQn" in html and "Compliance alerts, 2026Q4" in html
+    assert "House control: write quarter as YYYYQn" in html and "Compliance alerts, 2026Q4" in html
 
 
 def test_the_list_says_when_the_checks_last_ran_by_whom_and_with_what_result(
@@ -420,8 +420,8 @@ def test_the_calendar_moves_by_month_across_the_year(client, cast, site, in_nove
 @pytest.mark.parametrize(
     "month, said",
     [
-        ("2026-13", "month: 2026-13 is not a month: write YYYY-MM, for example 2026-11."),
-        ("garbage", "month: Write the month as YYYY-MM, for example 2026-11 (got &#x27;garbage&#x27;)."),
+        ("2026-13", "month: House control: month names no month (2026-13 is not a month; write YYYY-MM)."),
+        ("garbage", "month: House control: write month as YYYY-MM, for example 2026-11 (got &#x27;garbage&#x27;)."),
         ("1999-12", "month: The month (1999-12) must be between 2000-01-01 and 2100-12-31 (house control)."),
     ],
 )

@@ -118,7 +118,7 @@ def test_verify_audit_log_for_one_organization(two_floors, capsys):
     with pytest.raises(CommandError, match=rf"BROKEN: organization {mine} \(chain org-{mine}\), table accounting_slip"):
         call_command("verify_audit_log", organization=mine)
     call_command("verify_audit_log", organization=theirs)
-    with pytest.raises(CommandError, match="--organization: there is no organization 987654"):
+    with pytest.raises(CommandError, match="--organization: House control: there is no organization 987654"):
         call_command("verify_audit_log", organization=987654)
 
 

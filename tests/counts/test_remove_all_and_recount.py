@@ -88,7 +88,7 @@ def test_no_box_ticked_is_refused_before_the_confirmation(client, shift_manager,
     client.force_login(shift_manager.user)
     response = client.post("/counts/boxes/remove-all/", {**custody, "step": "review"})
     assert response.status_code == 400
-    assert "Choose at least one drop box to remove." in response.content.decode()
+    assert "House control: choose at least one drop box to remove." in response.content.decode()
 
 
 def test_only_a_shift_manager_removes_boxes(removal_night, client, cast, boxes):

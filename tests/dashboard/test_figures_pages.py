@@ -81,7 +81,10 @@ def test_the_daily_page_defaults_to_the_latest_gaming_day(client, cast, site, pl
 
 def test_a_bad_date_is_named(client, cast, site):
     response = _page(client, cast[Role.AUDITOR], f"/dashboard/daily/?site={site.pk}&date=14-08-2026")
-    assert response.status_code == 400 and b"Write date as YYYY-MM-DD (got &#x27;14-08-2026&#x27;)" in response.content
+    assert (
+        response.status_code == 400
+        and b"House control: write date as YYYY-MM-DD (got &#x27;14-08-2026&#x27;)" in response.content
+    )
 
 
 def test_an_impossible_date_is_said_to_be_no_date_as_the_api_says(client, cast, site):
@@ -97,7 +100,9 @@ def test_a_bad_quarter_is_named_inline_as_a_bad_date_is(client, cast, site):
     response = _page(client, cast[Role.AUDITOR], f"/dashboard/quarter/?site={site.pk}&quarter=2026Q9")
     html = response.content.decode()
     assert response.status_code == 400
-    assert "<li>quarter: Write a quarter as YYYYQn, for example 2026Q3 (got &#x27;2026Q9&#x27;).</li>" in html
+    assert (
+        "<li>quarter: House control: write quarter as YYYYQn, for example 2026Q3 (got &#x27;2026Q9&#x27;).</li>" in html
+    )
     assert "[" not in html.split('id="errors"')[1].split("</div>")[0]
 
 

@@ -233,7 +233,7 @@ def test_a_blank_licence_is_said_with_the_other_blank_fields_at_once(client, ny_
         ({"ended_at": "before"}, "ended_at", "House control: a session ends after it starts."),
         ({"receipts_cents": "-5"}, "receipts_cents", "A session&#x27;s receipts total is from $0.00"),
         ({"prizes_cents": "-0.01"}, "prizes_cents", "(House control); got -$0.01."),
-        ({"receipts_cents": "lots"}, "receipts_cents", "Enter an amount in dollars and cents"),
+        ({"receipts_cents": "lots"}, "receipts_cents", "House control: enter an amount in dollars and cents"),
         ({"prizes_cents": "1.005"}, "prizes_cents", "has a fraction of a cent"),
         (
             {"receipts_cents": ""},

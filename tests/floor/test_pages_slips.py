@@ -273,7 +273,7 @@ def test_the_register_refuses_a_reversed_period_with_the_api_message(client, cas
     client.force_login(cast[Role.AUDITOR].user)
     response = client.get("/floor/register/", {"start": "2026-11-10", "end": "2026-11-01"})
     assert response.status_code == 400
-    assert "The end must be on or after the start and within 366 days." in page(response)
+    assert "House control: end is on or after start and within 366 days of it." in page(response)
 
 
 def test_the_chips_menu_fits_the_role(client, cast):

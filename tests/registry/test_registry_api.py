@@ -314,7 +314,7 @@ def test_the_quarter_page_downloads_every_filing_of_the_jurisdiction_as_csv(two_
     [
         ("1999Q1", "The quarter must be in 2000-2100 (house control)."),
         ("2101Q4", "The quarter must be in 2000-2100 (house control)."),
-        ("2026Q5", "Write a quarter as YYYYQn, for example 2026Q3 (got &#x27;2026Q5&#x27;)."),
+        ("2026Q5", "House control: write quarter as YYYYQn, for example 2026Q3 (got &#x27;2026Q5&#x27;)."),
     ],
 )
 def test_the_quarter_page_says_what_is_wrong_with_the_quarter_asked(agency, client, asked, said):

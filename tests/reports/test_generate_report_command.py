@@ -75,17 +75,17 @@ def test_a_quarterly_summary_is_generated_at_once_not_left_to_a_worker(site, aud
 
 
 @pytest.mark.parametrize("args,options,message", [
-    (["nonsense"], {"quarter": "2026Q3"}, "Unknown report kind 'nonsense'; one of: "),
-    (["quarterly"], {"site": 999_999, "quarter": "2026Q3"}, "--site: no site with id 999999."),
-    (["quarterly"], {}, "--quarter: This report covers a quarter"),
-    (["quarterly"], {"quarter": "2026-Q3"}, "--quarter: Write a quarter as YYYYQn"),
+    (["nonsense"], {"quarter": "2026Q3"}, "House control: unknown report kind 'nonsense'; one of: "),
+    (["quarterly"], {"site": 999_999, "quarter": "2026Q3"}, "--site: House control: no site with id 999999."),
+    (["quarterly"], {}, "--quarter: House control: this report covers a quarter"),
+    (["quarterly"], {"quarter": "2026-Q3"}, "--quarter: House control: write quarter as YYYYQn"),
     (["daily"], {"date": "2026-13-01"}, "--date: House control: date names no day of the calendar (2026-13-01 is not a date)."),
-    (["daily"], {"date": "13/01/2026"}, "--date: Write date as YYYY-MM-DD (got '13/01/2026')"),
-    (["daily"], {"start": "2026-11-20", "end": "2026-11-01"}, "--end: The end (2026-11-01) is before the start"),
-    (["daily"], {"start": "2026-11-20"}, "--end: Give start and end"),
-    (["daily"], {"quarter": "2026Q3", "date": "2026-07-01"}, "Give either --quarter or a date"),
-    (["daily"], {"date": "2026-07-01", "user": None}, "--user: give the username"),
-    (["daily"], {"date": "2026-07-01", "user": "nobody"}, "--user: no active user 'nobody'."),
+    (["daily"], {"date": "13/01/2026"}, "--date: House control: write date as YYYY-MM-DD (got '13/01/2026')"),
+    (["daily"], {"start": "2026-11-20", "end": "2026-11-01"}, "--end: House control: end (2026-11-01) is before start"),
+    (["daily"], {"start": "2026-11-20"}, "--end: House control: give start and end"),
+    (["daily"], {"quarter": "2026Q3", "date": "2026-07-01"}, "House control: give either --quarter or a date"),
+    (["daily"], {"date": "2026-07-01", "user": None}, "--user: House control: give the username"),
+    (["daily"], {"date": "2026-07-01", "user": "nobody"}, "--user: House control: no active user 'nobody'."),
 ])  # fmt: skip
 def test_bad_arguments_are_a_command_error_naming_the_option(site, auditor, tmp_path, args, options, message):
     options = {"site": site.pk, "user": auditor.username, "file_format": "csv", "output": str(tmp_path / "x")} | options
@@ -108,7 +108,7 @@ def test_an_error_exits_nonzero_from_the_command_line(site, auditor, tmp_path, c
             "--quarter", "2026Q3", "--format", "csv", "--output", str(tmp_path / "x")]  # fmt: skip
     with pytest.raises(SystemExit) as exited:
         Command().run_from_argv(argv)
-    assert exited.value.code == 1 and "Unknown report kind 'nonsense'" in capsys.readouterr().err
+    assert exited.value.code == 1 and "House control: unknown report kind 'nonsense'" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exited:
         Command().run_from_argv([*argv[:-4], "--format", "docx", "--output", str(tmp_path / "x")])
     assert exited.value.code == 2  # argparse: invalid choice

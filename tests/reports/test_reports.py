@@ -180,7 +180,11 @@ def test_building_the_alerts_report_takes_bounded_queries_whatever_the_period(
 def test_the_reports_page_shows_errors_inline_and_generates(client, cast, site, tables):
     client.force_login(cast[Role.AUDITOR].user)
     bad = client.post("/reports/", {"kind": "alerts", "site": site.pk, "start": "2026-11-20", "end": "2026-11-01"})
-    assert bad.status_code == 400 and "is before the start" in bad.content.decode()
+    assert (
+        bad.status_code == 400
+        and "House control: end (" in bad.content.decode()
+        and "is before start" in bad.content.decode()
+    )
     good = client.post("/reports/", {"kind": "house_rules", "site": site.pk, "end": "2026-11-20"}, follow=True)
     assert "Download PDF" in good.content.decode()
     run = ReportRun.objects.get()

@@ -46,7 +46,7 @@ def test_a_fee_or_prize_voided_twice_at_once_is_voided_once_and_the_second_refus
 
     refused = other.result()
     assert isinstance(refused, ValidationError), refused
-    assert refused.message_dict == {voided: [f"This {voided} is voided already."]}
+    assert refused.message_dict == {voided: [f"House control: this {voided} is voided already."]}
     model = TournamentFee if voided == "fee" else TournamentPrize
     assert model.objects.filter(voids__isnull=False).count() == 1
     assert verify_chain().ok

@@ -16,6 +16,7 @@ from django.core.management.base import CommandError
 from cardroom import pins
 from cardroom.models import Site, Station
 from core.management.base import DatabaseCommand
+from core.rules import HOUSE_CONTROL
 
 
 class Command(DatabaseCommand):
@@ -31,7 +32,7 @@ class Command(DatabaseCommand):
     def handle(self, *args, **options):
         site = Site.objects.filter(pk=options["site"]).first()
         if site is None:
-            raise CommandError(f"No site {options['site']}.")
+            raise CommandError(f"--site: {HOUSE_CONTROL}: no site with id {options['site']}.")
         password = os.environ.get(options["password_env"]) or getpass.getpass("The station's password: ")
         try:
             station = pins.create_station(

@@ -7,6 +7,7 @@ from compliance.models import ComplianceRun
 from core.management.base import DatabaseCommand
 from core.periods import Quarter
 from core.plurals import plural
+from core.rules import HOUSE_CONTROL
 
 
 class Command(DatabaseCommand):
@@ -26,7 +27,7 @@ class Command(DatabaseCommand):
         if site:
             missing = set(site) - set(Site.objects.filter(pk__in=site).values_list("pk", flat=True))
             if missing:
-                raise CommandError(f"--site: no site with id {', '.join(map(str, sorted(missing)))}")
+                raise CommandError(f"--site: {HOUSE_CONTROL}: no site with id {', '.join(map(str, sorted(missing)))}")
         try:
             result = run_checks(site_ids=None if all else site, quarter=period, trigger=ComplianceRun.Trigger.COMMAND)
         except ValidationError as exc:  # a quarter before the law held (engine.refuse_before_the_law)

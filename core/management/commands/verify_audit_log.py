@@ -8,6 +8,7 @@ from core.audit_verify import verify_chain
 from core.management.base import DatabaseCommand
 from core.models import AuditEvent
 from core.plurals import plural
+from core.rules import HOUSE_CONTROL
 
 # The organizations the chains are kept for (the model the events point at: `core` imports no domain app).
 Organization = AuditEvent._meta.get_field("organization").related_model
@@ -37,9 +38,9 @@ class Command(DatabaseCommand):
 
     def handle(self, *args, progress_every, organization, full=False, registry=False, **options):
         if progress_every < 1:
-            raise CommandError("--progress-every must be at least 1")
+            raise CommandError(f"--progress-every: {HOUSE_CONTROL}: give at least 1")
         if organization is not None and not Organization.objects.filter(pk=organization).exists():
-            raise CommandError(f"--organization: there is no organization {organization}")
+            raise CommandError(f"--organization: {HOUSE_CONTROL}: there is no organization {organization}")
         result = verify_chain(full=full, progress=self._progress, every=progress_every, organization_id=organization)
         if not result.ok:
             raise CommandError(

@@ -3,6 +3,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
+from core.rules import HOUSE_CONTROL
 from packs.ledger import LEDGER_PATH, LedgerRefused, drift, law_data, read_ledger, record, write_ledger
 
 
@@ -28,7 +29,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, recording=False, correct=(), note="", ledger=LEDGER_PATH, **options):
         if correct and not recording:
-            raise CommandError("--correct: a correction is recorded: give --record too.")
+            raise CommandError(f"--correct: {HOUSE_CONTROL}: a correction is recorded; give --record too.")
         entries, data, today = read_ledger(ledger), law_data(), timezone.localdate()
         if not recording:
             messages = drift(entries, data, today)

@@ -6,6 +6,7 @@ from datetime import date
 from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError
 
+from core import limits
 from core.management.base import DatabaseCommand
 from packs.registry import PACKS
 from registry import services
@@ -32,11 +33,13 @@ class Command(DatabaseCommand):
 
     def handle(self, *args, **o):
         if o["jurisdiction"] is not None and o["jurisdiction"] not in PACKS:
-            raise CommandError(f"--jurisdiction: no pack {o['jurisdiction']!r}")
+            raise CommandError(f"--jurisdiction: {services.HOUSE}: no pack {o['jurisdiction']!r}")
         try:
             expected = date.fromisoformat(o["expected_from"]) if o["expected_from"] else date.today().replace(day=1)
         except ValueError as exc:
-            raise CommandError("--expected-from: give a date, YYYY-MM-DD") from exc
+            raise CommandError(
+                f"--expected-from: {limits.date_text_message(o['expected_from'], 'expected_from')}"
+            ) from exc
         if o["revoke"]:
             matching = list(
                 Credential.objects.filter(

@@ -39,10 +39,12 @@ class Command(DatabaseCommand):
     def handle(self, *args, kind, site, user, quarter, date, start, end, file_format, output, **options):
         kinds = load_kinds()
         if kind not in kinds:
-            raise CommandError(f"Unknown report kind {kind!r}; one of: {', '.join(sorted(kinds))}.")
+            raise CommandError(
+                f"{limits.CITED_HOUSE_CONTROL}: unknown report kind {kind!r}; one of: {', '.join(sorted(kinds))}."
+            )
         site_obj = Site.objects.filter(pk=site).select_related("organization").first()
         if site_obj is None:
-            raise CommandError(f"--site: no site with id {site}.")
+            raise CommandError(f"--site: {limits.CITED_HOUSE_CONTROL}: no site with id {site}.")
         period = self._period(quarter=quarter, date=date, start=start, end=end, as_of=kinds[kind].period == "as_of")
         run = self._generate(kind=kind, site=site_obj, user=self._user(user), period=period, date_given=bool(date))
         written = self._write(run, file_format, Path(output))
@@ -50,18 +52,20 @@ class Command(DatabaseCommand):
 
     def _user(self, username):
         if not username:
-            raise CommandError("--user: give the username of the gaming manager or auditor the report is for "
+            raise CommandError(f"--user: {limits.CITED_HOUSE_CONTROL}: give the username of the gaming manager or auditor the report is for "
                                "(the request is audited in their name).")  # fmt: skip
         user = get_user_model().objects.filter(username=username, is_active=True).first()
         if user is None:
-            raise CommandError(f"--user: no active user {username!r}.")
+            raise CommandError(f"--user: {limits.CITED_HOUSE_CONTROL}: no active user {username!r}.")
         return user
 
     def _period(self, *, quarter, date, start, end, as_of: bool) -> dict:
         if quarter and (date or start or end):
-            raise CommandError("Give either --quarter or a date (--date, or --start and --end), not both.")
+            raise CommandError(
+                f"{limits.CITED_HOUSE_CONTROL}: give either --quarter or a date (--date, or --start and --end), not both."
+            )
         if date and (start or end):
-            raise CommandError("Give either --date or --start and --end, not both.")
+            raise CommandError(f"{limits.CITED_HOUSE_CONTROL}: give either --date or --start and --end, not both.")
         if date:
             try:
                 day = limits.parse_date(date, "date")
