@@ -279,6 +279,16 @@ def shift_figures(site_ids, start: date, end: date, *, dealer_ids=None) -> list[
     return _Custody(list(site_ids), start, end).figures(dealer_ids)
 
 
+def shift_prizes(site_ids, start: date, end: date) -> dict[int, int | None]:
+    """{dealer shift id: what its tray paid out (opener + fills - credits - closer, the slips of
+    the shift's own span)} of each shift with gaming dates in [start, end], or None where the
+    tray was not counted at its changes: the chips a shift's own drop box is measured against,
+    read before the boxes are counted (a drop of zero stands in for each shift's box)."""
+    custody = _Custody(list(site_ids), start, end)
+    custody.drop_by_shift = {row[0]: 0 for rows in custody.shifts.values() for row in rows}
+    return {s.shift_id: s.custody.prizes_cents if s.custody else None for s in custody.figures()}
+
+
 class HoldBesideSite:
     """A dealer's hold (`total`) and the site's over the same period (`site_total`)."""
 

@@ -59,7 +59,15 @@ from .books import (
 )
 from .day_figures import dealer_summaries, dealer_totals, shift_figures, site_versions, table_days_and_shifts
 from .day_figures import table_days as snapshot_table_days
-from .dealer_hold import DealerLine, DealerSummary, DealerTotals, HoldBesideSite, ShiftFigures, summarize_dealers
+from .dealer_hold import (
+    DealerLine,
+    DealerSummary,
+    DealerTotals,
+    HoldBesideSite,
+    ShiftFigures,
+    shift_prizes,
+    summarize_dealers,
+)
 from .dealer_hold import dealer_summaries as live_dealer_summaries
 from .dealer_hold import shift_figures as live_shift_figures
 from .figures import ZERO, Custody, ratio_string
@@ -295,6 +303,7 @@ __all__ = [
     "ratio_string",
     "register_hold_thresholds",
     "shift_figures",
+    "shift_prizes",
     "site_versions",
     "snapshot_table_days",
     "summarize_dealers",

@@ -4,7 +4,10 @@ Spokane and Kingston by their organizations' count teams, `cardroom.pack_demo.CA
 Runs after the floor's demo (which creates the gaming days, dealer shifts and slips) and
 counts the days it built (`floor.demo.built_dates`; a day a person entered is theirs to
 count): each table in play that day, the paddlewheel too, gets its box removed by the site's
-shift manager, counted blind by both members, and signed. A few counts differ and are
+shift manager, counted blind by both members, and signed. Where the pack's law tracks each
+dealer's percent-of-hold (ND 99-01.3-08-04(8)) the site exchanges its boxes at each dealer change:
+each shift's own box, placed as the dealer sits down and removed at the change (the floor's demo
+counts the tray there), so each shift's hold is separable (accounting.dealer_hold). A few counts differ and are
 resolved by recount; one box holds a form that was never issued (a forms exception), which
 the shift manager explains after the count, as the books must before they close (every slip
 accounted for, ND 99-01.3-08-05(2)). Idempotent: a gaming day already counted is skipped.
@@ -18,10 +21,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from cardroom.models import Table
+from compliance.rules import DEALER_HOLD_TRACKED
 from core import demo_progress
 
 from . import queries, services
-from .models import CountSession, Drop, DropBox
+from .models import BoxExchange, CountSession, DropBox
 
 COUNT_TEAM = ("count1", "count2")
 SHIFT_MANAGERS = ("shift", "shift2")
@@ -96,6 +100,12 @@ def _setup_site(manager, site, people, key) -> None:
             services.register_drop_box(acting_user=manager, table=table)
     if key == "busy" and queries.count_settings(site).twenty_one_auditor_id is None and "auditor" in people:
         services.update_count_settings(acting_user=manager, site=site, twenty_one_auditor=people["auditor"])
+    # Where the pack's law tracks each dealer's percent-of-hold (ND 99-01.3-08-04(8)), the demo's
+    # house does so at every site: a box a dealer shift. Set before the site's first count only,
+    # so a setting a person changed later stays theirs.
+    tracks = DEALER_HOLD_TRACKED.applies(site) and not CountSession.objects.filter(site=site).exists()
+    if tracks and queries.box_exchange(site) != BoxExchange.DEALER_SHIFT:
+        services.update_count_settings(acting_user=manager, site=site, box_exchange=BoxExchange.DEALER_SHIFT)
 
 
 def _in_play(day) -> list[Table]:
@@ -128,51 +138,110 @@ def _count_day(site, key, day, people, crew, *, first_of_site: bool) -> None:
     start, end = queries.gaming_day_bounds(site, day.gaming_date)
     removed_at = end - timedelta(hours=3, minutes=30)
     rng = random.Random(f"{site.name}-{day.gaming_date}")
-    from accounting.published import table_days
-
-    prizes = {t.table_id: t.custody.prizes_cents for t in table_days([site.pk], day.gaming_date, day.gaming_date)}
-    boxes = []
-    for table in tables:
-        box = DropBox.objects.filter(table=table, active=True).select_related("site", "table").order_by("label").first()
-        services.remove_drop_box(
-            acting_user=shift.user,
-            drop_box=box,
-            gaming_date=day.gaming_date,
-            removed_at=removed_at,
-            at=removed_at,
-            storage_place="Office safe",
-            key_holder=first,
-            escorted_by=escort,
-            sole_employee_on_duty=escort is None,
-        )
-        boxes.append(box)
+    custody = {"shift": shift, "escort": escort, "key_holder": first, "manager": people["gm"]}
+    if queries.box_exchange(site) == BoxExchange.DEALER_SHIFT:
+        drops = _exchange_at_dealer_changes(day, tables, removed_at, custody)
+    else:
+        drops = [(_remove_box(day, table, None, None, removed_at, custody), None) for table in tables]
+    prizes = _prizes(site, day)
     count_at = removed_at + timedelta(minutes=20)
     session = services.open_count_session(
         acting_user=first.user, site=site, gaming_date=day.gaming_date, members=[first, second], at=count_at
     )
     unissued = first_of_site and key == "busy"
-    for n, box in enumerate(boxes):
+    for n, (drop, shift_id) in enumerate(drops):
         _count_box(
             session,
-            box,
+            drop.drop_box,
             rng,
             key,
             count_at + timedelta(minutes=5 * n),
             unissued=unissued and n == 0,
-            drop_cents=_drop_cents(key, day.gaming_date, prizes.get(box.table_id), rng),
+            drop_cents=_drop_cents(key, day.gaming_date, prizes.get(shift_id or (None, drop.table_id)), rng),
         )
-    sign_at = count_at + timedelta(minutes=5 * len(boxes) + 5)
+    sign_at = count_at + timedelta(minutes=5 * len(drops) + 5)
     for member in (first, second):
         services.sign_count(acting_user=member.user, session=session, at=sign_at)
     if unissued:  # explained before the day's books close (every slip accounted for)
         services.explain_forms_exception(
             acting_user=shift.user,
-            drop=Drop.objects.get(drop_box=boxes[0], gaming_date=day.gaming_date),
+            drop=drops[0][0],
             explanation="A fill slip copy from the old training pad, dropped in the box by mistake; "
             "removed and filed with the day's records.",
             at=sign_at + timedelta(minutes=10),
             **UNISSUED_FORM,
         )
+
+
+def _prizes(site, day) -> dict:
+    """What each tray paid out that day: by dealer shift id (the shift's own span, where the tray
+    was counted at its changes) and by (None, table id) for the whole table-day."""
+    from accounting.published import shift_prizes, table_days
+
+    found: dict = {s: p for s, p in shift_prizes([site.pk], day.gaming_date, day.gaming_date).items() if p is not None}
+    for t in table_days([site.pk], day.gaming_date, day.gaming_date):
+        found[(None, t.table_id)] = t.custody.prizes_cents
+    return found
+
+
+def _exchange_at_dealer_changes(day, tables, removed_at, custody) -> list[tuple]:
+    """A box a dealer shift (ND 99-01.3-08-04(8): each dealer's percent-of-hold): placed as the
+    dealer sits down, removed at the change (the next shift's start) or, the night's last, with
+    the other boxes after the close. [(drop, shift id)] in the order removed."""
+    from floor.models import DealerShift
+
+    removals = []
+    for table in tables:
+        shifts = list(DealerShift.objects.filter(table=table, gaming_day=day).order_by("started_at", "pk"))
+        for index, dealer_shift in enumerate(shifts):
+            last = index == len(shifts) - 1
+            leaves_at = removed_at if last else shifts[index + 1].started_at
+            removals.append((leaves_at, table, dealer_shift))
+    drops = []
+    for leaves_at, table, dealer_shift in sorted(removals, key=lambda r: (r[0], r[1].number)):
+        drops.append(
+            (_remove_box(day, table, dealer_shift, dealer_shift.started_at, leaves_at, custody), dealer_shift.pk)
+        )
+    return drops
+
+
+def _remove_box(day, table, dealer_shift, placed_at, removed_at, custody):
+    """Place (at `placed_at`, when given) and remove a free box of `table` for the day or for
+    `dealer_shift`; a table with every box still holding cash gets another box registered (the
+    next letter), as a house exchanging boxes at dealer changes keeps several a table."""
+    box = _free_box(table, custody["manager"])
+    shift_id = dealer_shift.pk if dealer_shift is not None else None
+    if placed_at is not None:
+        services.place_drop_box(
+            acting_user=custody["shift"].user,
+            drop_box=box,
+            gaming_date=day.gaming_date,
+            dealer_shift_id=shift_id,
+            at=placed_at,
+        )
+    escort = custody["escort"]
+    removal = services.remove_drop_box(
+        acting_user=custody["shift"].user,
+        drop_box=box,
+        gaming_date=day.gaming_date,
+        dealer_shift_id=shift_id,
+        removed_at=removed_at,
+        at=removed_at,
+        storage_place="Office safe",
+        key_holder=custody["key_holder"],
+        escorted_by=escort,
+        sole_employee_on_duty=escort is None,
+    )
+    return removal.drop
+
+
+def _free_box(table, manager) -> DropBox:
+    boxes = list(DropBox.objects.filter(table=table, active=True).select_related("site", "table").order_by("label"))
+    for box in boxes:
+        if queries.open_drop(box) is None and queries.uncounted_drop(box) is None:
+            return box
+    label = chr(ord("A") + len(boxes))
+    return services.register_drop_box(acting_user=manager.user, table=table, label=label)
 
 
 def _currency(cents: int, rng) -> list[dict]:

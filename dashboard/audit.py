@@ -20,6 +20,7 @@ from cardroom.models import Employee, Site
 from core import limits
 from core.models import AuditEvent
 from core.moments import shown
+from core.money import format_money
 
 from .access import AUDIT_LOG
 
@@ -151,9 +152,10 @@ def page_of(events: QuerySet[AuditEvent], params) -> Page:
 
 @dataclass(frozen=True)
 class Change:
-    field: str
+    field: str  # the stored key, as the full detail writes it
     before: str
     after: str
+    label: str = ""  # the key in words (`field_words`)
 
 
 @dataclass(frozen=True)
@@ -165,13 +167,55 @@ class Row:
     action_words: str
     changes: list[Change]
     what: str = ""  # the record in words (`record_name`), its id beside it
+    detail: str = ""  # the event's before and after as stored (JSON), under its readable fields
 
 
-def _value(values: dict | None, field: str) -> str:
+def _value(values: dict | None, field: str, site: Site | None) -> str:
     if not isinstance(values, dict) or field not in values or values[field] is None:
         return ""  # absent, or empty: not the JSON word "null"
-    value = values[field]
-    return value if isinstance(value, str) else json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return readable(values[field], site, field)
+
+
+MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")  # an ISO 8601 moment as the events store it
+
+
+def when(site: Site | None, moment: datetime) -> str:
+    """A moment as the page writes it: the site's local time with its zone, UTC for no site."""
+    return shown(site, moment) if site else moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def field_words(key: str) -> str:
+    """'gaming_date' as 'Gaming date'; 'value_cents' as 'Value' (its amount reads in dollars)."""
+    words = key.removesuffix("_cents").replace("_", " ").strip() or key
+    return words[:1].upper() + words[1:]
+
+
+def readable(value, site: Site | None, key: str = "") -> str:
+    """A stored value in words: a list comma-separated, an object as its fields in words, an empty
+    one "none"; cents (a key ending in _cents) in dollars; a moment as the page's other moments
+    (`when`, to the minute); yes or no for a flag."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int) and key.endswith("_cents"):
+        return format_money(value)
+    if isinstance(value, list):
+        return ", ".join(readable(item, site, key) for item in value) or "none"
+    if isinstance(value, dict):
+        fields = (f"{field_words(k)}: {readable(v, site, k)}" for k, v in sorted(value.items()))
+        return "; ".join(fields) or "none"
+    if isinstance(value, str) and MOMENT.match(value):
+        return _moment(value, site)
+    return str(value)
+
+
+def _moment(text: str, site: Site | None) -> str:
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return text
+    return when(site, moment) if moment.tzinfo else moment.strftime("%Y-%m-%d %H:%M")
 
 
 @cache
@@ -192,13 +236,14 @@ def record_name(object_type: str) -> str:
     return _record_names().get(object_type, object_type)
 
 
-def changes(before, after) -> list[Change]:
-    """The fields of `before` and `after`, each with its value in both (blank where absent); a
-    value that is no object (a list, a number) is shown as one field, "value"."""
+def changes(before, after, site: Site | None = None) -> list[Change]:
+    """The fields of `before` and `after`, each with its value in both in words (`readable`;
+    blank where absent); a value that is no object (a list, a number) is shown as one field,
+    "value"."""
     before = before if isinstance(before, dict) or before is None else {"value": before}
     after = after if isinstance(after, dict) or after is None else {"value": after}
     fields = sorted(set(before or {}) | set(after or {}))
-    return [Change(f, _value(before, f), _value(after, f)) for f in fields]
+    return [Change(f, _value(before, f, site), _value(after, f, site), field_words(f)) for f in fields]
 
 
 def action_words(action: str) -> str:
@@ -211,17 +256,14 @@ def row(event: AuditEvent) -> Row:
     actor = event.actor
     employee = getattr(actor, "employee", None) if actor is not None else None
     name = (actor.get_full_name() or actor.get_username()) if actor is not None else event.actor_label
-    when = (
-        shown(event.site, event.occurred_at)
-        if event.site
-        else event.occurred_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    )
+    stored = {"before": event.before, "after": event.after}
     return Row(
         event=event,
-        when=when,
+        when=when(event.site, event.occurred_at),
         who=name,
         initials=employee.initials if employee else "",
         action_words=action_words(event.action),
-        changes=changes(event.before, event.after),
+        changes=changes(event.before, event.after, event.site),
         what=record_name(event.object_type),
+        detail=json.dumps(stored, indent=2, sort_keys=True, ensure_ascii=False),
     )

@@ -27,8 +27,9 @@ def demo(db):
     first_day = DAYS[0]
     with time_machine.travel(datetime(2026, 11, 10, 20, tzinfo=ZoneInfo(site.time_zone)), tick=False):
         mark_built(accounting.open_gaming_day(acting_user=people["shift"].user, site=site, gaming_date=first_day))
-        for table in tables:
+        for table, dealer in zip(tables, ("dealer", "dealer2"), strict=True):
             accounting.record_table_inventory(acting_user=people["shift"].user, table=table, kind="opener", chips=TRAY)
+            accounting.start_dealer_shift(acting_user=people["shift"].user, table=table, dealer=people[dealer])
             accounting.prepare_fill(acting_user=people["cashier"].user, table=table, chips=TRAY[:1])
     # The second day only needs to show tables in play: a gaming day and dealer shifts.
     evening = datetime(2026, 11, 11, 20, tzinfo=ZoneInfo(site.time_zone))
@@ -72,3 +73,31 @@ def test_the_first_busy_box_holds_an_unissued_form_explained_before_the_books_cl
     explanation = rec["exceptions"][0]["explanation"]
     assert explanation is not None and explanation.explained_by.user.username.startswith("shift")
     assert unexplained_forms(session.site, DAYS[0]) == []  # its books may close
+
+
+def test_the_north_dakota_demo_exchanges_a_box_at_each_dealer_change_so_most_dealers_have_a_percent_of_hold(db):
+    """Each ND demo night's box follows its dealer (ND 99-01.3-08-04(8)): the dealer hold report
+    reads a percent-of-hold and a z-score for most dealers, not n/a for everyone."""
+    from accounting.dealer_hold import NO_BOX_EXCHANGE, dealer_summaries
+    from counts.models import Drop
+    from counts.queries import box_exchange
+    from floor.demo import build_demo_custody, demo_days, people_at
+
+    demo = load_demo()
+    site = demo["sites"]["busy"]
+    days = [d for d in demo_days("busy", site, date.today()) if d.weekday() in (4, 5)][-3:]
+    assert build_demo_custody(site, days=days, people=people_at(site)) == len(days)
+    extend_demo(demo)
+
+    assert box_exchange(site) == "dealer_shift"
+    shifts = DealerShift.objects.filter(table__site=site)
+    assert Drop.objects.filter(site=site, dealer_shift_id__in=shifts.values("pk")).count() == shifts.count()
+    summaries = dealer_summaries([site.pk], days[0], days[-1])
+    every_shift = [s for summary in summaries for s in summary.shifts]
+    assert every_shift and all(s.not_separable_because != NO_BOX_EXCHANGE for s in every_shift)
+    assert sum(s.custody is not None for s in every_shift) >= 0.8 * len(every_shift)
+    with_hold = [s for s in summaries if s.hold_ratio is not None]
+    assert len(with_hold) * 2 > len(summaries) and sum(s.separable_shifts for s in with_hold) > 0
+    assert any(s.z_score is not None for s in with_hold)
+    # Each box's drop follows its own shift's payout at a plausible hold (domain.md section 8).
+    assert all(-1 < s.hold_ratio < 1 for s in with_hold)

@@ -60,7 +60,8 @@ def test_an_opened_gaming_day_is_listed_with_who_when_and_its_place_in_the_chain
     # The record in words, its stored type kept as the cell's title
     assert f'title="floor.gamingday">Gaming day #{event.object_id}</td>' in row and site.name in row
     assert f'<td class="text-end">{event.seq}</td>' in row
-    assert "<summary>" in row and "<code>gaming_date</code>" in row  # the changed fields, behind a summary
+    # The changed fields in words, behind a summary, the stored key kept as the cell's title
+    assert "<summary>" in row and '<td title="gaming_date">Gaming date</td>' in row
 
 
 @pytest.mark.parametrize("role", list(Role))
@@ -236,7 +237,9 @@ def test_a_rows_event_names_its_record_in_words_and_an_empty_value_blank(client,
     html = page_for(client, cast[Role.AUDITOR]).content.decode()
     row = html.split(f'data-seq="{event.seq}"')[1].split("</tr>\n")[0]
     assert 'title="cage_bankcountline">Bank count line #7</td>' in row
-    assert "<td><code>note</code></td><td></td><td></td></tr>" in row and "null" not in row
+    fields = row.split('class="audit-json')[0]  # the readable fields, before the JSON as stored
+    assert '<td title="note">Note</td><td></td><td></td></tr>' in fields and "null" not in fields
+    assert '<td title="value_cents">Value</td><td></td><td>$25.00</td></tr>' in fields
 
 
 def test_a_page_is_found_from_its_neighbour_not_by_counting_or_skipping_the_log(client, org, site, cast):
@@ -250,3 +253,28 @@ def test_a_page_is_found_from_its_neighbour_not_by_counting_or_skipping_the_log(
             assert client.get(f"{URL}{query}").status_code == 200
         events = [q["sql"].upper() for q in seen.captured_queries if "CARDROOM_AUDITEVENT" in q["sql"].upper()]
         assert events and not [sql for sql in events if "COUNT(" in sql or "OFFSET" in sql], events
+
+
+def test_an_events_detail_reads_in_words_lists_and_moments_as_the_page_writes_them_the_json_kept(
+    client, org, site, cast
+):
+    """Keys in words, an empty list "none", a list comma-separated, a moment as the page's own
+    (the site's local time to the minute, never microseconds); the stored JSON behind a summary."""
+    moment = datetime(2026, 11, 10, 2, 15, 30, 123456, tzinfo=UTC)
+    with transaction.atomic():
+        event = audit.new_event(actor=cast[Role.GAMING_MANAGER].user, action="books.rebuilt",
+                                object_type="test.books", object_id="3", site_id=site.pk,
+                                before={"rebuilt": [], "rows": []},
+                                after={"rebuilt": ["2026-11-09", "2026-11-10"], "rows": [{"table": 1, "drop_cents": 12345}],
+                                       "checked_at": moment.isoformat(), "closed": True})  # fmt: skip
+        audit.append_events(org.pk, [event])
+    html = page_for(client, cast[Role.AUDITOR]).content.decode()
+    row = html.split(f'data-seq="{event.seq}"')[1].split("</tr>\n")[0]
+    fields, stored = row.split('class="audit-json')
+    assert '<td title="rebuilt">Rebuilt</td><td>none</td><td>2026-11-09, 2026-11-10</td></tr>' in fields
+    assert '<td title="rows">Rows</td><td>none</td><td>Drop: $123.45; Table: 1</td></tr>' in fields
+    assert f'<td title="checked_at">Checked at</td><td></td><td>{shown(site, moment)}</td></tr>' in fields
+    assert '<td title="closed">Closed</td><td></td><td>yes</td></tr>' in fields
+    assert "123456" not in fields and "[]" not in fields and "&quot;" not in fields
+    # The full detail as stored, behind its own summary
+    assert "<summary" in stored and "&quot;rebuilt&quot;: []" in stored and moment.isoformat() in stored
