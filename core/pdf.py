@@ -732,14 +732,16 @@ MAX_TRAILING_NOTES = 8
 def _tail_start(story: Sequence[Flowable]) -> int:
     """Where the story's end that stays with the sign-off begins: its last table when only a few
     notes follow it (a dealer shifts report's "not separable because" lines: with the sign-off
-    alone they filled a last page of their own when the table ended at a page's foot), else
-    its last flowable."""
+    alone they filled a last page of their own when the table ended at a page's foot), the first
+    of a few lines following another block, else its last flowable."""
     last = len(story) - 1
     for index in range(last, max(-1, last - MAX_TRAILING_NOTES - 1), -1):
         if isinstance(story[index], Table):
             return index
         if not isinstance(story[index], Paragraph | Spacer | Line):
-            break
+            # The few lines after a block that is no table (a count sheet's total and its
+            # signatures after its boxes) travel together with the sign-off, never its last alone.
+            return min(index + 1, last)
     return last
 
 

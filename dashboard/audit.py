@@ -206,11 +206,11 @@ def readable(value, site: Site | None, key: str = "") -> str:
         fields = (f"{field_words(k)}: {readable(v, site, k)}" for k, v in sorted(value.items()))
         return "; ".join(fields) or "none"
     if isinstance(value, str) and MOMENT.match(value):
-        return _moment(value, site)
+        return _stored_moment(value, site)
     return str(value)
 
 
-def _moment(text: str, site: Site | None) -> str:
+def _stored_moment(text: str, site: Site | None) -> str:
     try:
         moment = datetime.fromisoformat(text)
     except ValueError:
