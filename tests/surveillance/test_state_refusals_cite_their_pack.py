@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 
 from surveillance import services
 from surveillance.services.outages import report_outage
-from tests.conformance.words import ND_WORDS, OTHER_WORDS, law_words_in
+from tests.conformance.words import refused_in_its_packs_words
 
 from .conftest import local
 from .test_packs import as_pack
@@ -123,8 +123,4 @@ def test_each_state_refusal_names_its_field_and_the_rule_of_the_sites_pack(
     world = {"site": site, "table": as_pack(site, code), "manager": manager, "shift": shift_manager}
     with pytest.raises(ValidationError) as refused:
         act(world)
-    errors = refused.value.message_dict
-    assert list(errors) == [field], errors
-    (message,) = errors[field]
-    assert message.startswith(f"{nd if code == 'ND' else HOUSE}: "), message
-    assert not law_words_in(message, OTHER_WORDS if code == "ND" else ND_WORDS), message
+    refused_in_its_packs_words(refused.value.message_dict, field, nd if code == "ND" else HOUSE, code)
