@@ -79,6 +79,18 @@ def closed_dates(site_id: int, gaming_dates: Collection[date]) -> set[date]:
     return closed | {day for day, quarter in quarters.items() if quarter in filed}
 
 
+def closed_on() -> Q:
+    """True where the books of the outer row's `site_id` and `gaming_date` are closed, as
+    `closed_reason` says of one date (its own BooksClose, or a QuarterFiling of the site whose
+    quarter, [start, end], holds the date): the answer the books register (core.closing) for a
+    lower layer to filter its rows by in its own query."""
+    day = BooksClose.objects.filter(site_id=OuterRef("site_id"), gaming_date=OuterRef("gaming_date"))
+    filed = QuarterFiling.objects.filter(
+        site_id=OuterRef("site_id"), start__lte=OuterRef("gaming_date"), end__gte=OuterRef("gaming_date")
+    )
+    return Q(Exists(day)) | Q(Exists(filed))
+
+
 def closed_days(site_ids: Collection[int], start: date, end: date) -> set[tuple[int, date]]:
     """The (site_id, date) in [start, end] with their own books closed (a BooksClose each: close_books
     closes only a day of the books) and no gaming day opened on them, one query; the answer the

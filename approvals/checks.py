@@ -202,7 +202,8 @@ def single_wager_citation(table) -> str:
 def approval_errors(table, link) -> dict[str, str]:
     """Each setting the approval fixes that the table breaks, and its pay tables and shuffler."""
     approval = link.approval
-    cite = f"{approval.game_name} ({approval.reference})"
+    # The game is played under the approval's conditions and rules of play, its pay tables included.
+    cite = f"{rules.GAME_APPROVAL.at(table.site)}: {approval.game_name} ({approval.reference})"
     new_approval = (
         "changing it needs a new approval: link the table to an approval that permits it (a gaming manager, on "
         "the table's game page)."

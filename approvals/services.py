@@ -72,12 +72,14 @@ def _pay_table(row: dict) -> dict:
     code = _text(row.get("code"), "pay_tables", required=True, max_length=20)
     payout = row.get("natural_payout") or ""
     if side_bet and payout:
-        raise ValidationError({"pay_tables": f"Side bet pay table {code}: a side bet has no blackjack payout."})
+        raise ValidationError(
+            {"pay_tables": f"{rules.HOUSE_CONTROL}: side bet pay table {code}: a side bet has no blackjack payout."}
+        )
     if not side_bet and payout not in Table.BlackjackPayout.values:
         raise ValidationError(
             {
-                "pay_tables": f"Blackjack pay table {code}: natural_payout (the unsuited blackjack payout the table "
-                f"posts) is one of {', '.join(Table.BlackjackPayout.values)}."
+                "pay_tables": f"{rules.HOUSE_CONTROL}: blackjack pay table {code}: natural_payout (the unsuited "
+                f"blackjack payout the table posts) is one of {', '.join(Table.BlackjackPayout.values)}."
             }
         )
     lines = row.get("lines") or []
@@ -267,7 +269,10 @@ def record_internal_controls(
     check_date(approved_on, "approved_on")
     if approved_on > effective_on:
         raise ValidationError(
-            {"approved_on": "Internal controls take effect once approved: approved_on is not after effective_on."}
+            {
+                "approved_on": f"{rules.HOUSE_CONTROL}: internal controls take effect once approved: approved_on is "
+                "not after effective_on."
+            }
         )
     approved_by = _text(approved_by, "approved_by", required=True, max_length=rules.MAX_NAME_LENGTH)
     approval_reference = _text(
@@ -322,24 +327,21 @@ def _check_tables_documented(controls: InternalControls) -> None:
 LINK_SETTINGS = tuple(dict.fromkeys((*rules.CONDITION_FIELDS, *rules.DOCUMENTED_FIELDS)))
 
 
-def _pay_table_choice(approval, pay_table, field: str, *, side_bet: bool):
+def _pay_table_choice(approval, pay_table, field: str, *, side_bet: bool, site):
+    """The pay table a table offering `approval`'s game posts: one of the approval's own (`GAME_APPROVAL`:
+    the game is played under the rules of play approved, their pay tables included)."""
+    cite = f"{rules.GAME_APPROVAL.at(site)}: {approval.game_name} ({approval.reference})"
     choices = [p for p in approval.pay_tables.all() if bool(p.side_bet) == side_bet]
     if pay_table is None:
         if choices and not side_bet:
             raise ValidationError(
-                {
-                    field: f"{approval.game_name} ({approval.reference}): choose one of its blackjack "
-                    f"pay tables: {', '.join(p.code for p in choices)}."
-                }
+                {field: f"{cite}: choose one of its blackjack pay tables: {', '.join(p.code for p in choices)}."}
             )
         return None
     if pay_table not in choices:
         offered = ", ".join(f"{p.side_bet} {p.code}".strip() for p in choices) or "none"
         raise ValidationError(
-            {
-                field: f"{approval.game_name} ({approval.reference}): pay table {pay_table} is not "
-                f"among the approval's selectable pay tables ({offered})."
-            }
+            {field: f"{cite}: pay table {pay_table} is not among the approval's selectable pay tables ({offered})."}
         )
     return pay_table
 
@@ -382,8 +384,12 @@ def link_table_game(
             raise ValidationError(
                 {"approval": f"{rules.HOUSE_CONTROL}: approval names another organization's approval."}
             )
-        blackjack_pay_table = _pay_table_choice(approval, blackjack_pay_table, "blackjack_pay_table", side_bet=False)
-        side_bet_pay_table = _pay_table_choice(approval, side_bet_pay_table, "side_bet_pay_table", side_bet=True)
+        blackjack_pay_table = _pay_table_choice(
+            approval, blackjack_pay_table, "blackjack_pay_table", side_bet=False, site=site
+        )
+        side_bet_pay_table = _pay_table_choice(
+            approval, side_bet_pay_table, "side_bet_pay_table", side_bet=True, site=site
+        )
     elif blackjack_pay_table or side_bet_pay_table:
         raise ValidationError(
             {"approval": f"{rules.HOUSE_CONTROL}: pay tables are chosen with an approved game (give approval)."}

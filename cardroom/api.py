@@ -24,6 +24,7 @@ from core.api import (
     WritableScopedViewSet,
 )
 from core.api_filters import FilterSet, IdFilter
+from core.lockouts import SIGN_IN_REFUSED
 from core.plurals import plural
 from core.throttles import LoginRateThrottle
 from core.tokens import issue_token
@@ -600,7 +601,13 @@ class AccountLocked(exceptions.APIException):
 
 
 class LoginSerializer(StrictInputMixin, AuthTokenSerializer):
-    """The login name and password, nothing else."""
+    """The login name and password, nothing else; a wrong one answered in the sign-in page's words."""
+
+    def validate(self, attrs):
+        try:
+            return super().validate(attrs)
+        except serializers.ValidationError as refused:
+            raise serializers.ValidationError(SIGN_IN_REFUSED, code="authorization") from refused
 
 
 class TokenSerializer(serializers.Serializer):

@@ -5,12 +5,9 @@ the services (so it has history and audit events), acting as the demo gaming man
 """
 
 from contextlib import contextmanager
-from datetime import timedelta
-from zoneinfo import ZoneInfo
 
 from django.contrib.auth import base_user, get_user_model
 from django.db import transaction
-from django.utils import timezone
 
 from . import services
 from .models import Employee, Membership, Organization, Role, Site, Table
@@ -129,22 +126,10 @@ def _chip_values(organization) -> list[int]:
 DEMO_LOADED_EVENT = "demo.loaded"  # the whole demo built, for the stamp in its `after`
 
 
-def demo_dates() -> list[str]:
-    """The dates the builders date their records from, now: the server's date and each site's own
-    date and gaming date (its zone, its business day's start hour). While none has turned, a
-    second load has nothing to add."""
-    now = timezone.now()
-    dates = {timezone.localdate(now)}
-    for zone, start_hour in Site.objects.values_list("time_zone", "business_day_start_hour").distinct():
-        local = now.astimezone(ZoneInfo(zone))
-        dates |= {local.date(), (local - timedelta(hours=start_hour)).date()}
-    return sorted(str(d) for d in dates)
-
-
 def loaded_for() -> dict | None:
-    """The stamp for which `load_demo` last built the whole demo in the database (its
-    `demo_dates` and its builders' code: `{"dates": [...], "code": "..."}`), or None: never, or
-    not to its end."""
+    """The stamp for which `load_demo` last built the whole demo in the database (its dates,
+    `load_demo.demo_dates`, and its builders' code: `{"dates": [...], "code": "..."}`), or None:
+    never, or not to its end."""
     from core.models import AuditEvent
 
     organization = Organization.objects.filter(name=ORGANIZATION, licence_number=LICENCE).first()

@@ -7,6 +7,7 @@ from django.db.models import Q
 
 from core.citations import stated
 from core.forms import BootstrapMixin, CentsField
+from core.lockouts import SIGN_IN_REFUSED
 from core.rules import HOUSE_CONTROL
 
 from .chips import default_spec, laws_for
@@ -420,6 +421,7 @@ class SignInForm(AuthenticationForm):
     (cardroom.pins.deactivated_station_refusal) rather than that the password is wrong."""
 
     station_refusal = ""
+    sign_in_refused = SIGN_IN_REFUSED
 
     def clean(self):
         try:

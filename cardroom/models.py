@@ -673,7 +673,9 @@ class Station(models.Model):
 
     def clean(self):
         if self.user_id and Employee.objects.filter(user_id=self.user_id).exists():
-            raise ValidationError({"user": "A station login is no employee's login: it signs nothing itself."})
+            raise ValidationError(
+                {"user": f"{HOUSE_CONTROL}: a station login is no employee's login: it signs nothing itself."}
+            )
 
     def presents(self, work: str) -> bool:
         """Does the station present the forms of `work` (a `Kind`: PIT or COUNT)?"""
@@ -754,7 +756,9 @@ class Membership(models.Model):
 
     def clean(self):
         if self.site_id is None and self.role not in ORG_WIDE_ROLES:
-            raise ValidationError({"site": "Only gaming managers and auditors may hold a role at all sites."})
+            raise ValidationError(
+                {"site": f"{HOUSE_CONTROL}: only gaming managers and auditors may hold a role at all sites."}
+            )
         if self.site_id and self.employee_id and self.site.organization_id != self.employee.organization_id:
             raise ValidationError({"site": f"{HOUSE_CONTROL}: the site belongs to another organization."})
         if (
@@ -764,7 +768,10 @@ class Membership(models.Model):
         ):
             # A wheel operator runs a paddlewheel: a site whose pack deals none has no such role.
             raise ValidationError(
-                {"role": f"{self.site.name} deals no paddlewheel (its law's games), so it has no wheel operator."}
+                {
+                    "role": f"{HOUSE_CONTROL}: {self.site.name} deals no paddlewheel (its law's games), so it has no "
+                    "wheel operator."
+                }
             )
         if self.employee_id:
             check_role_grant(self)  # another app's rule on who holds the role (counts: AUDITOR_BAR)

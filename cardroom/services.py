@@ -184,6 +184,11 @@ def _a_record_of(table: Table) -> str | None:
     return None
 
 
+# House control (no pack's text moves a table between sites): a table's records, figures and filed
+# quarters are its site's, so a table stays where it was added.
+TABLE_STAYS_AT_ITS_SITE = f"{HOUSE_CONTROL}: a table cannot move to another site; add a new table there."
+
+
 def refuse_renaming_the_records(current: Table, table: Table) -> None:
     """House control: once a table has records, its game and number stay as they were. The figures
     read each record's game from its table (a twenty-one table made paddlewheel would move its
@@ -193,7 +198,7 @@ def refuse_renaming_the_records(current: Table, table: Table) -> None:
     change them; otherwise a new table is added for the other game or number. No table moves to
     another site, records or not (the admin's form moved one, its figures with it)."""
     if table.site_id != current.site_id:  # its records, figures and filed quarters would go with it
-        raise ValidationError({"site": "A table cannot move to another site; add a new table there."})
+        raise ValidationError({"site": TABLE_STAYS_AT_ITS_SITE})
     changed = [name for name in TABLE_RECORD_FIELDS if getattr(current, name) != getattr(table, name)]
     kind = _a_record_of(current) if changed else None
     if kind is None:

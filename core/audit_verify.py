@@ -793,7 +793,8 @@ def _compare(table: str, canonical: dict, event: tuple) -> None:
 
 
 def _recorded_part(table: str, canonical: dict, event: tuple) -> dict:
-    """The row's values of the fields its event recorded: broken where one is gone or differs."""
+    """The row's values of the fields its event recorded: broken where one is gone or differs (the
+    differing named in the model's field order)."""
     pk, _, recorded, chain, org_id, seq = event
     recorded = recorded or {}
     gone = sorted(set(recorded) - set(canonical))
@@ -801,7 +802,9 @@ def _recorded_part(table: str, canonical: dict, event: tuple) -> dict:
         reason = f"field {', '.join(gone)} recorded by event #{seq} no longer exists"
         raise _Broken(Problem(reason, chain, org_id, None, table, pk, tuple(gone)))
     current = {name: canonical[name] for name in recorded} if recorded else canonical
-    differing = tuple(name for name in recorded if current[name] != recorded[name])
+    # In the model's field order (`canonical` is in `row_fields` order), not the stored JSON's: jsonb
+    # reads its keys shortest first, SQLite as written, and the same rewrite is named alike on both.
+    differing = tuple(name for name in canonical if name in recorded and canonical[name] != recorded[name])
     if differing:
         changes = "; ".join(f"{name} was {recorded[name]!r}, is {current[name]!r}" for name in differing)
         reason = f"{', '.join(differing)} differ{'s' if len(differing) == 1 else ''} from event #{seq} ({changes})"

@@ -15,7 +15,7 @@ dates without a gaming day).
 from collections.abc import Callable, Collection
 from datetime import date
 
-from .hooks import BOOKS_CLOSED, BOOKS_DAY, CLOSED_DATES, CLOSED_DAYS, EXPECTED_DEPOSIT
+from .hooks import BOOKS_CLOSED, BOOKS_DAY, CLOSED_DATES, CLOSED_DAYS, CLOSED_ON, EXPECTED_DEPOSIT
 
 # (site_id, gaming_date) -> why the books of that date are closed ("the books of 2026-08-14
 # are closed", "the quarterly summary of 2026Q3 is filed"), or None while they are open.
@@ -61,6 +61,19 @@ def closed_dates(site_id: int, gaming_dates: Collection[date]) -> set[date]:
     """Those of the site's `gaming_dates` whose books are closed (`books_closed` of each, asked at
     once: a page listing several dates asks a fixed number of queries, not two per date)."""
     return CLOSED_DATES(site_id, gaming_dates)
+
+
+def register_closed_on(closed: Callable[[], object]) -> None:
+    """The books register `closed() -> condition` once, when their app is ready."""
+    CLOSED_ON.register(closed)
+
+
+def closed_on():
+    """A condition, true where the books of the outer row's `site_id` and `gaming_date` are closed
+    (as `closed_reason` says of each: its own books, or its quarter's summary filed), for a lower
+    layer to filter its own rows by in one query of a size independent of how many rows it reads
+    (the cage's ideal bank: the latest of the bank's days from a date whose books are closed)."""
+    return CLOSED_ON()
 
 
 def register_closed_days(closed: ClosedDays) -> None:

@@ -195,6 +195,13 @@ CLOSED_DAYS = declare(
     answer="closed(site_ids, start, end) -> the set of (site_id, date) in [start, end] whose own books were closed "
     "(a day of the books each, with or without a gaming day), in one query",
 )
+CLOSED_ON = declare(
+    "closed_on",
+    asked_by="core.closing (the cage's ideal bank: the latest of the bank's days from a date whose books are closed)",
+    answered_by="accounting (accounting.apps)",
+    answer="closed() -> a condition, true where the books of the outer row's site_id and gaming_date are closed "
+    "(its own books, or its quarter's summary filed), filtered on in the asker's own query",
+)
 BOOKS_DAY = declare(
     "books_day",
     asked_by="core.closing (the cage's deposit of a date with no gaming day)",

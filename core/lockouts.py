@@ -12,7 +12,15 @@ from django.db.models import QuerySet, Sum
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from .rules import HOUSE_CONTROL
+
 LOGIN_FAILURE_LIMIT = settings.AXES_FAILURE_LIMIT
+# The answer to a wrong login name or password, a person's or a station's, on the sign-in page and
+# from the API's token endpoint alike: the lock it leads to is the house's own control.
+SIGN_IN_REFUSED = (
+    f"{HOUSE_CONTROL}: your login name and password did not match; after {LOGIN_FAILURE_LIMIT} wrong tries "
+    "the account is locked for a while."
+)
 
 
 def _recent_attempts() -> QuerySet:

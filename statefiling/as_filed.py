@@ -28,6 +28,15 @@ from .models import FiledDealers, Submission
 NOT_SENT = "changed behind the application's back: its package is not sent to the state registry until it is set right"
 
 
+def read(filing: QuarterFiling, queued: Submission | None = None) -> tuple[FiledDealers | None, str | None]:
+    """The filing's frozen dealers' hold (its `FiledDealers` row, None for a quarter filed before
+    it was kept), read once, and what of the filing is altered (`altered`), or None where nothing
+    is: what a package is built from is the row just checked, and a package is built or sent only
+    where nothing is (House control: what reaches the state is what was filed)."""
+    frozen = FiledDealers.objects.filter(filing=filing).first()
+    return frozen, altered(filing, frozen, queued) or None
+
+
 def altered(filing: QuarterFiling, frozen: FiledDealers | None, queued: Submission | None = None) -> str:
     """Empty where the filing's figures and its frozen dealers' hold (None: a quarter filed before
     it was kept) hash to their stored digests and read as their row events recorded them, and the

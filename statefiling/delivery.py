@@ -14,7 +14,7 @@ from core import filing_package, hooks
 from core.audit import record_event
 
 from . import as_filed, client
-from .models import AmendmentReceipt, FiledDealers, FilingReceipt, RegistryLink, Submission
+from .models import AmendmentReceipt, FilingReceipt, RegistryLink, Submission
 
 FILINGS_PATH = "/registry/api/v1/filings/"
 ANCHORS_PATH = "/registry/api/v1/anchors/"
@@ -116,13 +116,12 @@ def _point_back(submission: Submission) -> None:
 
 def _withheld(submission: Submission) -> bool:
     """Before each attempt: the filing's figures and frozen dealers' hold still hash as filed and
-    an original package carries them (`as_filed.altered`). Else nothing is sent: the attempt is
+    an original package carries them (`as_filed.read`). Else nothing is sent: the attempt is
     kept with the problem named (the quarter's page and the API show it), audited the first time
     it is found, and the sweep tries again; once the rows are set right the same package goes
     under its Idempotency-Key (House control: what reaches the state is what was filed)."""
     filing = submission.filing
-    frozen = FiledDealers.objects.filter(filing=filing).first()
-    problem = as_filed.altered(filing, frozen, None if submission.amendment_id else submission)
+    _, problem = as_filed.read(filing, None if submission.amendment_id else submission)
     if not problem:
         return False
     with transaction.atomic():

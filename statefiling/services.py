@@ -148,9 +148,8 @@ def build_package(filing: QuarterFiling, head) -> dict:
     a package built later, for a quarter filed before the organization linked, names the
     dealers as the quarter was filed, not as they stand when it is sent. Built only from what
     was filed: where the figures or the frozen hold no longer hash to the digests stored with
-    them (`as_filed.altered`), nothing is built and the refusal names the row."""
-    frozen = FiledDealers.objects.filter(filing=filing).first()
-    problem = as_filed.altered(filing, frozen)
+    them (`as_filed.read`), nothing is built and the refusal names the row."""
+    frozen, problem = as_filed.read(filing)
     if problem:
         raise ValidationError({"filing": problem})
     site = filing.site

@@ -4,6 +4,7 @@ from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from cardroom.models import Site
@@ -44,18 +45,20 @@ def set_ideal_bank(*, acting_user, site: Site, amount_cents: int, effective_on: 
 def _refuse_ideal_in_closed_books(site: Site, effective_on: date) -> None:
     """Closed books stay closed: an ideal bank is read by every bank day from `effective_on` until
     the next, so one in force from a date at or before a day whose books are closed (or whose
-    quarter is filed) would change that day's imprest figures behind its close. One query for
-    the bank's days from the date, two for which of them are closed (`core.closing.closed_dates`)."""
+    quarter is filed) would change that day's imprest figures behind its close. Two queries of a
+    size independent of the bank's history: the latest of the bank's days from the date whose
+    books are closed (`core.closing.closed_on`, in the bank counts' own query), and why it is
+    closed, or the date's own books where none of those is (`core.closing.closed_reason`)."""
     if not isinstance(effective_on, date):
         return  # the model's own check names the field
-    counted = BankCount.objects.filter(site=site, gaming_date__gte=effective_on).values_list("gaming_date", flat=True)
-    closed = closing.closed_dates(site.pk, {effective_on, *counted.order_by().distinct()})
-    if not closed:
+    counted = BankCount.objects.filter(site=site, gaming_date__gte=effective_on).filter(closing.closed_on())
+    last = counted.aggregate(last=Max("gaming_date"))["last"] or effective_on
+    why = closing.closed_reason(site.pk, last)
+    if why is None:
         return
-    last = max(closed)
     raise ValidationError(
         {
-            "effective_on": f"{closing.closed_books_control(site)}: {closing.closed_reason(site.pk, last)}, so an "
+            "effective_on": f"{closing.closed_books_control(site)}: {why}, so an "
             f"ideal bank in force from {effective_on} would change the bank of a closed day. Give a date after "
             f"{last}."
         }

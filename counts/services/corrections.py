@@ -19,6 +19,9 @@ from ..rules import COUNT
 from .counting import agree, entry_after, save_entry
 from .figures import entry_figures, parse_currency, parse_forms
 
+# House control: the reconciliation of the forms found with the slips issued keeps one explanation a form.
+EXPLAINED = HOUSE_CONTROL + ": {kind} slip {number} is already explained."
+
 
 def record_count_adjustment(
     *,
@@ -41,7 +44,10 @@ def record_count_adjustment(
     acts.refuse_closed_books(session.site, session.gaming_date, "the counted drop", field="session")
     if not queries.is_signed(session):
         raise ValidationError(
-            {"session": "The count is not signed yet: the team resolves differences by recount before signing."}
+            {
+                "session": f"{COUNT.at(session.site)}: the count is not signed yet: the team resolves differences "
+                "by recount before signing."
+            }
         )
     if drop_box.site_id != session.site_id:
         raise ValidationError({"box": f"{HOUSE_CONTROL}: {drop_box} belongs to another site than this count."})
@@ -49,7 +55,7 @@ def record_count_adjustment(
     if current is None:
         raise ValidationError({"box": f"{HOUSE_CONTROL}: {drop_box} was not counted in this session."})
     if not (reason or "").strip():
-        raise ValidationError({"reason": "An adjusting entry states its reason."})
+        raise ValidationError({"reason": f"{HOUSE_CONTROL}: an adjusting entry states its reason."})
     figures, found = parse_currency(currency, session.site), parse_forms(forms, session.site)
     when = _adjusted_at(session, current, at)
     with transaction.atomic():
@@ -110,17 +116,21 @@ def explain_forms_exception(
     )
     employee = acts.acting_employee_of(acting_user)
     if not (explanation or "").strip():
-        raise ValidationError({"explanation": "Say why the form is missing or unexpected."})
+        raise ValidationError({"explanation": f"{HOUSE_CONTROL}: say why the form is missing or unexpected."})
     agreement = queries.current_agreements(signed_only=False).filter(drop=drop).first()
     if agreement is None:
-        raise ValidationError({"box": "The box's count is not agreed yet; its forms are reconciled once it is."})
+        raise ValidationError(
+            {"box": f"{HOUSE_CONTROL}: the box's count is not agreed yet; its forms are reconciled once it is."}
+        )
     _lines, found = entry_figures(agreement.entry)
     rows = queries.forms_reconciliation(drop, found)["exceptions"]
     match = next((r for r in rows if (r["kind"], r["number"]) == (kind, number)), None)
     if match is None:
-        raise ValidationError({"number": f"{kind} slip {number} is not an exception on this box's count."})
+        raise ValidationError(
+            {"number": f"{HOUSE_CONTROL}: {kind} slip {number} is not an exception on this box's count."}
+        )
     if match["explanation"] is not None:
-        raise ValidationError({"number": f"{kind} slip {number} is already explained."})
+        raise ValidationError({"number": EXPLAINED.format(kind=kind, number=number)})
     # An explanation entered from paper keeps its time; the exception it explains exists once the
     # box's figures are agreed (a house control: the reconciliation of forms found with slips issued).
     explained_at = acts.moment(at, "explained_at", site=site, books=False, what="a forms explanation")
@@ -153,4 +163,4 @@ def _refuse_explained_meanwhile(drop: Drop, kind: str, number: int) -> None:
     refused as it is afterwards (the reconciliation keeps one explanation of each form)."""
     acts.hold(drop)
     if FormsExplanation.objects.filter(drop_id=drop.pk, kind=kind, number=number).exists():
-        raise ValidationError({"number": f"{kind} slip {number} is already explained."})
+        raise ValidationError({"number": EXPLAINED.format(kind=kind, number=number)})

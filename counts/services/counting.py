@@ -64,10 +64,12 @@ def open_count_session(
     if len(members) != 2 or members[0].pk == members[1].pk:
         raise ValidationError({"members": f"{COUNT_TEAM.at(site)}: a count team is exactly two persons."})
     if opener.pk not in {m.pk for m in members}:
-        raise ValidationError({"members": "You open a count session as one of its two members."})
+        raise ValidationError({"members": f"{HOUSE_CONTROL}: you open a count session as one of its two members."})
     for member in members:
         if member.organization_id != site.organization_id or not member.active or not holds_count_role(member, site):
-            raise ValidationError({"members": f"{member} is not an active count team member at {site}."})
+            raise ValidationError(
+                {"members": f"{HOUSE_CONTROL}: {member} is not an active count team member at {site}."}
+            )
     # A day's drop boxes are counted after its activity (`COUNT`): never a day not begun, nor at a
     # moment (from paper) before the day began.
     moments.refuse_day_not_begun(site, gaming_date, rule=COUNT.at(site), why="a count follows the day's activity")
@@ -103,7 +105,10 @@ def open_count_session(
 
 def _refuse_opened_twice(site: Site, gaming_date: date) -> None:
     if CountSession.objects.filter(site=site, gaming_date=gaming_date).exists():
-        raise ValidationError({"gaming_date": f"The count of {gaming_date} at {site} is already open."})
+        # House control: one session counts a gaming day's boxes (no pack's text says how many).
+        raise ValidationError(
+            {"gaming_date": f"{HOUSE_CONTROL}: the count of {gaming_date} at {site} is already open; count in it."}
+        )
 
 
 def _hold(session: CountSession) -> None:
@@ -168,7 +173,10 @@ def _drop_to_count(session: CountSession, drop_box: DropBox) -> Drop:
             }
         )
     raise ValidationError(
-        {"box": f"{drop_box} was not removed from a table on {session.gaming_date}; there is nothing in it to count."}
+        {
+            "box": f"{HOUSE_CONTROL}: {drop_box} was not removed from a table on {session.gaming_date}; "
+            "there is nothing in it to count."
+        }
     )
 
 
@@ -303,10 +311,14 @@ def record_blind_count(
     return entry
 
 
-def _refuse_agreed(drop: Drop) -> None:
+def _refuse_agreed(session: CountSession, drop: Drop) -> None:
+    """`COUNT`: the members resolve a difference between their two counts; an agreed count has none."""
     if drop.agreements.exists():
         raise ValidationError(
-            {"box": f"The count of {drop.drop_box} is already agreed; there is no difference to resolve."}
+            {
+                "box": f"{COUNT.at(session.site)}: the count of {drop.drop_box} is already agreed; "
+                "there is no difference to resolve."
+            }
         )
 
 
@@ -331,7 +343,7 @@ def resolve_difference(
                 "box": f"{COUNT.at(session.site)}: both members count {drop_box} independently before a difference is resolved."
             }
         )
-    _refuse_agreed(drop)
+    _refuse_agreed(session, drop)
     if not (note or "").strip():
         raise ValidationError(
             {"note": f"{COUNT.at(session.site)}: say what the recount found; a difference is resolved with a note."}
@@ -347,7 +359,7 @@ def resolve_difference(
     with transaction.atomic(), appended_at_end():
         _hold(session)
         _refuse_signed(session)
-        _refuse_agreed(drop)
+        _refuse_agreed(session, drop)
         entry = save_entry(session, drop, EntryKind.RECOUNT, employee, figures, found, when, note=note.strip())
         _audit(acting_user, "count.recounted", entry, session.site, after=entry_after(entry, figures, found))
         return agree(acting_user, session, drop, entry, CountAgreement.Source.RECOUNT, when, reason=note.strip())

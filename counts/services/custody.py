@@ -25,11 +25,15 @@ def _validate_dealer_shift(site: Site, table: Table, gaming_date: date, dealer_s
     exchange = queries.box_exchange(site)
     if exchange == BoxExchange.DEALER_SHIFT and dealer_shift_id is None:
         raise ValidationError(
-            {"dealer_shift": "This site exchanges drop boxes at each dealer change: name the dealer shift."}
+            {
+                "dealer_shift": f"{HOUSE_CONTROL}: this site exchanges drop boxes at each dealer change: name the dealer shift."
+            }
         )
     if exchange == BoxExchange.GAMING_DAY and dealer_shift_id is not None:
         raise ValidationError(
-            {"dealer_shift": "This site exchanges drop boxes once per gaming day, not per dealer shift."}
+            {
+                "dealer_shift": f"{HOUSE_CONTROL}: this site exchanges drop boxes once per gaming day, not per dealer shift."
+            }
         )
     if dealer_shift_id is not None:
         try:
@@ -40,14 +44,19 @@ def _validate_dealer_shift(site: Site, table: Table, gaming_date: date, dealer_s
             pk=dealer_shift_id, table=table, gaming_day__gaming_date=gaming_date
         ).exists():
             raise ValidationError(
-                {"dealer_shift": f"No dealer shift {dealer_shift_id} at table {table.number} on {gaming_date}."}
+                {
+                    "dealer_shift": f"{HOUSE_CONTROL}: no dealer shift {dealer_shift_id} at table {table.number} "
+                    f"on {gaming_date}."
+                }
             )
 
 
 def _validate_reuse(site: Site, drop_box: DropBox, *, open_drop_read: bool = False) -> None:
     """`open_drop_read`: the caller found no open drop of the box already (not asked twice)."""
     if not open_drop_read and queries.open_drop(drop_box) is not None:
-        raise ValidationError({"box": f"{drop_box} is still on its table: record its removal first."})
+        raise ValidationError(
+            {"box": f"{REMOVAL.at(site)}: {drop_box} is still on its table: record its removal first."}
+        )
     if queries.uncounted_drop(drop_box) is not None:
         raise ValidationError(
             {
@@ -86,8 +95,9 @@ def place_drop_box(
 
 
 def _refuse_retired(drop_box: DropBox) -> None:
+    """House control: a retired box is out of use for good (no pack's text retires a box)."""
     if not drop_box.active:
-        raise ValidationError({"box": f"{drop_box} is retired."})
+        raise ValidationError({"box": f"{HOUSE_CONTROL}: {drop_box} is retired and is not placed again."})
 
 
 def _held_free(site: Site, drop_box: DropBox) -> DropBox:
@@ -142,7 +152,9 @@ def _validate_custody(
                 }
             )
     elif second_key_holder is not None:
-        raise ValidationError({"second_key_holder": f"{drop_box} has one lock; there is no second key."})
+        raise ValidationError(
+            {"second_key_holder": f"{KEYS.at(site)}: {drop_box} has one lock; there is no second key."}
+        )
 
 
 def remove_drop_box(
@@ -182,11 +194,15 @@ def remove_drop_box(
         site=site,
     )
     if drop is not None and gaming_date is not None and drop.gaming_date != gaming_date:
-        raise ValidationError({"gaming_date": f"{drop_box} is on its table for {drop.gaming_date}, not {gaming_date}."})
+        raise ValidationError(
+            {"gaming_date": f"{HOUSE_CONTROL}: {drop_box} is on its table for {drop.gaming_date}, not {gaming_date}."}
+        )
     if drop is None:
         if gaming_date is None:
             raise ValidationError(
-                {"gaming_date": f"{drop_box} was not placed on a table: give the gaming date it was used."}
+                {
+                    "gaming_date": f"{HOUSE_CONTROL}: {drop_box} was not placed on a table: give the gaming date it was used."
+                }
             )
         acts.refuse_closed_books(site, gaming_date, "the drop")
         _validate_reuse(site, drop_box, open_drop_read=True)

@@ -15,7 +15,7 @@ from core.money import format_money
 from core.rules import HOUSE_CONTROL
 
 from ..models import Equipment, EquipmentChange, SampleEvaluation, SampleSubmission, VendorPurchase
-from ..rules import SAMPLE_DUE, SAMPLE_EVALUATION_FORM, STAFF_ROLES, VENDOR_DEFERRED_SHARE
+from ..rules import SAMPLE_DUE, SAMPLE_EVALUATION_FORM, STAFF_ROLES, VENDOR_DEFERRED_SHARE, VIDEO_SAMPLE
 from .steps import append_audited, require_same_site
 
 
@@ -52,7 +52,7 @@ def install_equipment(
     require_role(acting_user, site, *STAFF_ROLES, action="install surveillance equipment", rule=HOUSE_CONTROL)
     require_same_site(table, site)
     if replaces is not None and (replaces.site_id != site.pk or not replaces.in_service):
-        raise ValidationError({"replaces": "Only equipment in service at this site can be replaced."})
+        raise ValidationError({"replaces": f"{HOUSE_CONTROL}: only equipment in service at this site can be replaced."})
     with transaction.atomic():
         equipment = Equipment(
             site=site,
@@ -103,7 +103,7 @@ def move_equipment(*, acting_user, equipment: Equipment, table: Table, moved_on:
     require_role(acting_user, site, *STAFF_ROLES, action="move surveillance equipment", rule=HOUSE_CONTROL)
     require_same_site(table, site)
     if not equipment.in_service:
-        raise ValidationError({"equipment": "This equipment is no longer in service."})
+        raise ValidationError({"equipment": f"{HOUSE_CONTROL}: this equipment is no longer in service."})
     with transaction.atomic():
         before = snapshot(equipment)
         equipment.table = table
@@ -137,7 +137,9 @@ def record_site_change(
     require_role(acting_user, site, *STAFF_ROLES, action="record an equipment change", rule=HOUSE_CONTROL)
     require_same_site(table, site)
     if kind not in (EquipmentChange.Kind.SITE_ACQUIRED, EquipmentChange.Kind.TABLE_MOVED):
-        raise ValidationError({"kind": "Installations, moves and replacements are recorded with the equipment."})
+        raise ValidationError(
+            {"kind": f"{HOUSE_CONTROL}: installations, moves and replacements are recorded with the equipment."}
+        )
     with transaction.atomic():
         return _change(acting_user, site=site, table=table, equipment=None, kind=kind, changed_on=changed_on, note=note)
 
@@ -147,8 +149,10 @@ def submit_sample(*, acting_user, change: EquipmentChange, submitted_on: date, n
     unsatisfactory evaluation the new sample points back to the one it replaces."""
     require_role(acting_user, change.site, *STAFF_ROLES, action="record a sample recording", rule=HOUSE_CONTROL)
     _previous_sample(change)
-    if submitted_on < change.changed_on:
-        raise ValidationError({"submitted_on": "A sample cannot be sent before the change it shows."})
+    if submitted_on < change.changed_on:  # the sample shows the change, sent within the days after it
+        raise ValidationError(
+            {"submitted_on": f"{VIDEO_SAMPLE.at(change.site)}: a sample cannot be sent before the change it shows."}
+        )
     with transaction.atomic():
         # The change's row locked, then its samples read again: two samples sent at once for one
         # change, the second waits for the first and is refused (it awaits its evaluation).
@@ -167,14 +171,25 @@ def submit_sample(*, acting_user, change: EquipmentChange, submitted_on: date, n
 
 def _previous_sample(change: EquipmentChange) -> SampleSubmission | None:
     """The change's last sample, which a new one replaces; refused while it awaits its
-    evaluation or once approved."""
+    evaluation or once approved (`VIDEO_SAMPLE`: a sample is resubmitted only once found not
+    satisfactory)."""
     previous = SampleSubmission.objects.filter(change_id=change.pk).order_by("-submitted_on", "-id").first()
     if previous is not None:
         evaluation = SampleEvaluation.objects.filter(submission_id=previous.pk).first()
         if evaluation is None:
-            raise ValidationError({"change": "The previous sample is still waiting for its evaluation."})
+            raise ValidationError(
+                {
+                    "change": f"{VIDEO_SAMPLE.at(change.site)}: the previous sample is still waiting for its "
+                    "evaluation; a sample is resubmitted once it is found not satisfactory."
+                }
+            )
         if evaluation.outcome == SampleEvaluation.Outcome.APPROVED:
-            raise ValidationError({"change": "The sample for this change is already approved."})
+            raise ValidationError(
+                {
+                    "change": f"{VIDEO_SAMPLE.at(change.site)}: the sample for this change is already approved; "
+                    "a sample is resubmitted only when found not satisfactory."
+                }
+            )
     return previous
 
 
@@ -191,14 +206,16 @@ def record_sample_evaluation(
     none elsewhere): approved, or resolve and resubmit."""
     site = submission.change.site
     require_role(acting_user, site, *STAFF_ROLES, action="record a sample evaluation", rule=HOUSE_CONTROL)
-    _refuse_evaluated(submission)
+    _refuse_evaluated(site, submission)
     if evaluated_on < submission.submitted_on:
-        raise ValidationError({"evaluated_on": "The evaluation cannot come before the sample was sent."})
+        raise ValidationError(
+            {"evaluated_on": f"{VIDEO_SAMPLE.at(site)}: the evaluation cannot come before the sample was sent."}
+        )
     with transaction.atomic():
         # The sample's row locked, then read again: a second evaluation sent at once waits for the
         # first and is refused, as it is after it.
         acts.hold(submission)
-        _refuse_evaluated(submission)
+        _refuse_evaluated(site, submission)
         evaluation = SampleEvaluation(
             submission=submission,
             evaluated_on=evaluated_on,
@@ -212,9 +229,15 @@ def record_sample_evaluation(
         return append_audited(evaluation, acting_user=acting_user, site=site, action="sample.evaluated")
 
 
-def _refuse_evaluated(submission: SampleSubmission) -> None:
+def _refuse_evaluated(site: Site, submission: SampleSubmission) -> None:
+    """`VIDEO_SAMPLE`: a sample is evaluated once; one found not satisfactory is resubmitted as a new sample."""
     if SampleEvaluation.objects.filter(submission_id=submission.pk).exists():
-        raise ValidationError({"submission": "This sample already has its evaluation."})
+        raise ValidationError(
+            {
+                "submission": f"{VIDEO_SAMPLE.at(site)}: this sample already has its evaluation; "
+                "one found not satisfactory is resubmitted as a new sample."
+            }
+        )
 
 
 def record_vendor_purchase(

@@ -26,7 +26,8 @@ def report_outage(
     site = table.site
     require_role(acting_user, site, *OUTAGE_REPORT_ROLES, action="report a surveillance outage", rule=HOUSE_CONTROL)
     if began_at is None:
-        raise ValidationError({"began_at": "Give when the outage began."})
+        # The deadline to repair runs from when the outage began (`OUTAGE_DEADLINE`).
+        raise ValidationError({"began_at": f"{OUTAGE_DEADLINE.at(site)}: give when the outage began."})
     began_at = moments.occurred_at(site, began_at, field="began_at", books=False, what="an outage")
     if equipment is not None and equipment.site_id != site.pk:
         raise ValidationError({"equipment": f"{HOUSE_CONTROL}: the equipment is at another site."})
@@ -44,8 +45,9 @@ def report_outage(
 
 
 def _refuse_repaired_twice(outage: Outage) -> None:
+    """House control: an outage is ended by one repair (a new outage is reported for a new fault)."""
     if OutageRepair.objects.filter(outage=outage).exists():
-        raise ValidationError({"outage": "This outage already has its repair recorded."})
+        raise ValidationError({"outage": f"{HOUSE_CONTROL}: this outage already has its repair recorded."})
 
 
 def record_outage_repair(*, acting_user, outage: Outage, repaired_at: datetime, description: str) -> OutageRepair:
@@ -55,7 +57,8 @@ def record_outage_repair(*, acting_user, outage: Outage, repaired_at: datetime, 
     require_role(acting_user, site, *STAFF_ROLES, action="record a surveillance repair", rule=HOUSE_CONTROL)
     _refuse_repaired_twice(outage)
     if repaired_at is None:
-        raise ValidationError({"repaired_at": "Give when the repair was made."})
+        # The repair ends the outage's deadline (`OUTAGE_DEADLINE`).
+        raise ValidationError({"repaired_at": f"{OUTAGE_DEADLINE.at(site)}: give when the repair was made."})
     # The repair ends the outage whose deadline runs under 08-04(7): it is dated from the paper (a
     # naive time is the site's), not in the future, and not before the outage began.
     rule = OUTAGE_DEADLINE.at(site)

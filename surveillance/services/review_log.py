@@ -60,7 +60,7 @@ def add_review_log_entry(
     )
     _require_field_of_view_asked(site, field_of_view)
     if corrects is not None and (corrects.table_id != table.pk or corrects.gaming_date != gaming_date):
-        raise ValidationError({"corrects": "A correction must be for the same table and day."})
+        raise ValidationError({"corrects": f"{HOUSE_CONTROL}: a correction must be for the same table and day."})
     with transaction.atomic():
         entry = ReviewLogEntry(
             site=site,

@@ -159,7 +159,12 @@ def close_review_program(
     require_gaming_manager(acting_user, program.site.organization_id, action="document the reason for a low hold")
     _refuse_documented(program)
     if not program.start_date <= closed_on <= program.end_date:
-        raise ValidationError({"closed_on": "The program can end only between its first and last day."})
+        raise ValidationError(
+            {
+                "closed_on": f"{REVIEW_PROGRAM.at(program.site)}: the program can end only between its first and "
+                "last day."
+            }
+        )
     if not low_hold_reason.strip():
         raise ValidationError(
             {"low_hold_reason": f"{REVIEW_PROGRAM.at(program.site)}: document the reason for the low hold."}
@@ -180,8 +185,14 @@ def close_review_program(
 
 
 def _refuse_documented(program: ReviewProgram) -> None:
+    """`REVIEW_PROGRAM`: the review continues until the reason for the low hold is documented, once."""
     if ReviewProgramClosure.objects.filter(program_id=program.pk).exists():
-        raise ValidationError({"program": "The reason for this program's low hold is already documented."})
+        raise ValidationError(
+            {
+                "program": f"{REVIEW_PROGRAM.at(program.site)}: the reason for this program's low hold is already "
+                "documented; the program has ended."
+            }
+        )
 
 
 def record_review_entry(
@@ -214,7 +225,7 @@ def record_review_entry(
         *_reviewed_window(task.table, shift_started_at, shift_ended_at, footage_start_at, footage_end_at),
     )
     if corrects is not None and corrects.task_id != task.pk:
-        raise ValidationError({"corrects": "A correction must be for the same weekly review."})
+        raise ValidationError({"corrects": f"{HOUSE_CONTROL}: a correction must be for the same weekly review."})
     with transaction.atomic():
         entry = ReviewEntry(
             task=task,
@@ -244,11 +255,13 @@ def _check_review_times(task, gaming_date, shift_started_at, shift_ended_at, foo
             }
         )
     if not queries.program_is_open(task.program, gaming_date):
-        raise ValidationError({"gaming_date": "The review program had ended by that day."})
+        raise ValidationError(
+            {"gaming_date": f"{REVIEW_PROGRAM.at(task.program.site)}: the review program had ended by that day."}
+        )
     if shift_ended_at <= shift_started_at:
-        raise ValidationError({"shift_ended_at": "The shift must end after it starts."})
+        raise ValidationError({"shift_ended_at": f"{HOUSE_CONTROL}: the shift must end after it starts."})
     if footage_end_at <= footage_start_at:
-        raise ValidationError({"footage_end_at": "The footage must end after it starts."})
+        raise ValidationError({"footage_end_at": f"{HOUSE_CONTROL}: the footage must end after it starts."})
     day_start, day_end = moments.gaming_day_bounds(task.program.site, gaming_date)
     if not (day_start <= footage_start_at and footage_end_at <= day_end):
         raise ValidationError(
@@ -260,7 +273,11 @@ def _check_review_times(task, gaming_date, shift_started_at, shift_ended_at, foo
             }
         )
     if footage_start_at < shift_started_at or footage_end_at > shift_ended_at:
-        raise ValidationError({"footage_start_at": "The footage must lie within the shift reviewed."})
+        raise ValidationError(
+            {
+                "footage_start_at": f"{REVIEW_PROGRAM.at(task.program.site)}: the footage must lie within the shift reviewed."
+            }
+        )
 
 
 def _reviewed_window(table: Table, shift_started_at, shift_ended_at, footage_start_at, footage_end_at):

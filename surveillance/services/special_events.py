@@ -45,7 +45,7 @@ def record_special_event(
     cite = SPECIAL_EVENT.at(site)
     name = (name or "").strip()
     if not name or len(name) > 200:
-        raise ValidationError({"name": "Name the event (at most 200 characters)."})
+        raise ValidationError({"name": f"{HOUSE_CONTROL}: name the event (at most 200 characters)."})
     if first_day is None or last_day is None or first_day > last_day:
         raise ValidationError({"last_day": f"{cite}: an event runs on consecutive days, its first day to its last."})
     if (last_day - first_day).days + 1 > MAX_EVENT_DAYS:
@@ -55,7 +55,9 @@ def record_special_event(
     with transaction.atomic():
         list(Site.objects.select_for_update().filter(pk=site.pk).values_list("pk", flat=True))  # one at a time
         if corrects is not None and SpecialEvent.objects.filter(corrects=corrects).exists():
-            raise ValidationError({"corrects": "That event is already corrected; correct its correction."})
+            raise ValidationError(
+                {"corrects": f"{HOUSE_CONTROL}: that event is already corrected; correct its correction."}
+            )
         overlapping = (
             SpecialEvent.objects.filter(
                 site=site, corrected_by__isnull=True, first_day__lte=last_day, last_day__gte=first_day

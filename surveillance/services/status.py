@@ -25,7 +25,9 @@ def set_surveillance_status(
     a gaming manager until compliance jobs compute it from twenty-one gross proceeds."""
     require_gaming_manager(acting_user, site.organization_id, action="set the surveillance status of a site")
     if operational_on is not None and not required:
-        raise ValidationError({"operational_on": "A site that does not require surveillance has no operational date."})
+        raise ValidationError(
+            {"operational_on": f"{SYSTEM.at(site)}: a site that does not require surveillance has no operational date."}
+        )
     if not required:
         _refuse_undoing_the_trigger(site, since)
     with transaction.atomic():
@@ -89,9 +91,9 @@ def record_premises_succession(*, acting_user, site: Site, predecessor: Site, ac
     if predecessor.pk == site.pk:
         raise ValidationError({"predecessor": f"{HOUSE_CONTROL}: a site cannot succeed itself."})
     if hasattr(site, "premises_succession"):
-        raise ValidationError({"site": "The premises this site succeeds are already recorded."})
+        raise ValidationError({"site": f"{HOUSE_CONTROL}: the premises this site succeeds are already recorded."})
     if site.pk in queries.premises_chain(predecessor):
-        raise ValidationError({"predecessor": "That site already succeeds this one."})
+        raise ValidationError({"predecessor": f"{HOUSE_CONTROL}: that site already succeeds this one."})
     with transaction.atomic():
         succession = PremisesSuccession(
             site=site,

@@ -137,3 +137,13 @@ OTHER_WORDS = compiled(mark for mark in WA_MARKS + NY_MARKS if mark[0] in ("WAC"
 def law_words_in(text: str, marks) -> list[str]:
     """Each of `marks` (compiled) found in `text`, with what stands around it."""
     return [str(hit) for hit in find(text, marks)]
+
+
+def refused_in_its_packs_words(errors: dict, field: str, citation: str, code: str) -> str:
+    """A service's refusal (`ValidationError.message_dict`) at a site of pack `code`: one message, at
+    `field` alone, citing `citation` first and no other pack's law. Returns the message."""
+    assert list(errors) == [field], errors
+    (message,) = errors[field]
+    assert message.startswith(f"{citation}: "), message
+    assert not law_words_in(message, OTHER_WORDS if code == "ND" else ND_WORDS), message
+    return message

@@ -20,7 +20,7 @@ from core.appendonly import GUARD_TABLE, ImmutableRecordError, drop_trigger_sql,
 from core.audit import GENESIS_HASH, LEGACY_CHAIN, canonical_content, chain_hash, chain_name, event_values, record_event
 from core.audit_anchors import anchor_chains
 from core.audit_rows import ROW_CREATED, canonical_row, covered_models, row_digest, row_fields
-from core.audit_verify import verify_chain
+from core.audit_verify import verify_chain, verify_row
 from core.models import AuditEvent
 from floor import services as floor
 from floor.calculations import business_date
@@ -130,6 +130,23 @@ def test_a_slip_total_changed_behind_the_applications_back_is_named(fill):
     assert (problem.table, problem.row_id, problem.fields) == (table, fill.pk, ("total_cents",))
     assert problem.organization_id == fill.site.organization_id
     assert "total_cents was 60000, is 90000" in problem.reason
+
+
+def test_two_fields_changed_behind_the_applications_back_are_named_in_the_models_order_on_either_database(fill):
+    """The slip's total and its preparer's capacity rewritten: named in the model's field order
+    (`row_fields`), total_cents before prepared_as, on PostgreSQL (where the event's stored JSON
+    reads its keys shortest first) as on SQLite (as written), by the nightly pass and by the check
+    of one row alike."""
+    table = Slip._meta.db_table
+    names = [field.attname for field in row_fields(Slip)]
+    assert names.index("total_cents") < names.index("prepared_as")
+    sql = f"UPDATE {table} SET prepared_as = 'forged', total_cents = 90000 WHERE id = %s"
+    _tamper(table, sql, [fill.pk])
+    for problem in (_broken(), verify_row(Slip, fill.pk)):
+        assert problem.fields == ("total_cents", "prepared_as")
+        assert problem.reason.startswith("total_cents, prepared_as differ from event #") and problem.reason.endswith(
+            f"(total_cents was 60000, is 90000; prepared_as was {fill.prepared_as!r}, is 'forged')"
+        )
 
 
 def test_a_chip_line_changed_behind_the_applications_back_is_named_by_the_command(fill):

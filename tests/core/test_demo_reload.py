@@ -18,7 +18,11 @@ from core.models import AuditEvent
 
 pytestmark = pytest.mark.django_db
 
-LOADED_AT = datetime(2026, 11, 26, 18, 0, tzinfo=UTC)  # a Thursday, 12:00 in Chicago
+# A Thursday, 05:30 in Chicago: the server's date is the 26th while every site's gaming day of the
+# 25th is still under way. Loaded then, the first load's mark held the server's date only (made
+# before its sites existed) and the second built it all again, adding a demo.loaded event and two
+# registry anchors (at noon every date is the 26th, which hid it).
+LOADED_AT = datetime(2026, 11, 26, 11, 30, tzinfo=UTC)
 
 
 def _rows() -> dict[str, int]:
@@ -48,6 +52,28 @@ def _quarter_read_on_time(quarter: str) -> None:
     program = ReviewProgram.objects.get()  # the demo's; the low-hold alert opened no second one
     assert (str(program.start_date), str(program.end_date)) == ("2026-10-01", "2026-11-11")
     assert reviews_done(program.site_id, program.start_date, program.start_date) is not None
+
+
+@pytest.mark.parametrize(
+    ("moment", "dates"),
+    [
+        (datetime(2026, 11, 26, 11, 30, tzinfo=UTC), ["2026-11-25", "2026-11-26"]),  # ND's gaming day not yet open
+        (datetime(2026, 11, 26, 14, 30, tzinfo=UTC), ["2026-11-25", "2026-11-26"]),  # Medora's (08:00 Denver) not yet
+        (datetime(2026, 11, 27, 5, 30, tzinfo=UTC), ["2026-11-26", "2026-11-27"]),  # 23:30 Chicago: New York's next day
+    ],
+    ids=["before-nd-gaming-day", "before-medora-gaming-day", "new-york-next-day"],
+)
+def test_the_demo_is_marked_with_the_same_dates_before_its_sites_exist_as_after(moment, dates):
+    """The first load computes its mark on an empty database; the second on the demo's sites."""
+    from cardroom import pack_demo
+    from cardroom.demo import load_demo
+    from cardroom.management.commands.load_demo import demo_dates
+
+    with time_machine.travel(moment, tick=False):
+        assert demo_dates() == dates
+        pack_demo.extend_demo(load_demo())
+        assert Site.objects.count() == 6
+        assert demo_dates() == dates
 
 
 @pytest.mark.slow

@@ -127,7 +127,9 @@ def test_a_second_count_session_of_the_day_opened_at_once_is_refused_as_already_
         _open(counters[0].user, site, counters)
 
     assert isinstance(other.result(), CountSession), other.result()
-    assert refused.value.message_dict["gaming_date"] == [f"The count of {GAMING_DATE} at {site} is already open."]
+    assert refused.value.message_dict["gaming_date"] == [
+        f"House control: the count of {GAMING_DATE} at {site} is already open; count in it."
+    ]
     assert CountSession.objects.count() == 1
     assert verify_chain().ok
 

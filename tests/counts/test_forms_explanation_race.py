@@ -37,7 +37,7 @@ def test_a_forms_exception_explained_twice_at_once_is_explained_once(
         _explain(shift_manager.user, drop, 99, "Credit slip from the old book, found stuck; filed.")
     first = [other.result()]
     assert isinstance(first[0], FormsExplanation), first
-    assert refused.value.message_dict == {"number": ["credit slip 99 is already explained."]}
+    assert refused.value.message_dict == {"number": ["House control: credit slip 99 is already explained."]}
     assert list(FormsExplanation.objects.values_list("pk", "explanation")) == [
         (first[0].pk, "Found in the cage, filed.")
     ]
@@ -57,6 +57,6 @@ def test_an_explanation_given_while_another_is_being_written_waits_and_is_refuse
     first = _explain(shift_manager.user, drop, 99, "Credit slip from the old book, found stuck; filed.")
     second = [other.result()]
     assert isinstance(second[0], ValidationError), second
-    assert second[0].message_dict == {"number": ["credit slip 99 is already explained."]}
+    assert second[0].message_dict == {"number": ["House control: credit slip 99 is already explained."]}
     assert list(FormsExplanation.objects.values_list("pk", flat=True)) == [first.pk]
     assert verify_chain().ok

@@ -32,7 +32,7 @@ def test_a_box_retired_while_it_is_being_placed_is_not_placed(monkeypatch, manag
         _place(shift_manager.user, box)
     retired = [other.result()]
     assert isinstance(retired[0], DropBox), retired
-    assert refused.value.message_dict == {"box": ["Drop box 2 is retired."]}
+    assert refused.value.message_dict == {"box": ["House control: Drop box 2 is retired and is not placed again."]}
     assert not DropBox.objects.get(pk=box.pk).active
     assert not Drop.objects.exists()
     assert verify_chain().ok
@@ -52,7 +52,9 @@ def test_a_box_placed_twice_at_once_is_on_its_table_once(monkeypatch, shift_mana
         _place(shift_manager.user, box)
     placed = [other.result()]
     assert isinstance(placed[0], Drop), placed
-    assert refused.value.message_dict == {"box": ["Drop box 1 is still on its table: record its removal first."]}
+    assert refused.value.message_dict == {
+        "box": ["ND 99-01.3-08-14(1): Drop box 1 is still on its table: record its removal first."]
+    }
     assert list(Drop.objects.values_list("pk", flat=True)) == [placed[0].pk]
     assert verify_chain().ok
 

@@ -45,6 +45,6 @@ def test_an_outage_repaired_from_two_terminals_at_once_has_one_repair(
 
     assert len([r for r in results if isinstance(r, OutageRepair)]) == 1, results
     refusals = [r.message_dict for r in results if isinstance(r, ValidationError)]
-    assert refusals == [{"outage": ["This outage already has its repair recorded."]}], results
+    assert refusals == [{"outage": ["House control: this outage already has its repair recorded."]}], results
     assert OutageRepair.objects.count() == 1
     assert verify_chain().ok

@@ -85,7 +85,11 @@ def test_a_program_closed_twice_at_once_has_one_closing(monkeypatch, manager, si
         _close(manager.user, program)
     first = [other.result()]
     assert isinstance(first[0], ReviewProgramClosure), first
-    assert refused.value.message_dict == {"program": ["The reason for this program's low hold is already documented."]}
+    assert refused.value.message_dict == {
+        "program": [
+            "ND 99-01.3-08-04(9): the reason for this program's low hold is already documented; the program has ended."
+        ]
+    }
     assert list(ReviewProgramClosure.objects.values_list("pk", flat=True)) == [first[0].pk]
     assert verify_chain().ok
 
@@ -106,6 +110,10 @@ def test_a_closing_sent_while_another_is_being_written_waits_and_is_refused(monk
     first = _close(manager.user, program)
     second = [other.result()]
     assert isinstance(second[0], ValidationError), second
-    assert second[0].message_dict == {"program": ["The reason for this program's low hold is already documented."]}
+    assert second[0].message_dict == {
+        "program": [
+            "ND 99-01.3-08-04(9): the reason for this program's low hold is already documented; the program has ended."
+        ]
+    }
     assert list(ReviewProgramClosure.objects.values_list("pk", flat=True)) == [first.pk]
     assert verify_chain().ok

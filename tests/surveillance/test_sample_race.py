@@ -42,7 +42,11 @@ def test_two_samples_sent_at_once_for_one_change_are_one_sample(monkeypatch, man
         _submit(manager.user, change)
     first = [other.result()]
     assert isinstance(first[0], SampleSubmission), first
-    assert refused.value.message_dict == {"change": ["The previous sample is still waiting for its evaluation."]}
+    assert refused.value.message_dict == {
+        "change": [
+            "ND 99-01.3-08-04(11): the previous sample is still waiting for its evaluation; a sample is resubmitted once it is found not satisfactory."
+        ]
+    }
     assert list(SampleSubmission.objects.values_list("pk", flat=True)) == [first[0].pk]
     assert verify_chain().ok
 
@@ -62,7 +66,11 @@ def test_a_sample_sent_while_another_is_being_written_waits_and_is_refused(monke
     first = _submit(manager.user, change)
     second = [other.result()]
     assert isinstance(second[0], ValidationError), second
-    assert second[0].message_dict == {"change": ["The previous sample is still waiting for its evaluation."]}
+    assert second[0].message_dict == {
+        "change": [
+            "ND 99-01.3-08-04(11): the previous sample is still waiting for its evaluation; a sample is resubmitted once it is found not satisfactory."
+        ]
+    }
     assert list(SampleSubmission.objects.values_list("pk", flat=True)) == [first.pk]
     assert verify_chain().ok
 
@@ -87,7 +95,11 @@ def test_a_sample_evaluated_twice_at_once_has_one_evaluation(monkeypatch, manage
         _evaluate(manager.user, submission)
     first = [other.result()]
     assert isinstance(first[0], SampleEvaluation), first
-    assert refused.value.message_dict == {"submission": ["This sample already has its evaluation."]}
+    assert refused.value.message_dict == {
+        "submission": [
+            "ND 99-01.3-08-04(11): this sample already has its evaluation; one found not satisfactory is resubmitted as a new sample."
+        ]
+    }
     assert list(SampleEvaluation.objects.values_list("pk", flat=True)) == [first[0].pk]
     assert verify_chain().ok
 
@@ -108,6 +120,10 @@ def test_an_evaluation_sent_while_another_is_being_written_waits_and_is_refused(
     first = _evaluate(manager.user, submission)
     second = [other.result()]
     assert isinstance(second[0], ValidationError), second
-    assert second[0].message_dict == {"submission": ["This sample already has its evaluation."]}
+    assert second[0].message_dict == {
+        "submission": [
+            "ND 99-01.3-08-04(11): this sample already has its evaluation; one found not satisfactory is resubmitted as a new sample."
+        ]
+    }
     assert list(SampleEvaluation.objects.values_list("pk", flat=True)) == [first.pk]
     assert verify_chain().ok

@@ -2,7 +2,9 @@ import hashlib
 import os
 import sys
 from contextlib import contextmanager
+from datetime import timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from django.core.management.base import CommandError
 from django.test.utils import override_settings
@@ -13,13 +15,15 @@ from cardroom.demo import (
     DEMO_PIN,
     PEOPLE,
     PIN_HOLDERS,
+    SITES,
     STATIONS,
-    demo_dates,
     load_demo,
     loaded_for,
     mark_loaded,
     secrets_hashed_once,
 )
+from cardroom.models import Site
+from cardroom.pack_demo import SITES as PACK_SITES
 from cardroom.pack_demo import foreign_organizations
 from core import demo_progress
 from core.management.base import DatabaseCommand
@@ -114,6 +118,28 @@ def _queries_not_logged():
     reads. The build runs with DEBUG off; settings.DEBUG is read nowhere else at run time."""
     with override_settings(DEBUG=False):
         yield
+
+
+def demo_dates() -> list[str]:
+    """The dates the builders date their records from, now: the server's date and each demo site's
+    own date and gaming date (its zone, its business day's start hour). While none has turned, a
+    second load has nothing to add.
+
+    The sites are the builders' (`cardroom.demo.SITES`, `cardroom.pack_demo.SITES`) as well as
+    the database's: the first load computes its mark before its builders make the sites, and read
+    from the database alone its dates were the server's date only, so loaded while a site's date
+    or gaming date was not the server's (from 23:00 in Chicago, when New York's date turns, to
+    09:00, when Medora's gaming day opens) the next load found other dates and built it all again,
+    writing a `demo.loaded` event and anchoring the moved chain heads at their registries."""
+    built = [*SITES.values(), *(site for _, site in PACK_SITES.values())]
+    clocks = {(site["time_zone"], site["business_day_start_hour"]) for site in built}
+    clocks |= set(Site.objects.values_list("time_zone", "business_day_start_hour"))
+    now = timezone.now()
+    dates = {timezone.localdate(now)}
+    for zone, start_hour in clocks:
+        local = now.astimezone(ZoneInfo(zone))
+        dates |= {local.date(), (local - timedelta(hours=start_hour)).date()}
+    return sorted(str(d) for d in dates)
 
 
 def builders_code() -> str:
