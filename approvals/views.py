@@ -14,6 +14,7 @@ from cardroom import services as cardroom_services
 from cardroom.access import access_for
 from cardroom.models import Game, Table
 from cardroom.views import call_service
+from core.forms import page_status
 
 from . import forms, rules, services
 from .models import GameApproval, InternalControls, Licence, TableGame, WrittenProcedure
@@ -140,7 +141,7 @@ def table_game(request, pk):
         "controls": controls_in_effect(table.site, approval),
         "pay_tables": list(approval.pay_tables.all()) if approval else [],
     }
-    return render(request, "approvals/table.html", context, status=400 if form.errors or game_form.errors else 200)
+    return render(request, "approvals/table.html", context, status=page_status(form, game_form))
 
 
 def _save_table_game(request, table, form, game_form) -> bool:
@@ -229,4 +230,4 @@ def procedures_page(request):
         "idle_rule": rules.RESHUFFLE_IDLE.at(sites[0]) if sites else "",
         "today": today,
     }
-    return render(request, "approvals/procedures.html", context, status=400 if form.errors else 200)
+    return render(request, "approvals/procedures.html", context, status=page_status(form))

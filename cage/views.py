@@ -15,6 +15,7 @@ from cardroom.access import refusal
 from cardroom.models import ChipDenomination, Employee, Site
 from cardroom.views import call_service, page_at_current_site
 from core import limits
+from core.forms import page_status
 from core.money import format_money
 from core.rules import HOUSE_CONTROL
 from floor.calculations import site_today
@@ -56,8 +57,7 @@ def _posted(request, name: str):
 
 
 def _page(request, template, context, *forms_):
-    status = 400 if any(f is not None and f.is_bound and f.errors for f in forms_) else 200
-    return render(request, template, context, status=status)
+    return render(request, template, context, status=page_status(*forms_))
 
 
 def _saved(form, save):

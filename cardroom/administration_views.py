@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from core.forms import page_status
 from core.limits import record_id
 from core.rules import HOUSE_CONTROL
 
@@ -75,7 +76,7 @@ def locked_accounts(request):
             "limit": settings.AXES_FAILURE_LIMIT,
             "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
         },
-        status=400 if error else 200,
+        status=page_status(refusal=error),
     )
 
 
@@ -88,7 +89,7 @@ def _stations_page(request, access: Access, form, error: str = ""):
         request,
         "cardroom/stations.html",
         {"form": form, "stations": _stations_of(access), "error": error},
-        status=400 if form.errors or error else 200,
+        status=page_status(form, refusal=error),
     )
 
 

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 
 from core import limits
 from core.database_refusals import database_refusal
+from core.forms import page_status
 from core.money import format_money
 from core.pins import PIN_MAX_DIGITS, PIN_MIN_DIGITS
 from core.rules import HOUSE_CONTROL
@@ -92,7 +93,7 @@ def signing_pin(request):
         request,
         "cardroom/signing_pin.html",
         {"form": form, "digits": (PIN_MIN_DIGITS, PIN_MAX_DIGITS)},
-        status=400 if form.errors else 200,
+        status=page_status(form),
     )
 
 
@@ -359,7 +360,8 @@ def setup_edit(request, kind, pk=None):
     context = {"kind": kind, "setup": setup, "form": form, "object": instance if instance.pk else None}
     if kind == "employees" and instance.pk:
         context.update(_employee_context(request, instance))
-    return render(request, "cardroom/setup_edit.html", context)
+    # A refusal (the form's field rules, or the service's put on its fields) is shown inline with 400.
+    return render(request, "cardroom/setup_edit.html", context, status=page_status(form))
 
 
 def _employee_context(request, employee, membership_form=None, relation_form=None):

@@ -53,6 +53,15 @@ class BookDateField(forms.DateField):
         return cleaned
 
 
+def page_status(*forms_shown, refusal: str = "") -> int:
+    """The status of a page shown with its forms: 400 when it refuses what was posted (a bound
+    form with errors, a service's ValidationError put on it, or a refusal said apart from any
+    form, `refusal`), 200 otherwise. The page shows the message inline, naming the field and its
+    rule, as the API's 400 does; nothing was written."""
+    refused = bool(refusal) or any(form is not None and form.is_bound and form.errors for form in forms_shown)
+    return 400 if refused else 200
+
+
 def say_when_blank(form: forms.Form, messages: dict[str, str]) -> None:
     """A required field left blank is refused in the words of its rule (`messages`, by field, each
     citing the rule at the form's site), not Django's bare "This field is required."."""

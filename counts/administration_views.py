@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from cardroom.access import access_for, refusal
 from cardroom.models import Employee, Role, Table
 from cardroom.views import call_service, refusal_text
+from core.forms import page_status
 from core.rules import HOUSE_CONTROL
 
 from . import forms, queries, rules, services
@@ -84,7 +85,6 @@ def _forms(request, site):
 
 
 def _page(request, site, current, settings_form, register_form, error=""):
-    failed = bool(error or settings_form.errors or register_form.errors)
     return render(
         request,
         "counts/drop_boxes.html",
@@ -97,7 +97,7 @@ def _page(request, site, current, settings_form, register_form, error=""):
             "error": error,
             "fees_only": rules.fees_only_notice(site),
         },
-        status=400 if failed else 200,
+        status=page_status(settings_form, register_form, refusal=error),
     )
 
 

@@ -105,8 +105,9 @@ def _initial(request, tables, site) -> dict:
 @login_required
 def fee_page(request):
     site, access = _site(request)
-    if not rules.keeps_table_fees(site):
-        return render(request, "fees/page.html", {"site": site, "pack": pack_for(site), "applies": False})
+    if not rules.keeps_table_fees(site):  # a fee posted here is refused (400), as a count of fee cash is
+        context = {"site": site, "pack": pack_for(site), "applies": False}
+        return render(request, "fees/page.html", context, status=400 if request.method == "POST" else 200)
     tables = Table.objects.filter(site=site, active=True).order_by("number")
     can_collect = access.has_role(site.pk, *rules.COLLECTORS)
     form = (

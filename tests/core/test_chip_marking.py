@@ -65,7 +65,7 @@ def test_the_setup_form_refuses_a_blank_marking_inline_then_lists_the_marking_gi
     client.force_login(manager.user)
     assert 'name="marking"' in page(client.get("/setup/chips/new/"))
     refused = client.post("/setup/chips/new/", {**FORM, "marking": ""})
-    assert refused.status_code == 200
+    assert refused.status_code == 400
     assert says_the_rule(refused.context["form"].errors["marking"][0])
     assert 'id="error-marking"' in page(refused) and CITATION in page(refused)
     assert not ChipDenomination.objects.exists()
@@ -97,9 +97,10 @@ def test_an_existing_chip_without_a_marking_changes_only_once_it_is_given(client
     assert refused.status_code == 400 and says_the_rule(refused.json()["marking"][0])
     client.force_login(manager.user)
     inline = client.post(f"/setup/chips/{chip.pk}/", {**FORM, "edge_colour": "blue", "marking": ""})
-    assert inline.status_code == 200
+    assert inline.status_code == 400
     assert list(inline.context["form"].errors) == ["marking"]
     assert says_the_rule(inline.context["form"].errors["marking"][0])
+    assert 'id="error-marking"' in page(inline) and CITATION in page(inline)
     chip.refresh_from_db()
     assert (chip.edge_colour, chip.marking) == ("white", "")
     changed = client.post(f"/setup/chips/{chip.pk}/", {**FORM, "edge_colour": "blue", "marking": MARKING})
@@ -180,7 +181,7 @@ def test_elsewhere_the_form_promises_no_law_s_colours_and_asks_them_as_required(
     text = page(client.get("/setup/chips/new/"))
     assert "chip law prescribes" not in text and "chip law's default" not in text
     answer = client.post("/setup/chips/new/", {**FORM, "primary_colour": "", "edge_spots": ""})
-    assert answer.status_code == 200
+    assert answer.status_code == 400
     errors = answer.context["form"].errors
     # a setup form: the house's control, the field named (core.forms.SaysWhyRequired), shown at the field
     for name in ("primary_colour", "edge_spots"):

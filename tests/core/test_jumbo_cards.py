@@ -13,6 +13,7 @@ are another pack's options: not shown, and refused."""
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils.html import escape
 
 from cardroom.models import Game, Table
 from core.models import AuditEvent
@@ -161,10 +162,10 @@ def test_the_setup_form_shows_the_cards_in_a_gaming_managers_words_and_takes_the
 def test_the_setup_form_refuses_them_inline_citing_the_rule(client, manager, site, case):
     client.force_login(manager.user)
     refused = client.post("/setup/tables/new/", new_table_form(client, site, **REFUSALS[case][0]))
-    assert refused.status_code == 200
+    assert refused.status_code == 400
     errors = refused.context["form"].errors
     assert list(errors) == [FIELD] and len(errors[FIELD]) == 1 and says(errors[FIELD][0], case), errors
-    assert f'id="error-{FIELD}"' in refused.content.decode()
+    assert f'id="error-{FIELD}"' in refused.content.decode() and escape(errors[FIELD][0]) in refused.content.decode()
     assert not Table.objects.filter(site=site).exists()
 
 
@@ -217,7 +218,7 @@ def test_another_packs_site_has_no_jumbo_cards_option(
     if "min_bank_cents" in PACKS[code][0]:
         form["min_bank_cents"] = str(PACKS[code][0]["min_bank_cents"] // 100)
     refused = client.post("/setup/tables/new/", {**form, name: posted})
-    assert refused.status_code == 200 and f"&quot;{name}&quot; is not a table option" in refused.content.decode()
+    assert refused.status_code == 400 and f"&quot;{name}&quot; is not a table option" in refused.content.decode()
     assert not Table.objects.filter(site=site, number=2).exists()
     admin = client.get(f"/admin/cardroom/table/{table_id}/change/").content.decode()
     assert f'name="{FIELD}"' not in admin and f'name="{APPROVAL}"' not in admin

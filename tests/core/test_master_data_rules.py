@@ -2,6 +2,7 @@
 form, and changes nothing."""
 
 import pytest
+from django.utils.html import escape
 
 from cardroom.models import ChipDenomination, Table
 from core.models import AuditEvent
@@ -67,12 +68,13 @@ def test_bad_table_shows_the_same_message_inline_in_the_browser(
     client, manager, site, existing, overrides, field, text
 ):
     client.force_login(manager.user)
+    before = (Table.objects.count(), AuditEvent.objects.count())
     response = client.post("/setup/tables/new/", form_data(site, **overrides))
-    assert response.status_code == 200
+    assert response.status_code == 400
     errors = response.context["form"].errors
     assert text in " ".join(errors[field])
-    assert f'id="error-{field}"' in response.content.decode()
-    assert Table.objects.count() == 1
+    assert f'id="error-{field}"' in response.content.decode() and escape(text) in response.content.decode()
+    assert (Table.objects.count(), AuditEvent.objects.count()) == before and before[0] == 1
 
 
 def test_nd_minimum_above_three_dollars_is_judged_at_play_not_at_configuration(client_for, manager, site):

@@ -52,7 +52,7 @@ def test_the_form_refuses_the_change_once_a_gaming_day_is_opened_naming_the_fiel
     before = as_it_was(site)
     client.force_login(cast[Role.GAMING_MANAGER].user)
     response = client.post(f"/setup/sites/{site.pk}/", form_data(site, **{field: CHANGES[field]}))
-    assert response.status_code == 200
+    assert response.status_code == 400
     inline = re.search(rf'<ul class="errorlist" id="error-{field}">(.*?)</ul>', response.content.decode(), re.S)
     assert inline, "the refusal is shown at the field"
     assert "House control" in inline.group(1) and f"first on {today:%Y-%m-%d}" in inline.group(1)

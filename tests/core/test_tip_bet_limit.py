@@ -118,7 +118,7 @@ def test_the_setup_form_refuses_it_inline_citing_the_rule(client, manager, site,
     if case == "tip betting not permitted":
         form.pop("tip_betting_allowed")  # an unticked box is not posted
     refused = client.post("/setup/tables/new/", form)
-    assert refused.status_code == 200
+    assert refused.status_code == 400
     errors = refused.context["form"].errors[FIELD]
     assert len(errors) == 1 and errors[0].startswith(RULE) and REFUSALS[case][2] in errors[0], errors
     assert "ND 99-01.3-08-09(2)(a): " in refused.content.decode()
@@ -169,7 +169,7 @@ def test_another_packs_site_has_no_tip_bet_limit(client, client_for, manager, pa
     if "min_bank_cents" in PACKS[code][0]:
         form["min_bank_cents"] = str(PACKS[code][0]["min_bank_cents"] // 100)
     refused = client.post("/setup/tables/new/", {**form, FIELD: "5"})
-    assert refused.status_code == 200 and f"&quot;{FIELD}&quot; is not a table option" in refused.content.decode()
+    assert refused.status_code == 400 and f"&quot;{FIELD}&quot; is not a table option" in refused.content.decode()
     assert not Table.objects.filter(site=site, number=2).exists()
     assert f'name="{FIELD}"' not in client.get(f"/admin/cardroom/table/{table_id}/change/").content.decode()
 

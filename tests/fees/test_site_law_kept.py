@@ -2,6 +2,7 @@
 its fees would no longer be its figures (cardroom.services.update_site)."""
 
 import pytest
+from django.utils.html import escape
 
 from cardroom.models import Role, Site
 from fees import services
@@ -31,5 +32,6 @@ def test_a_site_with_a_fee_recorded_keeps_its_jurisdiction_through_the_form_and_
     form = {"name": site.name, "jurisdiction": "NY", "time_zone": site.time_zone, "business_day_start_hour": 6,
             "late_entry_minutes": site.late_entry_minutes, "active": "on"}  # fmt: skip
     page = client.post(f"/setup/sites/{site.pk}/", form)
-    assert page.status_code == 200 and 'id="error-jurisdiction"' in page.content.decode()
+    assert page.status_code == 400 and 'id="error-jurisdiction"' in page.content.decode()
+    assert escape(message) in page.content.decode()  # the API's words, at the field
     assert Site.objects.get(pk=site.pk).jurisdiction == "WA-BJ"

@@ -48,8 +48,10 @@ def test_the_setup_page_and_the_admin_show_the_refusal_at_the_field(field, open_
     shown = client.get(url)
     form = as_posted({name: bound.value() for name, bound in shown.context["form"]._bound_items()})
     answer = client.post(url, {**form, field: CHANGES[field]})
-    assert answer.status_code == 200
+    assert answer.status_code == 400  # refused: the page again with the message at the field
     assert f"its {field} cannot be changed" in " ".join(answer.context["form"].errors[field])
+    assert f"its {field} cannot be changed" in answer.content.decode()
+    assert as_it_was(open_table) == (Game.TWENTY_ONE, 1)
     admin = client.get(f"/admin/cardroom/table/{open_table.pk}/change/")
     data = as_posted({n: b.value() for n, b in admin.context["adminform"].form._bound_items()})
     refused = client.post(f"/admin/cardroom/table/{open_table.pk}/change/", {**data, field: CHANGES[field]})
