@@ -87,7 +87,6 @@ def validate_time_zone(value: str) -> None:
         raise ValidationError(f"{HOUSE_CONTROL}: {value!r} is not a known time zone (for example America/Chicago).")
 
 
-# House control: one organization of a name, whatever its case ("Jane Roe" and "jane roe" are one).
 def refuse_weak_password(password: str, user, field: str = "password") -> None:
     """Refuse (a 400 on `field`) a password the site's validators refuse (settings'
     AUTH_PASSWORD_VALIDATORS): each of their sentences under House control, no pack's text
@@ -99,6 +98,7 @@ def refuse_weak_password(password: str, user, field: str = "password") -> None:
         raise ValidationError({field: said}) from refused
 
 
+# House control: one organization of a name, whatever its case ("Jane Roe" and "jane roe" are one).
 ORGANIZATION_NAME_TAKEN = f"{HOUSE_CONTROL}: an organization of this name already exists."
 
 
