@@ -624,6 +624,11 @@ def _filing_state_json(state: books.QuarterBooks) -> dict:
     }
 
 
+# An organization none of whose sites is in a pack that states a gaming tax has no tax figures to
+# read: House control (only a pack's text states a tax, `summaries.taxing_pack`), never another pack's.
+NO_GAMING_TAX = (
+    f"{limits.CITED_HOUSE_CONTROL}: no gaming tax here: no site of the organization is in a pack that states one."
+)
 GAMES = ("21", "PW")  # the codes; each site's pack names the games (`packs.game_names`)
 
 
@@ -740,7 +745,7 @@ class OrganizationTaxView(APIView):
             raise PermissionDenied(rules.QUARTER_FIGURES.refusal())
         organization = get_object_or_404(Organization, pk=pk)
         if summaries.taxing_pack(organization) is None:  # no site in a pack that states a gaming tax
-            raise Http404("No gaming tax: no site of the organization is in a pack that states one.")
+            raise Http404(NO_GAMING_TAX)
         quarter = Quarter.parse(request.query_params.get("quarter", ""))
         every_site = summaries.organization_quarter(organization, quarter, snapshots=True)
         found = books.filings([s.site_id for s in every_site], [quarter])
@@ -1049,7 +1054,7 @@ class OtherGamesAgpView(APIView):
             raise Http404
         organization = get_object_or_404(Organization, pk=pk)
         if summaries.taxing_pack(organization) is None:  # the other games' AGP serves the gaming tax only
-            raise Http404("No gaming tax: no site of the organization is in a pack that states one.")
+            raise Http404(NO_GAMING_TAX)
         return access, organization
 
     @extend_schema(

@@ -59,7 +59,7 @@ def _apply(request, site, upload) -> tuple[Located, int]:
     try:
         text = upload.read().decode("utf-8-sig")
     except UnicodeDecodeError:
-        return [("sheet", ["Save the file as CSV in UTF-8."])], 400
+        return [("sheet", [f"{limits.CITED_HOUSE_CONTROL}: save the file as CSV in UTF-8."])], 400
     rows = day_sheet_csv.to_sheet(text, site)
     if rows.errors:
         return rows.located(rows.errors), 400

@@ -5,6 +5,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
@@ -84,6 +85,17 @@ class EmploymentType(models.TextChoices):
 def validate_time_zone(value: str) -> None:
     if value not in available_timezones():
         raise ValidationError(f"{HOUSE_CONTROL}: {value!r} is not a known time zone (for example America/Chicago).")
+
+
+def refuse_weak_password(password: str, user, field: str = "password") -> None:
+    """Refuse (a 400 on `field`) a password the site's validators refuse (settings'
+    AUTH_PASSWORD_VALIDATORS): each of their sentences under House control, no pack's text
+    setting how a login's password is chosen."""
+    try:
+        validate_password(password, user)
+    except ValidationError as refused:
+        said = [f"{HOUSE_CONTROL}: {message[:1].lower()}{message[1:]}" for message in refused.messages]
+        raise ValidationError({field: said}) from refused
 
 
 # House control: one organization of a name, whatever its case ("Jane Roe" and "jane roe" are one).
@@ -581,6 +593,11 @@ class ChipDenomination(models.Model):
             )
 
 
+# House control (no pack's text says it): initials sign the forms and look up a badge (cardroom.pins)
+# whatever their case, so two people of one organization never share them.
+INITIALS_TAKEN = f"{HOUSE_CONTROL}: initials are unique in the organization whatever their case: they sign forms."
+
+
 class Employee(models.Model):
     organization = models.ForeignKey(Organization, on_delete=models.PROTECT, related_name="employees")
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="employee")
@@ -611,7 +628,7 @@ class Employee(models.Model):
                 "organization",
                 Lower("initials"),
                 name="employee_initials_unique_in_org_any_case",
-                violation_error_message="Initials must be unique in the organization: they sign forms.",
+                violation_error_message=INITIALS_TAKEN,
             )
         ]
 
@@ -625,7 +642,7 @@ class Employee(models.Model):
     def clean(self):
         others = Employee.objects.filter(organization_id=self.organization_id, initials__iexact=self.initials)
         if self.organization_id and self.initials and others.exclude(pk=self.pk).exists():
-            raise ValidationError({"initials": "Initials must be unique in the organization: they sign forms."})
+            raise ValidationError({"initials": INITIALS_TAKEN})
         if self.state_identifier:
             same = Employee.objects.filter(organization_id=self.organization_id, state_identifier=self.state_identifier)
             if same.exclude(pk=self.pk).exists():

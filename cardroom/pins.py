@@ -12,7 +12,6 @@ the stations. House controls, as `core.pins` states them.
 """
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
@@ -22,7 +21,7 @@ from core.pins import validate_pin
 from core.rules import HOUSE_CONTROL
 
 from .access import PinSigner, access_for, require_gaming_manager
-from .models import Employee, SigningPin, Site, Station, refuse_taken_login
+from .models import Employee, SigningPin, Site, Station, refuse_taken_login, refuse_weak_password
 
 WRONG_PIN_HOUSE_CONTROL = (
     f"{HOUSE_CONTROL}: that badge and PIN do not match an active employee's; the step is not initialled."
@@ -135,7 +134,7 @@ def create_station(
     refuse_taken_login(username)
     with transaction.atomic():
         user = User(username=username)
-        validate_password(password, user)
+        refuse_weak_password(password, user)
         user.set_password(password)
         user.save()
         station = Station.objects.create(user=user, site=site, name=name or username, kind=kind)

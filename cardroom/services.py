@@ -6,7 +6,6 @@ The API, the browser forms and the admin all call these; none of them validate o
 from datetime import date
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -31,6 +30,7 @@ from .models import (
     Site,
     Table,
     refuse_taken_login,
+    refuse_weak_password,
 )
 from .table_limits import table_warnings
 from .table_rules import licensed_values, option_errors, table_defaults, table_fields
@@ -359,10 +359,7 @@ def create_employee(
     refuse_taken_login(username)
     user = User(username=username, first_name=first_name, last_name=last_name, email=email)
     user.full_clean(exclude=["password"])
-    try:
-        validate_password(password, user)
-    except ValidationError as exc:
-        raise ValidationError({"password": exc.messages}) from exc
+    refuse_weak_password(password, user)
     with transaction.atomic():
         user.set_password(password)
         user.save()
@@ -484,10 +481,7 @@ def create_organization(
         user.full_clean(exclude=["password"])
     except ValidationError as exc:
         raise _as_manager(exc) from exc
-    try:
-        validate_password(manager_password, user)
-    except ValidationError as exc:
-        raise ValidationError({"manager_password": exc.messages}) from exc
+    refuse_weak_password(manager_password, user, "manager_password")
     with transaction.atomic():
         # Read again: a name taken since (another terminal) is refused here in the same words, and
         # where both are written at once the database's constraint refuses the second in them

@@ -246,7 +246,7 @@ def run_checks(request):
     require_role(request.user, site, Role.GAMING_MANAGER, action="run the compliance checks", rule=HOUSE_CONTROL)
     form = RunForm(request.POST, today=timezone.localdate())
     if not form.is_valid():
-        messages.error(request, "Choose one of the quarters offered.")
+        messages.error(request, f"{HOUSE_CONTROL}: choose one of the quarters offered.")
         return form_tokens.refused(redirect("compliance:alerts"))
     quarter = Quarter.parse(form.cleaned_data["quarter"])
     try:

@@ -30,6 +30,7 @@ from django.utils import timezone
 from . import closing, moments
 from .audit import record_site_event
 from .moments import CLOCK_TOLERANCE
+from .rules import HOUSE_CONTROL
 from .scoping import access_for
 
 __all__ = [
@@ -69,23 +70,20 @@ def moment(
 
     With `site`, a naive time is the site's local time and the paper-first rules apply
     (`core.moments.occurred_at` with `checks`: `gaming_date`, `not_before`, `books_date`...).
-    Without it, the time must carry its zone. `rule` heads the refusals (the caller's citation);
-    `future` replaces the refusal of a time in the future (a caller's own words)."""
+    Without it, the time must carry its zone. `rule` heads the refusals (the caller's citation;
+    House control without one); `future` replaces the refusal of a time in the future (a caller's
+    own words)."""
     if site is not None:
         cited = {"rule": rule} if rule is not None else {}
         return moments.occurred_at(site, at, field=field, **cited, **checks)
     now = timezone.now()
     if at is None:
         return now
+    cited = rule or HOUSE_CONTROL  # no pack's text says how a time without its site is written
     if timezone.is_naive(at):
-        raise ValidationError(
-            {field: f"{rule}: give the time with its time zone." if rule else "Give the time with its time zone."}
-        )
+        raise ValidationError({field: f"{cited}: give the time with its time zone."})
     if at > now + CLOCK_TOLERANCE:
-        default = (
-            f"{rule}: a record cannot be dated in the future." if rule else "A record cannot be dated in the future."
-        )
-        raise ValidationError({field: future or default})
+        raise ValidationError({field: future or f"{cited}: a record cannot be dated in the future."})
     return at
 
 

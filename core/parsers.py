@@ -75,7 +75,7 @@ class JSONParser(parsers.JSONParser):
         except RecursionError:
             raise _too_deep() from None
         except ValueError as exc:
-            raise ParseError(f"JSON parse error - {exc}") from None
+            raise ParseError(f"JSON parse error - {exc} ({limits.HOUSE_CONTROL}).") from None
         if json_depth(data) > limits.MAX_JSON_DEPTH:
             raise _too_deep()
         return data

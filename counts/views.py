@@ -21,6 +21,7 @@ from cardroom.pins import acting_user_for, signer_for
 from core.audit import chain_head
 from core.limits import record_id
 from core.pdf import audit_head_text
+from core.rules import HOUSE_CONTROL
 
 from . import forms, pdf, queries, rules, services
 from .models import CountEntry, CountSignature, DropBox
@@ -536,11 +537,16 @@ def explain(request, pk, box_pk):
         at = None
     if typed and at is None:
         return session_detail(
-            request, pk, errors={"explained_at": ["Give a date and time, for example 2026-07-10T19:00."]}, status=400
+            request,
+            pk,
+            errors={"explained_at": [f"{HOUSE_CONTROL}: give a date and time, for example 2026-07-10T19:00."]},
+            status=400,
         )
     number = record_id(request.POST.get("number"))
     if number is None:  # the form's hidden field, altered: a 400 on the field, never a 500
-        return session_detail(request, pk, errors={"number": ["Give the slip's printed number."]}, status=400)
+        return session_detail(
+            request, pk, errors={"number": [f"{HOUSE_CONTROL}: give the slip's printed number."]}, status=400
+        )
     try:
         services.explain_forms_exception(
             acting_user=request.user,

@@ -335,7 +335,9 @@ def _refuse_twice(site: Site, licence_number: str, started_at: datetime, ended_a
         )
 
 
-AS_IT_STANDS = "A correction points at this site's session as it stands (its latest correction)."
+# House control (no pack's text says how a session is corrected): a correction replaces the session
+# as it stands, so one correcting an older one, or another site's, would count a session twice.
+AS_IT_STANDS = f"{HOUSE_CONTROL}: a correction points at this site's session as it stands (its latest correction)."
 
 
 def _refuse_replaced(corrects: GameSession) -> None:

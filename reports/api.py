@@ -127,11 +127,17 @@ class ReportViewSet(ScopedViewSet):
         run = self.get_object()
         file = getattr(run, "file", None) if run.status == "done" else None
         if file is None:
-            raise NotFound(f"The report is {run.status}, not ready to download.")
+            raise NotFound(not_ready(run))
         return file_response(run, file, request.query_params.get("format", "pdf"))
 
 
 FORMATS = ("pdf", "csv", "xlsx")  # the files a report downloads as
+
+
+def not_ready(run) -> str:
+    """Why a report of one's own is not downloaded yet: it is queued, running or failed (House
+    control: no pack's text says when a report is made)."""
+    return f"{limits.CITED_HOUSE_CONTROL}: the report is {run.status}, not ready to download."
 
 
 def file_response(run, file, fmt: str) -> HttpResponse:

@@ -15,7 +15,7 @@ from core.rules import HOUSE_CONTROL
 from packs import pack_for
 
 from . import services
-from .api import FORMATS, file_response
+from .api import FORMATS, file_response, not_ready
 from .catalogue import kinds_at, load_kinds
 from .models import ReportRun
 from .queries import readable_runs, require_reader, runs_for
@@ -107,7 +107,7 @@ def download(request, pk, fmt):
     run = get_object_or_404(runs_for(request.user).select_related("file"), pk=pk)
     require_reader(request.user, run)
     if run.status != "done":
-        raise Http404(f"The report is {run.status}, not ready to download.")
+        raise Http404(not_ready(run))
     return file_response(run, run.file, fmt)
 
 

@@ -196,7 +196,7 @@ def test_a_file_that_is_no_csv_of_a_day_is_refused_with_a_reason(site, world):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     response = client.post(PAGE, {"sheet": SimpleUploadedFile("x.csv", b"\xff\xfe\x00bad", content_type="text/csv")})
-    assert response.status_code == 400 and "UTF-8" in response.content.decode()
+    assert response.status_code == 400 and "House control: save the file as CSV in UTF-8." in response.content.decode()
 
 
 def test_a_sheet_holding_dates_and_times_is_written_in_iso_8601_with_the_offset():

@@ -264,3 +264,22 @@ def test_an_organization_without_a_taxed_site_is_refused_the_other_games_figure_
     assert message.startswith("House control: ") and "taxes all its games" in message
     assert not law_words_in(message, ND_WORDS), message
     assert not OtherGamesAgp.objects.exists()
+
+
+@pytest.mark.parametrize("code", ["WA-HB", "WA-BJ", "NY"])
+def test_an_organization_with_no_taxing_pack_is_answered_naming_house_control_and_another_organization_plainly(
+    client_for, cast, org, site, stranger_site, code
+):
+    """No pack but North Dakota's states a gaming tax: its own organization reads why there are no tax
+    figures (House control, no other pack's law), another organization's a plain not found."""
+    site.jurisdiction = code
+    site.save()
+    auditor = client_for(cast[Role.AUDITOR])
+    for path in ("tax", "other-games-agp"):
+        response = auditor.get(f"/api/v1/organizations/{org.pk}/{path}/", {"quarter": "2026Q3"})
+        assert response.status_code == 404, response.content
+        assert response.json()["detail"] == (
+            "House control: no gaming tax here: no site of the organization is in a pack that states one."
+        )
+        stranger = auditor.get(f"/api/v1/organizations/{stranger_site.organization_id}/{path}/", {"quarter": "2026Q3"})
+        assert stranger.status_code == 404 and "gaming tax" not in stranger.content.decode()

@@ -1,8 +1,9 @@
 """An employee's initials are unique in the organization whatever their case: they sign forms, and
 a badge is looked up by them without regard to case (cardroom.pins), so "JR" and "jr" would be one
-badge for two people. The service refuses them; the database does too when two are written at once
-(or past the service), in the same words (core.database_refusals), on whichever database the suite
-runs (SQLite by default, PostgreSQL with DATABASE_URL)."""
+badge for two people. No pack's text says it: the refusal names the field and House control. The
+service refuses them; the database does too when two are written at once (or past the service), in
+the very same words (core.database_refusals keeps a constraint's message that names its rule), on
+whichever database the suite runs (SQLite by default, PostgreSQL with DATABASE_URL)."""
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -13,7 +14,7 @@ from cardroom.models import Employee
 from core.database_refusals import database_refusal
 from tests.factories import UserFactory
 
-WORDS = "Initials must be unique in the organization: they sign forms."
+WORDS = "House control: initials are unique in the organization whatever their case: they sign forms."
 
 
 def _hire(manager, org, initials: str, username: str):
@@ -39,7 +40,7 @@ def test_the_database_refuses_initials_differing_only_in_case_in_the_same_words(
     with pytest.raises(IntegrityError) as refused, transaction.atomic():
         Employee.objects.create(organization=org, user=UserFactory(), initials="jr")
     refusal = database_refusal(refused.value)  # keyed to the field inside Lower(), not the organization
-    assert refusal.message_dict == {"initials": [f"{WORDS[:-1]} (House control: the database keeps one copy)."]}
+    assert refusal.message_dict == {"initials": [WORDS]}
     assert Employee.objects.filter(organization=org, initials__iexact="jr").count() == 1
 
 

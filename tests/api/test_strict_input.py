@@ -7,7 +7,7 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework import serializers
 
-from cardroom.models import Role
+from cardroom.models import Role, Site
 from core.api import StrictInputMixin
 
 
@@ -110,6 +110,17 @@ def test_a_key_given_twice_in_json_is_refused(client_for, cast, open_table):
     assert response.status_code == 400
     assert "table" in json.dumps(response.json())
     assert not Slip.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("body", ['{"name": "A",', "NaN", "{'name': 'A'}"])
+def test_a_body_that_is_no_json_is_a_400_naming_house_control_and_nothing_is_made(client_for, cast, body):
+    before = Site.objects.count()
+    response = client_for(cast[Role.GAMING_MANAGER]).post("/api/v1/sites/", body, content_type="application/json")
+    assert response.status_code == 400, response.content
+    detail = response.json()["detail"]
+    assert detail.startswith("JSON parse error - ") and detail.endswith(" (house control)."), detail
+    assert Site.objects.count() == before
 
 
 @pytest.mark.django_db

@@ -1,6 +1,6 @@
 """Bank deposits: due by the third banking day (ND 99-01.3-03-10), verified on the statement."""
 
-from datetime import date
+from datetime import UTC, date, datetime
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -107,3 +107,20 @@ def test_the_bank_day_carries_its_deposit_as_recorded_then_as_verified(closed_da
         note="bank fee",
     )
     assert bank_day(site, day).deposit == Deposit(98765, date(2026, 11, 6), True, 98700, True)
+
+
+@pytest.mark.parametrize(
+    ("at", "said"),
+    [
+        (datetime(2026, 11, 4, 10, 0), "House control: give the time with its time zone."),
+        (datetime(2099, 11, 4, 10, 0, tzinfo=UTC), "House control: a record cannot be dated in the future."),
+    ],
+    ids=["no time zone", "in the future"],
+)
+def test_a_deposits_recording_time_without_its_zone_or_in_the_future_names_the_field_and_house_control(
+    closed_day, cashier, at, said
+):
+    with pytest.raises(ValidationError) as refused:
+        deposit(cashier, closed_day, at=at)
+    assert refused.value.message_dict == {"recorded_at": [said]}
+    assert not BankDeposit.objects.exists()

@@ -132,6 +132,15 @@ def test_the_list_says_when_the_checks_last_ran_by_whom_and_with_what_result(
     assert "0 alerts opened, 0 already open" in last
 
 
+def test_a_run_of_a_quarter_not_offered_is_refused_naming_house_control_and_runs_nothing(
+    client, cast, site, in_november
+):
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    response = client.post("/compliance/run/", {"quarter": "2019Q1"}, follow=True)
+    assert "House control: choose one of the quarters offered." in response.content.decode()
+    assert not ComplianceRun.objects.exists()
+
+
 def test_a_scheduled_run_is_shown_as_the_schedules(client, cast, site, in_november):
     from compliance.tasks import run_daily_checks
 

@@ -51,7 +51,7 @@ def test_a_moment_may_run_ahead_of_the_clock_by_the_tolerance_only():
     assert acts.moment(ahead, "at") == ahead
     with pytest.raises(ValidationError) as refused:
         acts.moment(now + acts.CLOCK_TOLERANCE + timedelta(minutes=1), "recorded_at")
-    assert refused.value.message_dict == {"recorded_at": ["A record cannot be dated in the future."]}
+    assert refused.value.message_dict == {"recorded_at": ["House control: a record cannot be dated in the future."]}
 
 
 def test_a_moment_keeps_the_callers_words():
@@ -64,7 +64,7 @@ def test_a_moment_keeps_the_callers_words():
     assert own.value.message_dict == {"collected_at": ["collected_at cannot be in the future."]}
     with pytest.raises(ValidationError) as naive:
         acts.moment(later.replace(tzinfo=None), "at")
-    assert naive.value.message_dict == {"at": ["Give the time with its time zone."]}
+    assert naive.value.message_dict == {"at": ["House control: give the time with its time zone."]}
 
 
 def test_no_time_given_is_now():

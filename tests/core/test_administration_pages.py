@@ -238,7 +238,7 @@ def test_a_weak_password_is_refused_inline(client, cast, site):
         {"site": site.pk, "name": "Pit", "kind": "pit", "username": "pit-9", "password": "12345678"},
     )
     assert response.status_code == 400
-    assert "This password is too common." in page(response)
+    assert "House control: this password is too common." in page(response)
     assert not Station.objects.exists()
 
 

@@ -63,3 +63,22 @@ def test_a_form_without_its_csrf_token_shows_the_apps_refusal(db):
     response = Client(enforce_csrf_checks=True).post("/login/", {"username": "gm", "password": "x"})
     assert response.status_code == 403
     assert 'id="error-403-csrf"' in response.content.decode()
+
+
+def test_the_admins_version_not_found_is_the_plain_404_page_whatever_its_reason(client, manager, stranger_site):
+    """A version written as no number and another organization's are one plain not found: the 404
+    page shows no exception's words (cardroom.admin's "No such version"), so nothing of another
+    organization's rows is said and there is no rule to cite."""
+    from tests.factories import TableFactory
+
+    theirs = TableFactory(site=stranger_site, number=9)
+    client.force_login(manager.user)
+    answers = [
+        client.get(f"/admin/cardroom/table/{theirs.pk}/history/x/"),
+        client.get(f"/admin/cardroom/table/{theirs.pk}/history/{theirs.history.get().history_id}/"),
+    ]
+    pages = [answer.content.decode() for answer in answers]
+    assert [answer.status_code for answer in answers] == [404, 404]
+    said = [page.split('id="error-404"')[1].split("</div>")[0] for page in pages]
+    assert said[0] == said[1] == "><strong>Not found</strong> among the pages and sites you may see."
+    assert not any("No such version" in page for page in pages)

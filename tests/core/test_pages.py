@@ -116,7 +116,7 @@ def test_gaming_manager_adds_an_employee_with_a_role_in_the_browser(client, mana
     assert added.status_code == 302
     refused = client.post(f"/setup/employees/{pk}/membership/add/", {"role": "dealer", "site": ""})
     assert refused.status_code == 400
-    assert "Only gaming managers and auditors" in refused.content.decode()
+    assert "House control: only gaming managers and auditors" in refused.content.decode()
 
 
 def test_editing_another_organizations_object_is_not_found(client, manager, stranger_site):

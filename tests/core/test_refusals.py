@@ -62,6 +62,60 @@ def test_every_permission_refusal_in_the_code_is_built_from_a_rule():
         assert RULE_SOURCES.search(source), f"{path}:{node.lineno} PermissionDenied({source}) cites no rule"
 
 
+# Every app and the platform: where a refusal's text is written in the code.
+EVERY_APP = [*APPS, "approvals", "fees", "tournaments", "registry", "statefiling", "core", "packs"]
+# A citation, or a name that carries one (HOUSE_CONTROL, a Rule's `.at(site)`, a rules module's
+# constant, a closed-books or bounds helper that heads its text with House control).
+CITES = re.compile(
+    r"\bND\b|WAC|NYCRR|WSGC|House control|house control|HOUSE|CONTROL|_control|\.at\(|_rule\b|\brules?\b|rules\.|cite"
+    r"|citation|CITATION|refusal|_BAR|LOGIN_NAME_UNIQUE|_bounds|bounds\("
+)
+# Texts whose citation a helper's value carries inside them: the pack's own (`pack.cite`) in the
+# revenue each site rests on; the internal controls' option (`option.cited`) in the controls' message.
+CITED_INSIDE = {("accounting/games.py", "said"), ("approvals/services.py", "message")}
+
+
+def _texts(node):
+    """The string literals and f-strings a refusal's message is built of (directly, or as the
+    values of a dict or list of messages, or joined by +)."""
+    if isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        yield node
+    elif isinstance(node, ast.Dict):
+        for value in node.values:
+            yield from _texts(value)
+    elif isinstance(node, (ast.List, ast.Tuple)):
+        for item in node.elts:
+            yield from _texts(item)
+    elif isinstance(node, ast.BinOp):
+        yield from _texts(node.left)
+        yield from _texts(node.right)
+
+
+def test_every_validation_error_written_as_text_in_the_code_names_its_rule():
+    """A `ValidationError(...)` or a form's `add_error(...)` whose message is text written here (not
+    a constant or helper defined with its rule) names its rule in that text: the pack's citation at
+    the site, or House control (the commands' own CommandErrors are not refusals a user reads)."""
+    written, uncited = 0, []
+    for app in EVERY_APP:
+        for path in (ROOT / app).rglob("*.py"):
+            if {"migrations", "management"} & set(path.parts):
+                continue
+            where = str(path.relative_to(ROOT))
+            for node in ast.walk(ast.parse(path.read_text())):
+                name = getattr(node, "func", None) and getattr(node.func, "id", getattr(node.func, "attr", None))
+                if name not in {"ValidationError", "add_error"}:
+                    continue
+                for text in (t for arg in node.args[name == "add_error" :][:1] for t in _texts(arg)):
+                    written += 1
+                    source = ast.unparse(text)
+                    if not CITES.search(source) and not any(
+                        where == path_ and "{" + held in source for path_, held in CITED_INSIDE
+                    ):
+                        uncited.append(f"{where}:{node.lineno} {source[:100]}")
+    assert written > 300
+    assert uncited == []
+
+
 # --- The walk ------------------------------------------------------------------------------------
 
 

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 
 from cardroom import pins
-from cardroom.models import Membership, Role, Station, Table
+from cardroom.models import Employee, Membership, Role, Station, Table
 from tests.conformance.words import ND_WORDS, OTHER_WORDS, law_words_in
 from tests.factories import EmployeeFactory, SiteFactory, TableFactory
 
@@ -101,3 +101,35 @@ def test_a_stations_wrong_password_is_answered_naming_house_control_on_the_page_
     (message,) = answer.json()["non_field_errors"]
     assert message.startswith(said), message
     _cites_house_control_alone(message)
+
+
+@pytest.mark.parametrize(
+    ("payload", "field", "said"),
+    [
+        (
+            {"username": "twin", "password": "Ochre-Lantern-Drift-58", "initials": "jr"},
+            "initials",
+            "House control: initials are unique in the organization whatever their case: they sign forms.",
+        ),
+        (
+            {"username": "weak", "password": "12345678", "initials": "WK"},
+            "password",
+            "House control: this password is too common.",
+        ),
+    ],
+    ids=["initials taken in another case", "a weak password"],
+)
+def test_an_employee_with_taken_initials_or_a_weak_password_is_refused_naming_the_field_and_house_control(
+    client_for, manager, org, pack_site, payload, field, said
+):
+    """An employee's initials sign forms and find a badge whatever their case, and a password is
+    judged by the site's validators: no pack's text states either."""
+    EmployeeFactory(organization=org, initials="JR")
+    before = set(Employee.objects.values_list("pk", flat=True))
+    response = client_for(manager).post("/api/v1/employees/", payload, format="json")
+    assert response.status_code == 400, response.content
+    messages = response.json()[field]
+    assert said in messages, messages
+    for message in messages:
+        _cites_house_control_alone(message)
+    assert set(Employee.objects.values_list("pk", flat=True)) == before

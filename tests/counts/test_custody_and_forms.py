@@ -239,8 +239,8 @@ def test_the_count_pages_explanation_form_answers_an_altered_number_on_its_field
     floor, counters, session, boxes, shift_manager, number
 ):
     """The session page's "Explain" form posts the slip's number in a hidden field; an altered one is
-    a 400 naming the field, nothing written (it was a 500: int() of what was posted), and the form as
-    the page draws it explains the slip."""
+    a 400 naming the field and House control, nothing written (it was a 500: int() of what was
+    posted), and the form as the page draws it explains the slip."""
     from django.test import Client
 
     from counts.models import FormsExplanation
@@ -255,7 +255,30 @@ def test_the_count_pages_explanation_form_answers_an_altered_number_on_its_field
     with time_machine.travel(COUNT_TIME + timedelta(hours=1), tick=False):
         refused = page.post(url, {**body, "number": number})
         assert refused.status_code == 400
-        assert "Give the slip&#x27;s printed number." in refused.content.decode()
+        assert "House control: give the slip&#x27;s printed number." in refused.content.decode()
         assert not FormsExplanation.objects.exists()
         assert page.post(url, {**body, "number": "99"}).status_code == 302
     assert FormsExplanation.objects.get().number == 99
+
+
+def test_the_count_pages_explanation_form_answers_a_time_it_cannot_read_naming_the_field_and_house_control(
+    floor, counters, session, boxes, shift_manager
+):
+    """The time the paper gives an explanation, written in no form a time is read in: a 400 on
+    explained_at under House control (no pack's text says how a time is written), nothing written."""
+    from django.test import Client
+
+    from counts.models import FormsExplanation
+
+    _count_both(
+        counters, session, boxes[0], _forms(*floor["fills"][:2], floor["credit"]) + [{"kind": "credit", "number": 99}]
+    )
+    page = Client()
+    page.force_login(shift_manager.user)
+    url = f"/counts/sessions/{session.pk}/boxes/{boxes[0].pk}/explain/"
+    body = {"kind": "credit", "number": "99", "explanation": "From the old book; filed."}
+    with time_machine.travel(COUNT_TIME + timedelta(hours=1), tick=False):
+        refused = page.post(url, {**body, "explained_at": "after the count"})
+    assert refused.status_code == 400
+    assert "House control: give a date and time, for example 2026-07-10T19:00." in refused.content.decode()
+    assert not FormsExplanation.objects.exists()

@@ -436,3 +436,15 @@ def test_a_session_dated_outside_the_books_range_is_refused_as_such_not_for_its_
     assert "must be between 2000-01-01 and 2100-12-31 (house control)." in message[: message.index("</div>")]
     assert "licence on file" not in html and 'id="error-licence_number"' not in html
     assert not GameSession.objects.exists()
+
+
+def test_a_correction_of_a_session_already_corrected_is_refused_naming_corrects_and_house_control(ny_site, ny_shift):
+    started = one_days_start(ny_site, timedelta(hours=3))
+    session = record_session(ny_shift.user, ny_site, started)
+    record_session(ny_shift.user, ny_site, started, ended_at=started + timedelta(hours=2), corrects=session)
+    with pytest.raises(ValidationError) as refused:
+        record_session(ny_shift.user, ny_site, started, ended_at=started + timedelta(hours=1), corrects=session)
+    assert refused.value.message_dict == {
+        "corrects": ["House control: a correction points at this site's session as it stands (its latest correction)."]
+    }
+    assert GameSession.objects.filter(corrects=session).count() == 1

@@ -157,7 +157,9 @@ def test_a_long_period_is_queued_for_a_worker_and_claimed_once(auditor_api, site
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         run = request(auditor_api, kind="alerts", site=site.pk, quarter="2026Q3").json()
     assert run["status"] == "queued" and len(callbacks) == 1
-    assert auditor_api.get(f"/api/v1/reports/{run['id']}/download/").status_code == 404
+    early = auditor_api.get(f"/api/v1/reports/{run['id']}/download/")
+    assert early.status_code == 404
+    assert early.json()["detail"] == "House control: the report is queued, not ready to download."
     assert generate_report(run["id"]) is True
     assert generate_report(run["id"]) is False  # a second worker finds it claimed
     status = auditor_api.get(f"/api/v1/reports/{run['id']}/").json()
