@@ -102,8 +102,10 @@ def _named_when_stock(error, label: str):
         return error
     if error.code == "required":
         said = f"{HOUSE_CONTROL}: {label} is required; the record is not kept without it."
-    else:
-        said = stock_message_named(label, next(iter(error)))  # Django's words, its values filled in
+    elif str(error.message) and error.params:  # reworded before the values go in: a value keeps its case
+        said = stock_message_named(label.replace("%", "%%"), str(error.message)) % error.params
+    else:  # no values, or a plural message that has words only once its values are in
+        said = stock_message_named(label, next(iter(error)))
     return forms.ValidationError(said, code=error.code)
 
 

@@ -4,9 +4,9 @@ written (core.forms.page_status). The setup pages of sites, tables, chips and em
 fee posted at a site whose revenue is no table fee, answered 200 with the message shown.
 
 Django's stock words name the field and House control too (core.forms.NamesTheRule, `STOCK`): a
-value that is not one of a drop box's choices, a number that is no number or below its bound,
-posted to a setup, floor, cage or count page. They showed Django's bare "Select a valid choice."
-and "Enter a whole number."."""
+value that is not one of a drop box's choices, a number that is no number or below its bound, a
+text over its length, posted to a setup, floor, cage or count page. They showed Django's bare
+"Select a valid choice." and "Enter a whole number."."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -130,8 +130,13 @@ def _a_table_numbered(number: str) -> Callable:
     return lambda client, cast, site: {**_a_table_over_the_limit(client, cast, site), "number": number}
 
 
-def _register_box(locks: str) -> Callable:
-    return lambda client, cast, site: {"action": "register", "table": Table.objects.get(site=site).pk, "locks": locks}
+def _register_box(locks: str, label: str = "") -> Callable:
+    return lambda client, cast, site: {
+        "action": "register",
+        "table": Table.objects.get(site=site).pk,
+        "locks": locks,
+        "label": label,
+    }
 
 
 NOT_ONE = "House control: {}: select a valid choice; {} is not one of the available choices."
@@ -141,6 +146,8 @@ STOCK = {
     "count settings' box exchange": Refused(_at("/counts/drop-boxes/"), _posted(action="settings", box_exchange="weekly"),
                                             CountSettings, NOT_ONE.format("Drop box exchanged", "weekly")),
     "a drop box's locks": Refused(_at("/counts/drop-boxes/"), _register_box("3"), DropBox, NOT_ONE.format("Locks", "3")),
+    "a drop box's label": Refused(_at("/counts/drop-boxes/"), _register_box("1", "A" * 11), DropBox,
+                                  "House control: Ensure Label has at most 10 characters (it has 11)."),
     "a slip book's number, no number": Refused(_at(SLIP_BOOK), _posted(kind="fill", first_number="one", last_number="50"),
                                                SlipBook, "House control: First printed number: enter a whole number."),
     "a slip book's number, below 1": Refused(_at(SLIP_BOOK), _posted(kind="fill", first_number="0", last_number="50"),
