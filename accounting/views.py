@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 
 from cardroom.access import current_site
 from core import limits
-from core.forms import SaysWhyRequired
+from core.forms import NamesTheRule
 from core.plurals import plural
 
 from . import day_sheet_csv, day_sheets
@@ -21,7 +21,7 @@ MAX_UPLOAD_BYTES = limits.MAX_BODY_BYTES
 Located = list[tuple[str, list[str]]]
 
 
-class UploadForm(SaysWhyRequired, forms.Form):
+class UploadForm(NamesTheRule, forms.Form):
     sheet = forms.FileField(label="Filled day sheet (CSV)")
 
 

@@ -7,7 +7,6 @@ user's scope are not in the queryset, so they answer 404 (who may see what is th
 hook's answer, registered by `cardroom`: `core.hooks`).
 """
 
-import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
 
@@ -29,7 +28,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from . import limits
 from .database_refusals import database_refusal
 from .parsers import BodyTooLarge
-from .rules import HOUSE_CONTROL
+from .rules import HOUSE_CONTROL, stock_message_named
 from .scoping import access_for
 
 
@@ -298,7 +297,7 @@ def _stock_messages(name: str, field: serializers.Field) -> None:
         defaults = _drf_defaults(type(each))
         for key, message in each.error_messages.items():
             if key != "required" and key in defaults and str(defaults[key]) == str(message):  # lazy text
-                each.error_messages[key] = f"{HOUSE_CONTROL}: {_named(name, str(message))}"
+                each.error_messages[key] = stock_message_named(name, str(message))
 
 
 def _drf_defaults(cls: type) -> dict[str, str]:
@@ -308,23 +307,6 @@ def _drf_defaults(cls: type) -> dict[str, str]:
         if klass.__module__.startswith("rest_framework."):
             defaults.update(getattr(klass, "default_error_messages", {}))
     return defaults
-
-
-_DRF_SUBJECT = re.compile(r"^(This field|This list|This dictionary|This value)\b|^Ensure this (field|value|list)\b")
-_DRF_FORMAT = re.compile(r"^(Date|Datetime|Time|Duration) has wrong format\. Use one of these formats instead: ")
-
-
-def _named(name: str, message: str) -> str:
-    """DRF's words with the field named: "This field may not be null." -> "table may not be null.",
-    "Date has wrong format. Use one of these formats instead: {format}." -> "gaming_date has the
-    wrong format; use {format}.", else "quantity: a valid integer is required."."""
-    if _DRF_FORMAT.match(message):
-        return _DRF_FORMAT.sub(f"{name} has the wrong format; use ", message)
-    if _DRF_SUBJECT.match(message):
-        return _DRF_SUBJECT.sub(lambda m: f"Ensure {name}" if m.group(2) else name, message)
-    first, rest = message.split(". ", 1) if ". " in message else (message, "")
-    said = first[:1].lower() + first[1:] + (f"; {rest[:1].lower()}{rest[1:]}" if rest else "")
-    return f"{name}: {said}"
 
 
 def _field_list(fields) -> str:

@@ -1,12 +1,19 @@
 """Browser form fields every app's forms use: amounts in dollars, dates within the books'
-range, and the Bootstrap classes on every widget."""
+range, the Bootstrap classes on every widget, and refusals that name the field and its rule
+(`NamesTheRule`)."""
+
+import functools
 
 from django import forms
+from django.core import validators as django_validators
+from django.forms import fields as django_fields
+from django.forms import models as django_models
 from django.forms.utils import pretty_name
+from django.utils.functional import Promise
 
 from . import limits
 from .money import cents_to_decimal, decimal_to_cents, format_money
-from .rules import HOUSE_CONTROL
+from .rules import HOUSE_CONTROL, stock_message_named
 
 
 class CentsField(forms.CharField):
@@ -69,25 +76,55 @@ def say_when_blank(form: forms.Form, messages: dict[str, str]) -> None:
         form.fields[name].error_messages["required"] = message
 
 
-class SaysWhyRequired:
-    """A required field left blank is refused naming the field and its rule: the house's control
-    (core.rules.HOUSE_CONTROL) unless the form gives the rule of its record (`say_when_blank`, at
-    the form's site), never Django's bare "This field is required."."""
+class NamesTheRule:
+    """A refused field names the field and its rule, never Django's bare words: a required field
+    left blank is the house's control (core.rules.HOUSE_CONTROL) unless the form gives the rule of
+    its record (`say_when_blank`, at the form's site), and any other of Django's stock messages
+    ("Select a valid choice. X is not one of the available choices.", "Enter a whole number.",
+    "Ensure this value is greater than or equal to 1.") names the field's label and House control
+    before Django's own words, as the API's do (core.rules.stock_message_named). A message the
+    form or its service gave (one citing the field's own rule) stays as it is. The errors are
+    reworded once the form is cleaned, so a field a form adds after its __init__ (a chip grid, a
+    station's badge) is covered too."""
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        for name, field in self.fields.items():
-            if field.error_messages.get("required") == DJANGO_REQUIRED:
-                label = field.label or pretty_name(name)
-                field.error_messages["required"] = (
-                    f"{HOUSE_CONTROL}: {label} is required; the record is not kept without it."
-                )
+    def full_clean(self):
+        super().full_clean()
+        for name, errors in (self._errors or {}).items():
+            if name in self.fields:
+                label = str(self.fields[name].label or pretty_name(name))
+                errors.data = [_named_when_stock(error, label) for error in errors.data]
 
 
-DJANGO_REQUIRED = forms.Field.default_error_messages["required"]
+def _named_when_stock(error, label: str):
+    """`error` in the words of its rule when it is one of Django's stock messages (the very text
+    object Django's field or validator raised), else `error` as it is."""
+    if not isinstance(error, forms.ValidationError) or id(error.message) not in _django_stock_ids():
+        return error
+    if error.code == "required":
+        said = f"{HOUSE_CONTROL}: {label} is required; the record is not kept without it."
+    elif str(error.message) and error.params:  # reworded before the values go in: a value keeps its case
+        said = stock_message_named(label.replace("%", "%%"), str(error.message)) % error.params
+    else:  # no values, or a plural message that has words only once its values are in
+        said = stock_message_named(label, next(iter(error)))
+    return forms.ValidationError(said, code=error.code)
 
 
-class BootstrapMixin(SaysWhyRequired):
+@functools.cache
+def _django_stock_ids() -> frozenset[int]:
+    """The ids of Django's stock messages: its form fields' `default_error_messages` and its
+    validators' messages (class attributes, alive for the process; a field's `error_messages`
+    holds the same objects unless a form replaced them)."""
+    messages = []
+    for module in (django_fields, django_models, django_validators):
+        for klass in vars(module).values():
+            own = vars(klass) if isinstance(klass, type) else {}
+            for found in (own.get("default_error_messages"), own.get("messages")):
+                messages += found.values() if isinstance(found, dict) else []
+            messages += [own["message"]] if isinstance(own.get("message"), str | Promise) else []
+    return frozenset(id(message) for message in messages)
+
+
+class BootstrapMixin(NamesTheRule):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for field in self.fields.values():

@@ -15,3 +15,23 @@ def citation_order(citation: str) -> tuple:
         (0, int(part), "") if part.isascii() and part.isdigit() else (1, 0, part)
         for part in re.findall(r"\d+|\D+", citation)
     )
+
+
+_STOCK_SUBJECT = re.compile(r"^(This field|This list|This dictionary|This value)\b|^Ensure this (field|value|list)\b")
+_STOCK_FORMAT = re.compile(r"^(Date|Datetime|Time|Duration) has wrong format\. Use one of these formats instead: ")
+
+
+def stock_message_named(name: str, message: str) -> str:
+    """A framework's stock refusal (DRF's or Django's) naming the field and House control, the
+    framework's words after it, one wording for the API and the browser forms: "This field may not
+    be null." -> "House control: table may not be null.", "Ensure this value is greater than or
+    equal to 1." -> "House control: Ensure number is greater than or equal to 1.", "Date has wrong
+    format. Use one of these formats instead: {format}." -> "House control: gaming_date has the
+    wrong format; use {format}.", else "House control: quantity: a valid integer is required."."""
+    if _STOCK_FORMAT.match(message):
+        return f"{HOUSE_CONTROL}: " + _STOCK_FORMAT.sub(f"{name} has the wrong format; use ", message)
+    if _STOCK_SUBJECT.match(message):
+        return f"{HOUSE_CONTROL}: " + _STOCK_SUBJECT.sub(lambda m: f"Ensure {name}" if m.group(2) else name, message)
+    first, rest = message.split(". ", 1) if ". " in message else (message, "")
+    said = first[:1].lower() + first[1:] + (f"; {rest[:1].lower()}{rest[1:]}" if rest else "")
+    return f"{HOUSE_CONTROL}: {name}: {said}"

@@ -6,7 +6,7 @@ import re
 from django import forms
 
 from cardroom.forms import add_pin_fields
-from core.forms import BookDateField, BootstrapMixin, SaysWhyRequired
+from core.forms import BookDateField, BootstrapMixin, NamesTheRule
 from packs import RevenueModel, game_label, game_name, pack_for
 
 from .models import BoxExchange
@@ -99,7 +99,7 @@ class RemovalForm(BootstrapMixin, forms.Form):
         self.fields["second_key_holder"].queryset = counters
 
 
-class SignerForm(SaysWhyRequired, forms.Form):
+class SignerForm(NamesTheRule, forms.Form):
     """On a count tablet (a station): the badge and PIN of the member doing the step
     (cardroom.pins). It only parses; the PIN and the holder's role are checked by the views'
     call to cardroom.pins and by the service."""
@@ -143,7 +143,7 @@ class RemoveAllForm(BootstrapMixin, forms.Form):
         self.fields["second_key_holder"].queryset = counters
 
 
-class GamingDateForm(SaysWhyRequired, forms.Form):
+class GamingDateForm(NamesTheRule, forms.Form):
     gaming_date = BookDateField(widget=forms.DateInput(attrs={"type": "date", "class": "form-control"}))
 
 

@@ -3,7 +3,15 @@ holds every rule, so the page shows the API's message for the same mistake."""
 
 from django import forms
 
-from core.forms import BookDateField, BootstrapMixin, CentsField, LocalMomentField, PaperMomentField, say_when_blank
+from core.forms import (
+    BookDateField,
+    BootstrapMixin,
+    CentsField,
+    LocalMomentField,
+    NamesTheRule,
+    PaperMomentField,
+    say_when_blank,
+)
 from core.limits import MAX_TEXT_LENGTH
 from core.rules import HOUSE_CONTROL
 
@@ -104,7 +112,7 @@ class FeeCountForm(BootstrapMixin, forms.Form):
         )
 
 
-class VoidForm(forms.Form):
+class VoidForm(NamesTheRule, forms.Form):
     """A void of a fee recorded by mistake: its reason, and when it was voided (blank: now). Drawn
     at its row by templates/cardroom/_void_form.html."""
 
@@ -114,7 +122,7 @@ class VoidForm(forms.Form):
     voided_at = PaperMomentField("Voided at")
 
 
-class SessionVoidForm(forms.Form):
+class SessionVoidForm(NamesTheRule, forms.Form):
     """A void of a session recorded that did not take place: its reason (fees.services.void_session;
     a blank reason reaches it and comes back in its words). Drawn at its row by
     templates/cardroom/_void_form.html, without a paper time: the void is a correction of the record."""
@@ -138,7 +146,9 @@ class GameSessionForm(BootstrapMixin, forms.Form):
         queryset=GameSession.objects.none(),
         required=False,
         widget=forms.HiddenInput,
-        error_messages={"invalid_choice": "The session to correct is not one of this site's sessions."},
+        error_messages={
+            "invalid_choice": f"{HOUSE_CONTROL}: the session to correct is not one of this site's sessions."
+        },
     )
 
     def __init__(self, *args, site=None, **kwargs):
@@ -156,7 +166,7 @@ class GameSessionForm(BootstrapMixin, forms.Form):
         )
 
 
-class SessionDayForm(forms.Form):
+class SessionDayForm(NamesTheRule, forms.Form):
     """The gaming day whose sessions the page lists (`?date=`; blank or refused: today's)."""
 
     date = BookDateField(

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from cardroom.models import ChipDenomination, Employee, Role, Table
 from core import limits
-from core.forms import BootstrapMixin, say_when_blank
+from core.forms import BootstrapMixin, NamesTheRule, say_when_blank
 from core.money import cents_to_decimal, format_money
 
 from . import rules
@@ -150,7 +150,7 @@ class ActionForm(forms.Form):
     """A button with nothing to parse: carries the service's errors back to the page."""
 
 
-class CarryItemsForm(forms.Form):
+class CarryItemsForm(NamesTheRule, forms.Form):
     """Open items of the day (their keys) carried past the close with one reason; the service
     checks the keys, the reason and who carries (floor.services.carry_open_items)."""
 

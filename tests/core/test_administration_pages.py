@@ -248,7 +248,9 @@ def test_a_station_cannot_be_created_at_another_organizations_site(client, cast,
         {"site": stranger_site.pk, "name": "Pit", "kind": "pit", "username": "pit-9", "password": STATION_PASSWORD},
     )
     assert response.status_code == 400
-    assert "Select a valid choice" in page(response)
+    assert "House control: Site: select a valid choice; that choice is not one of the available choices." in page(
+        response
+    )
     assert not Station.objects.exists()
 
 

@@ -183,7 +183,7 @@ def test_elsewhere_the_form_promises_no_law_s_colours_and_asks_them_as_required(
     answer = client.post("/setup/chips/new/", {**FORM, "primary_colour": "", "edge_spots": ""})
     assert answer.status_code == 400
     errors = answer.context["form"].errors
-    # a setup form: the house's control, the field named (core.forms.SaysWhyRequired), shown at the field
+    # a setup form: the house's control, the field named (core.forms.NamesTheRule), shown at the field
     for name in ("primary_colour", "edge_spots"):
         label = answer.context["form"][name].label
         said = f"House control: {label} is required; the record is not kept without it."

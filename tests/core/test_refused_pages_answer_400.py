@@ -1,7 +1,12 @@
 """Every page a gaming manager sets the card room up on answers a refused POST as the API does:
 HTTP 400, the page again with the message inline (naming the field and its rule), and nothing
 written (core.forms.page_status). The setup pages of sites, tables, chips and employees, and a
-fee posted at a site whose revenue is no table fee, answered 200 with the message shown."""
+fee posted at a site whose revenue is no table fee, answered 200 with the message shown.
+
+Django's stock words name the field and House control too (core.forms.NamesTheRule, `STOCK`): a
+value that is not one of a drop box's choices, a number that is no number or below its bound, a
+text over its length, posted to a setup, floor, cage or count page. They showed Django's bare
+"Select a valid choice." and "Enter a whole number."."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,8 +28,9 @@ from cardroom.models import (
     Table,
 )
 from core.models import AuditEvent
-from counts.models import DropBox
+from counts.models import CountSettings, DropBox
 from fees.models import FeeCollection
+from floor.models import SlipBook
 from surveillance.models import Equipment, ReviewProgram, SpecialEvent, SurveillanceStatus
 from tournaments.models import Tournament
 
@@ -115,13 +121,49 @@ PAGES = {
     "bank": Refused(_at("/cage/"), _posted(form="count", gaming_date="", kind="start"), BankCount,
                     REQUIRED.format("Gaming date")),
     "table fees": Refused(_at("/fees/"), _posted(table="", basis="per_seat", rate_cents="3"), FeeCollection,
-                          "Table fees are not the revenue of"),
+                          "House control: table fees are not the revenue of"),
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("kind", PAGES)
+def _a_table_numbered(number: str) -> Callable:
+    """The new table form as the browser shows it, filled in, numbered `number`."""
+    return lambda client, cast, site: {**_a_table_over_the_limit(client, cast, site), "number": number}
+
+
+def _register_box(locks: str, label: str = "") -> Callable:
+    return lambda client, cast, site: {
+        "action": "register",
+        "table": Table.objects.get(site=site).pk,
+        "locks": locks,
+        "label": label,
+    }
+
+
+NOT_ONE = "House control: {}: select a valid choice; {} is not one of the available choices."
+SLIP_BOOK = "/floor/slip-books/"
+
+STOCK = {
+    "count settings' box exchange": Refused(_at("/counts/drop-boxes/"), _posted(action="settings", box_exchange="weekly"),
+                                            CountSettings, NOT_ONE.format("Drop box exchanged", "weekly")),
+    "a drop box's locks": Refused(_at("/counts/drop-boxes/"), _register_box("3"), DropBox, NOT_ONE.format("Locks", "3")),
+    "a drop box's label": Refused(_at("/counts/drop-boxes/"), _register_box("1", "A" * 11), DropBox,
+                                  "House control: Ensure Label has at most 10 characters (it has 11)."),
+    "a slip book's number, no number": Refused(_at(SLIP_BOOK), _posted(kind="fill", first_number="one", last_number="50"),
+                                               SlipBook, "House control: First printed number: enter a whole number."),
+    "a slip book's number, below 1": Refused(_at(SLIP_BOOK), _posted(kind="fill", first_number="0", last_number="50"),
+                                             SlipBook, "House control: Ensure First printed number is greater than or equal to 1."),
+    "a slip book's series": Refused(_at(SLIP_BOOK), _posted(kind="marker", first_number="1", last_number="50"),
+                                    SlipBook, NOT_ONE.format("Series", "marker")),
+    "a bank count's kind": Refused(_at("/cage/"), _posted(form="count", gaming_date=DAY, kind="middle"), BankCount,
+                                   NOT_ONE.format("Kind", "middle")),
+    "a table's number": Refused(_at("/setup/tables/new/"), _a_table_numbered("two"), Table,
+                                "House control: Number: enter a whole number."),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", [*PAGES, *STOCK])
 def test_a_refused_post_answers_400_with_its_message_inline_and_writes_nothing(client, cast, site, table, kind):
-    refused = PAGES[kind]
+    refused = {**PAGES, **STOCK}[kind]
     client.force_login(cast[Role.GAMING_MANAGER].user)
     data = refused.data(client, cast, site)
     before = (refused.model.objects.count(), AuditEvent.objects.count())

@@ -64,7 +64,9 @@ def test_a_table_of_another_organization_is_not_offered_nor_accepted(client, man
     foreign = TableFactory(site=stranger_site, number=1)
     response = as_user(client, manager).post(URL, {"action": "register", "table": foreign.pk, "locks": 1})
     assert response.status_code == 400
-    assert "Select a valid choice" in page(response)
+    assert "House control: Table: select a valid choice; that choice is not one of the available choices." in page(
+        response
+    )
     assert not DropBox.objects.exists()
 
 
@@ -138,7 +140,8 @@ def test_another_organizations_person_is_not_accepted_as_the_auditor(client, man
         URL, {"action": "settings", "box_exchange": "gaming_day", "twenty_one_auditor": stranger.pk}
     )
     assert response.status_code == 400
-    assert "Select a valid choice" in page(response)
+    # the field's label in the North Dakota site's words for game 21
+    assert "House control: Twenty-one auditor: select a valid choice;" in page(response)
     assert queries.count_settings(site).twenty_one_auditor is None
 
 

@@ -246,7 +246,7 @@ def test_a_blank_licence_is_said_with_the_other_blank_fields_at_once(client, ny_
         ({"licence_number": ""}, "licence_number", "House control: a session names its games-of-chance licence"),
         ({"licence_number": "   "}, "licence_number", "House control: a session names its games-of-chance licence"),
         ({"licence_number": "X" * 51}, "licence_number", "at most 50 characters"),
-        ({"started_at": "yesterday"}, "started_at", "Enter a valid date/time."),
+        ({"started_at": "yesterday"}, "started_at", "House control: Started at: enter a valid date/time."),
         ({"ended_at": "future"}, "ended_at", "cannot be dated in the future"),
         ({"corrects": "999999999"}, "corrects", "not one of this site&#x27;s sessions"),
     ],
