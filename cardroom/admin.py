@@ -69,7 +69,31 @@ class OrgScopedFormMixin:
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
-class OrgScopedAdmin(OrgScopedFormMixin, SimpleHistoryAdmin):
+class RefusalStatusMixin:
+    """A refused add, change or history-revert POST answers 400 with the same page (the form, its
+    inline formsets and the refusal of a model's clean shown inline, nothing written), as every
+    other browser page does (core.forms.page_status) and the API does; a valid one redirects as
+    Django's admin does. Django's own admin answers 200 on a refused form."""
+
+    def render_change_form(self, request, context, *args, **kwargs):
+        response = super().render_change_form(request, context, *args, **kwargs)
+        response.status_code = refused_status(request, context)
+        return response
+
+    def render_history_view(self, request, template, context, **kwargs):
+        """django-simple-history's revert form (SimpleHistoryAdmin.history_form_view)."""
+        response = super().render_history_view(request, template, context, **kwargs)
+        response.status_code = refused_status(request, context)
+        return response
+
+
+def refused_status(request, context) -> int:
+    """400 when a POST shows errors (the form's or an inline formset's: admin.helpers.AdminErrorList
+    gathers both), 200 otherwise (the page read, or shown again by a "Save and continue")."""
+    return 400 if request.method == "POST" and context.get("errors") else 200
+
+
+class OrgScopedAdmin(RefusalStatusMixin, OrgScopedFormMixin, SimpleHistoryAdmin):
     """Visible to gaming managers (change) and auditors (view), only within their organization."""
 
     fixed_on_change: tuple[str, ...] = ()  # fields a non-superuser sees but never changes
@@ -166,7 +190,7 @@ class ViewOnlyInline(ViewOnlyMixin, admin.TabularInline):
         return request.user.is_superuser or bool(access_for(request.user).org_roles)
 
 
-class SharedReferenceAdmin(SimpleHistoryAdmin):
+class SharedReferenceAdmin(RefusalStatusMixin, SimpleHistoryAdmin):
     """Data of no organization that every organization's rules read (the thresholds of the
     regulations): viewed by gaming managers and auditors, added by a superuser as a new
     effective-dated row, never changed or deleted."""
@@ -374,9 +398,10 @@ class AuditEventAdmin(admin.ModelAdmin):
         return False
 
 
-class SuperuserOnly:
+class SuperuserOnly(RefusalStatusMixin):
     """For the platform's tables, which belong to no organization: logins, groups, lockouts,
-    tokens, sequences. Model permissions granted to a gaming manager do not open them."""
+    tokens, sequences. Model permissions granted to a gaming manager do not open them; a refused
+    form answers 400 as the product's own admins do."""
 
     def has_module_permission(self, request):
         return request.user.is_active and request.user.is_superuser

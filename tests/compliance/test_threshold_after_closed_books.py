@@ -55,7 +55,7 @@ def test_a_threshold_dated_inside_a_filed_quarter_is_refused_at_its_date(site, m
 
     refused = new_row(client, "2026-08-01")
 
-    assert refused.status_code == 200
+    assert refused.status_code == 400
     message = " ".join(refused.context["adminform"].form.errors["effective_from"])
     assert message.startswith("House control: quarters are filed at a site of North Dakota through 2026-09-30;")
     assert "through 2026-09-30" in message and "Give a date from 2026-10-01 on." in message

@@ -78,7 +78,7 @@ def test_the_setup_form_refuses_a_blank_marking_inline_then_lists_the_marking_gi
 def test_the_admin_refuses_a_blank_marking_on_its_field(client, org, manager):
     client.force_login(manager.user)
     refused = admin_add(client, org, marking="")
-    assert refused.status_code == 200
+    assert refused.status_code == 400
     assert says_the_rule(refused.context["adminform"].form.errors["marking"][0])
     assert not ChipDenomination.objects.exists()
     assert admin_add(client, org, marking=MARKING).status_code == 302

@@ -179,7 +179,7 @@ def test_the_admin_shows_the_cards_and_refuses_them_without_the_reader(client, c
     assert f'name="{FIELD}"' in page and f'name="{APPROVAL}"' in page
     unticked = {name: value for name, value in form.items() if name != FIELD}
     refused = client.post(address, unticked)
-    assert refused.status_code == 200
+    assert refused.status_code == 400
     errors = refused.context["adminform"].form.errors[FIELD]
     assert says(errors[0], "no card reader"), errors
     assert Table.objects.get(pk=table_id).jumbo_faced_cards is True

@@ -162,7 +162,7 @@ def test_admin_edit_goes_through_the_rules_and_the_audit_log(client, manager, ta
         "dealing_method": "no_peek",
     }
     response = client.post(f"/admin/cardroom/table/{table.pk}/change/", data)
-    assert response.status_code == 200 and "ND 99-01.3-08-09(1)" in response.content.decode()
+    assert response.status_code == 400 and "ND 99-01.3-08-09(1)" in response.content.decode()
     data["max_wager_cents"] = 2000
     assert client.post(f"/admin/cardroom/table/{table.pk}/change/", data).status_code == 302
     table.refresh_from_db()

@@ -120,6 +120,6 @@ def test_the_admin_refuses_the_change_at_the_field_not_with_a_500(day_under_way,
     client.force_login(cast[Role.GAMING_MANAGER].user)
     data = form_data(site, time_zone="America/New_York") | {"organization": site.organization_id}
     response = client.post(f"/admin/cardroom/site/{site.pk}/change/", data)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "its time zone cannot be changed" in response.content.decode().replace("&#x27;", "'")
     assert as_it_was(site) == before

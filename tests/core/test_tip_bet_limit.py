@@ -134,7 +134,7 @@ def test_the_admin_shows_the_limit_and_refuses_one_out_of_the_range(client, clie
     assert f'name="{FIELD}"' in answer.content.decode()
     for cents, words in ((25, "at least $0.50"), (2600, "at most $25.00")):
         refused = client.post(address, {**form, FIELD: str(cents)})
-        assert refused.status_code == 200
+        assert refused.status_code == 400
         errors = refused.context["adminform"].form.errors[FIELD]
         assert errors[0].startswith(RULE) and words in errors[0], errors
         assert Table.objects.get(pk=table_id).tip_bet_max_cents is None

@@ -101,7 +101,7 @@ def test_the_admin_refuses_it_on_the_role_row_and_writes_nothing(client, client_
     before = AuditEvent.objects.count()
     client.force_login(manager.user)
     response = client.post(f"/admin/cardroom/employee/{auditor.pk}/change/", data)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert escape(_refusal(auditor, site)) in response.content.decode()
     assert _count_team_roles(auditor) == [] and AuditEvent.objects.count() == before
 
@@ -109,7 +109,7 @@ def test_the_admin_refuses_it_on_the_role_row_and_writes_nothing(client, client_
     response = client.post(
         "/admin/cardroom/membership/add/", {"employee": auditor.pk, "site": site.pk, "role": Role.COUNT_TEAM}
     )
-    assert response.status_code == 200 and escape(_refusal(auditor, site)) in response.content.decode()
+    assert response.status_code == 400 and escape(_refusal(auditor, site)) in response.content.decode()
     assert _count_team_roles(auditor) == [] and AuditEvent.objects.count() == before
 
 
@@ -119,7 +119,7 @@ def test_the_admin_refuses_a_count_team_member_as_the_auditor_and_does_not_offer
         "/admin/counts/countsettings/add/",
         {"site": site.pk, "box_exchange": "gaming_day", "twenty_one_auditor": counters[0].pk},
     )
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert escape(f"{AUDITOR_BAR}: {counters[0]} is on the count team at {site}") in response.content.decode()
     assert not CountSettings.objects.filter(site=site).exists()
 

@@ -69,6 +69,6 @@ def test_the_admin_refuses_it_on_the_role_row_and_writes_nothing(client, org):
     before = AuditEvent.objects.count()
     client.force_login(manager.user)
     response = client.post(f"/admin/cardroom/employee/{person.pk}/change/", data)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert escape(refusal(tacoma)) in response.content.decode()
     assert dealer_roles(person) == [] and AuditEvent.objects.count() == before

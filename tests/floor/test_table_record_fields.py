@@ -55,7 +55,7 @@ def test_the_setup_page_and_the_admin_show_the_refusal_at_the_field(field, open_
     admin = client.get(f"/admin/cardroom/table/{open_table.pk}/change/")
     data = as_posted({n: b.value() for n, b in admin.context["adminform"].form._bound_items()})
     refused = client.post(f"/admin/cardroom/table/{open_table.pk}/change/", {**data, field: CHANGES[field]})
-    assert refused.status_code == 200
+    assert refused.status_code == 400
     assert f"its {field} cannot be changed" in refused.content.decode()
     assert as_it_was(open_table) == (Game.TWENTY_ONE, 1)
 
@@ -91,5 +91,5 @@ def test_no_table_moves_to_another_site_through_the_api_or_the_admin(open_table,
     form = client.get(url).context["adminform"].form
     data = as_posted({n: b.value() for n, b in form._bound_items()})
     refused = client.post(url, {**data, "site": there.pk})
-    assert refused.status_code == 200 and "cannot move to another site" in refused.content.decode()
+    assert refused.status_code == 400 and "cannot move to another site" in refused.content.decode()
     assert Table.objects.get(pk=open_table.pk).site_id == open_table.site_id
