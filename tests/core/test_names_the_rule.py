@@ -5,7 +5,7 @@ import pytest
 from django import forms
 from django.core.exceptions import ValidationError
 
-from cardroom.models import refuse_weak_password
+from cardroom.models import Table, refuse_weak_password
 from core.forms import NamesTheRule
 from core.rules import lower_first, stock_message_named
 
@@ -65,3 +65,12 @@ def test_a_weak_password_and_a_stock_message_are_lowered_by_it_in_their_own_word
     ]
     said = stock_message_named("Number", "Enter a whole number. Try again.")
     assert said == "House control: Number: enter a whole number; try again."
+
+
+def test_a_taken_table_number_follows_the_packs_citation_lowered(table):
+    """The database's sentence for a second table of one number (cardroom.models.TABLE_NUMBER_TAKEN)
+    after the rule the site's pack cites for table numbers."""
+    twin = Table(site=table.site, number=table.number, min_wager_cents=100, max_wager_cents=2500)
+    with pytest.raises(ValidationError) as refused:
+        twin.validate_constraints()
+    assert "ND 99-01.3-08-02(1): each table at a site must have its own number." in refused.value.messages
