@@ -19,7 +19,7 @@ from core.citations import stated
 from core.database_refusals import LOGIN_NAME_UNIQUE
 from core.hooks import JURISDICTIONS
 from core.pins import PinLock
-from core.rules import HOUSE_CONTROL
+from core.rules import HOUSE_CONTROL, lower_first
 
 from .chip_colours import colours_of, reversed_pair, reversed_pair_message
 from .chip_rules import law_at, laws_of
@@ -94,7 +94,7 @@ def refuse_weak_password(password: str, user, field: str = "password") -> None:
     try:
         validate_password(password, user)
     except ValidationError as refused:
-        said = [f"{HOUSE_CONTROL}: {message[:1].lower()}{message[1:]}" for message in refused.messages]
+        said = [f"{HOUSE_CONTROL}: {lower_first(message)}" for message in refused.messages]
         raise ValidationError({field: said}) from refused
 
 
@@ -429,7 +429,7 @@ class Table(models.Model):
                 raise
             from core.citations import cite, jurisdiction_of
 
-            cited = f"{cite('table.number', jurisdiction_of(self.site_id))}: {TABLE_NUMBER_TAKEN[0].lower()}{TABLE_NUMBER_TAKEN[1:]}"
+            cited = f"{cite('table.number', jurisdiction_of(self.site_id))}: {lower_first(TABLE_NUMBER_TAKEN)}"
             raise ValidationError(
                 {
                     name: [cited if m == TABLE_NUMBER_TAKEN else m for m in messages]

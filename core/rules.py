@@ -17,6 +17,13 @@ def citation_order(citation: str) -> tuple:
     )
 
 
+def lower_first(sentence: str) -> str:
+    """`sentence` with its first letter lowered, to follow a citation and its colon ("House
+    control: this password is too short."): a framework's sentence, or one of ours, said after
+    the rule it rests on."""
+    return sentence[:1].lower() + sentence[1:]
+
+
 _STOCK_SUBJECT = re.compile(r"^(This field|This list|This dictionary|This value)\b|^Ensure this (field|value|list)\b")
 _STOCK_FORMAT = re.compile(r"^(Date|Datetime|Time|Duration) has wrong format\. Use one of these formats instead: ")
 
@@ -33,5 +40,5 @@ def stock_message_named(name: str, message: str) -> str:
     if _STOCK_SUBJECT.match(message):
         return f"{HOUSE_CONTROL}: " + _STOCK_SUBJECT.sub(lambda m: f"Ensure {name}" if m.group(2) else name, message)
     first, rest = message.split(". ", 1) if ". " in message else (message, "")
-    said = first[:1].lower() + first[1:] + (f"; {rest[:1].lower()}{rest[1:]}" if rest else "")
+    said = lower_first(first) + (f"; {lower_first(rest)}" if rest else "")
     return f"{HOUSE_CONTROL}: {name}: {said}"

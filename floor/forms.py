@@ -23,12 +23,15 @@ class ChipGridMixin:
     (`qty_<value_cents>`) or as dollar amounts (`amount_<value_cents>`): the `entry` toggle says
     which. `chip_input()` gives the service's input, {"chips": [...]} or {"amounts": [...]}; a
     blank or zero box is no line; the service converts dollars to chips (with Decimal) and
-    refuses an amount that is not a multiple of its chip. Its errors land on `chips`/`amounts`."""
+    refuses an amount that is not a multiple of its chip. Its errors land on `chips`/`amounts`.
+    A box the form itself refuses (a count that is no whole number, an amount too long to be
+    dollars) is refused inline in the service's words, citing the rule of the record the grid is
+    on (`citation`, at the form's site): the same message as the API's."""
 
     ENTRY_CHOICES = [("chips", "Chip counts"), ("amounts", "Dollar amounts")]
-    MAX_AMOUNT_LENGTH = 20  # "$1,000,000.00" and then some (house control)
+    MAX_AMOUNT_LENGTH = 20  # "$1,000,000.00" and then some: a longer box is no amount of chips a tray holds
 
-    def add_chip_fields(self, organization_id: int) -> None:
+    def add_chip_fields(self, organization_id: int, citation: str) -> None:
         self.denominations = list(ChipDenomination.objects.filter(organization_id=organization_id, active=True))
         self.fields["chips"] = forms.CharField(required=False, widget=forms.HiddenInput)
         self.fields["amounts"] = forms.CharField(required=False, widget=forms.HiddenInput)
@@ -40,12 +43,15 @@ class ChipGridMixin:
             self.fields[self.chip_field_name(chip)] = forms.IntegerField(
                 label=format_money(chip.value_cents),
                 required=False,
+                error_messages={"invalid": rules.not_a_chip_count(citation, chip)},
                 widget=forms.NumberInput(attrs=self._box_attrs(chip, "chip-qty", "numeric", hidden=by_amount)),
             )
             self.fields[self.amount_field_name(chip)] = forms.CharField(
                 label=f"{format_money(chip.value_cents)} in dollars",
                 required=False,
                 max_length=self.MAX_AMOUNT_LENGTH,
+                # Django fills the length into this message (%-formatting): a "%" in it is kept as one.
+                error_messages={"max_length": rules.not_an_amount(citation, chip).replace("%", "%%")},
                 widget=forms.TextInput(attrs=self._box_attrs(chip, "chip-amount", "decimal", hidden=not by_amount)),
             )
 
@@ -188,7 +194,7 @@ class TrayCountForm(ChipGridMixin, BootstrapMixin, forms.Form):
 
     def __init__(self, *args, organization_id: int, **kwargs):
         super().__init__(*args, **kwargs)
-        self.add_chip_fields(organization_id)
+        self.add_chip_fields(organization_id, rules.TRAY_COUNT)  # the rule the tray count service cites
 
 
 class DealerShiftForm(ChipGridMixin, BootstrapMixin, forms.Form):
@@ -213,7 +219,7 @@ class DealerShiftForm(ChipGridMixin, BootstrapMixin, forms.Form):
         self.fields["dealer"].widget.choices = [("", "Choose the dealer")] + [
             (d.pk, f"{d.name} ({d.initials})") for d in dealers
         ]
-        self.add_chip_fields(site.organization_id)
+        self.add_chip_fields(site.organization_id, rules.TRAY_COUNT)  # the change's count is a tray count
 
     def clean_dealer(self):
         dealer = self.cleaned_data.get("dealer")
@@ -284,7 +290,7 @@ class PrepareSlipForm(ChipGridMixin, BootstrapMixin, forms.Form):
             (t.pk, f"Table {t.number} \u00b7 {t.game_label}") for t in open_tables
         ]
         self.fields["table"].widget.attrs["class"] = "form-select form-select-lg"
-        self.add_chip_fields(site.organization_id)
+        self.add_chip_fields(site.organization_id, rules.SLIP_CONTENT.at(site))
         self.site = site
 
     def clean_table(self):

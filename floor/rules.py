@@ -106,6 +106,19 @@ def step_citation(kind: str, where) -> str:
     return {"verify": SLIP_VERIFICATION, "receive": SLIP_RECEIPT, "void": SLIP_NUMBERING}[kind].at(where)
 
 
+def not_a_chip_count(citation: str, chip) -> str:
+    """Why a chip's quantity that is no whole number of chips ("5.5", "abc") is refused, citing the
+    rule of the record it is on (`citation`, at its site): the service's words (the API's) and the
+    chip grid's box's, one sentence for the same mistake."""
+    return f"{citation}: the quantity of {chip} must be a whole number of chips."
+
+
+def not_an_amount(citation: str, chip) -> str:
+    """Why a chip's amount that is no dollars and cents is refused, citing the record's rule: the
+    service's words (the API's) and the chip grid's dollar box's."""
+    return f'{citation}: the amount of {chip} must be dollars and cents, like "125.00".'
+
+
 # --- Roles ---------------------------------------------------------------------------------
 # Read from North Dakota's 08-05. Where a site's pack does not state the slip rules, the same
 # separation of duties is kept as the house's control (a Washington or New York gaming manager,

@@ -143,7 +143,7 @@ def _quantity(raw, denomination, citation) -> int:
     if isinstance(raw, str) and digits(raw.strip()):
         raw = int(raw.strip())
     if isinstance(raw, bool) or not isinstance(raw, int):
-        raise ValidationError({"chips": f"{citation}: the quantity of {denomination} must be a whole number of chips."})
+        raise ValidationError({"chips": rules.not_a_chip_count(citation, denomination)})
     if raw <= 0:  # the record's rule: its chips by denomination, each a count of chips there
         raise ValidationError(
             {
@@ -222,9 +222,7 @@ def _amount_cents(raw, denomination, citation) -> int:
         raw = str(raw)
     text = raw.strip() if isinstance(raw, str) else ""
     if not _DOLLARS.fullmatch(text):
-        raise ValidationError(
-            {"amounts": f'{citation}: the amount of {denomination} must be dollars and cents, like "125.00".'}
-        )
+        raise ValidationError({"amounts": rules.not_an_amount(citation, denomination)})
     cents = decimal_to_cents(text)
     if cents <= 0:
         raise ValidationError({"amounts": f"{citation}: the amount of {denomination} must be more than $0.00."})

@@ -3,8 +3,11 @@ House control before Django's words; a message the form set itself stays as it i
 
 import pytest
 from django import forms
+from django.core.exceptions import ValidationError
 
+from cardroom.models import Table, refuse_weak_password
 from core.forms import NamesTheRule
+from core.rules import lower_first, stock_message_named
 
 
 class Sample(NamesTheRule, forms.Form):
@@ -35,3 +38,39 @@ def test_a_stock_refusal_names_the_label_and_house_control(posted, field, said):
     form = Sample({"kind": "fill", **posted})
     assert not form.is_valid()
     assert form.errors[field] == [said]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "lowered"),
+    [
+        ("This password is too common.", "this password is too common."),
+        ("Enter a whole number.", "enter a whole number."),
+        ("ÉTAT", "éTAT"),  # the first letter only
+        ("25 chips", "25 chips"),
+        ("", ""),
+    ],
+)
+def test_one_lowerer_puts_a_sentence_after_its_rule(sentence, lowered):
+    assert lower_first(sentence) == lowered
+
+
+def test_a_weak_password_and_a_stock_message_are_lowered_by_it_in_their_own_words():
+    """A password's sentences each follow House control as sentences; a stock message's first
+    sentence follows the field's name, the next joined with a semicolon (core.rules)."""
+    with pytest.raises(ValidationError) as refused:
+        refuse_weak_password("12345678", None)
+    assert refused.value.message_dict["password"] == [
+        "House control: this password is too common.",
+        "House control: this password is entirely numeric.",
+    ]
+    said = stock_message_named("Number", "Enter a whole number. Try again.")
+    assert said == "House control: Number: enter a whole number; try again."
+
+
+def test_a_taken_table_number_follows_the_packs_citation_lowered(table):
+    """The database's sentence for a second table of one number (cardroom.models.TABLE_NUMBER_TAKEN)
+    after the rule the site's pack cites for table numbers."""
+    twin = Table(site=table.site, number=table.number, min_wager_cents=100, max_wager_cents=2500)
+    with pytest.raises(ValidationError) as refused:
+        twin.validate_constraints()
+    assert "ND 99-01.3-08-02(1): each table at a site must have its own number." in refused.value.messages
