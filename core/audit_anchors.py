@@ -110,6 +110,14 @@ def check_against_registries(organization_id: int | None = None) -> RegistryChec
     return hooks.REGISTRY_CHECK(organization_id)
 
 
+def registry_anchors(organization_id: int | None, chain: str, seq: int) -> list[Anchor]:
+    """Of each state registry the organization files with, the first head of `chain` it holds at
+    or after event `seq`, each an Anchor naming its registry (statefiling answers, over the
+    network: one request a registry, answered by one row of its index). Beyond the reach of
+    whoever can write the database and the anchor files alike."""
+    return hooks.REGISTRY_ANCHORS(organization_id, chain, seq)
+
+
 def read_anchors(directory: Path | None = None) -> dict[str, list[Anchor]]:
     """Every anchor found, by chain, in file order. Raises AnchorFileError on a bad line."""
     directory = directory or anchor_directory()

@@ -68,7 +68,7 @@ from .audit import (
     chain_name,
     content_and_record,
 )
-from .audit_anchors import Anchor, AnchorFileError, read_anchors
+from .audit_anchors import Anchor, AnchorFileError, read_anchors, registry_anchors
 from .audit_rows import covered_models, iter_canonical_texts, model_organization_path, row_digest, row_fields
 from .models import AuditCheckpoint, AuditEvent
 from .rows import json_value, shaped_chunks, shaped_columns
@@ -154,6 +154,7 @@ class _Walk:
         self.planned_heads: dict[str, int] = {}  # chain -> its last event when a split pass was planned
         self.walked: dict[str, tuple[int, int]] = {}  # chain -> the first and last events hashed by this pass
         self.unsure: set[tuple[str, int]] = set()  # (chain, seq): row events whose record and digest differ
+        self.registries = False  # verify_row: a row's event that is the last of its chain read against the registries
         self.tables = {model._meta.db_table for model in covered_models()}  # the append-only tables
 
 
@@ -346,15 +347,7 @@ def _walk_chain(walk: _Walk, chain: str, events: Iterator[tuple], start_hash: st
         if next_anchor < len(anchors) and anchors[next_anchor].seq == expected - 1:
             anchor = anchors[next_anchor]
             if anchor.hash != prev_hash:
-                raise _Broken(
-                    Problem(
-                        f"its hash {prev_hash} differs from {anchor.describe()}, {anchor.hash}: "
-                        "the chain was rewritten after it was anchored",
-                        chain,
-                        None,
-                        anchor.seq,
-                    )
-                )
+                raise _Broken(Problem(_rewritten(prev_hash, anchor), chain, None, anchor.seq))
             walk.anchors_checked += 1
             next_anchor += 1
     seen, owned = object(), True  # the last event's organization (none yet), and whether the chain is its
@@ -397,10 +390,7 @@ def _walk_chain(walk: _Walk, chain: str, events: Iterator[tuple], start_hash: st
             while next_anchor < len(anchors) and anchors[next_anchor].seq <= seq:
                 anchor = anchors[next_anchor]
                 if anchor.seq == seq and anchor.hash != event[_HASH]:
-                    raise _Broken(Problem(
-                        f"its hash {event[_HASH]} differs from {anchor.describe()}, {anchor.hash}: "
-                        "the chain was rewritten after it was anchored", chain, org_id, seq,
-                    ))  # fmt: skip
+                    raise _Broken(Problem(_rewritten(event[_HASH], anchor), chain, org_id, seq))
                 walk.anchors_checked += 1
                 next_anchor += 1
             next_seq = anchors[next_anchor].seq if next_anchor < len(anchors) else None
@@ -418,14 +408,26 @@ def _walk_chain(walk: _Walk, chain: str, events: Iterator[tuple], start_hash: st
         walk.reached[chain] = (last, prev_hash)
     if next_anchor < len(anchors):
         anchor = anchors[next_anchor]
-        owner = anchor.organization_id
-        raise _Broken(Problem(
-            f"anchored event #{anchor.seq} is missing ({anchor.describe()}); the chain ends at #{last}: "
-            "events were removed from its end", chain, owner, anchor.seq,
-        ))  # fmt: skip
+        raise _Broken(Problem(_cut(anchor, last), chain, anchor.organization_id, anchor.seq))
     if last:
         walk.heads[chain] = last
     return prev_hash
+
+
+def _rewritten(digest: str, anchor: Anchor) -> str:
+    """Why an event whose hash `digest` is not the one `anchor` holds of it is broken."""
+    return (
+        f"its hash {digest} differs from {anchor.describe()}, {anchor.hash}: "
+        "the chain was rewritten after it was anchored"
+    )
+
+
+def _cut(anchor: Anchor, last: int) -> str:
+    """Why a chain ending at event `last`, before the event `anchor` holds, is broken."""
+    return (
+        f"anchored event #{anchor.seq} is missing ({anchor.describe()}); the chain ends at #{last}: "
+        "events were removed from its end"
+    )
 
 
 def _utc_text(at, zone) -> str:
@@ -715,7 +717,7 @@ def _check_range(walk: _Walk, model, after: int, upto: int | None, again: bool |
         else:
             if again:
                 pk, digest, recorded, chain, org_id, seq, values = event
-                known = _recheck_event(values, table)
+                known = _recheck_event(values, table, walk.registries)
             else:
                 pk, digest, recorded, chain, org_id, seq = event
                 span = walked.get(chain)
@@ -735,7 +737,7 @@ def _check_range(walk: _Walk, model, after: int, upto: int | None, again: bool |
         walk.rows_reached[table] = max(walk.rows_reached.get(table, 0), reached)
 
 
-def verify_row(model, pk: int) -> Problem | None:
+def verify_row(model, pk: int, *, registries: bool = False) -> Problem | None:
     """One append-only row against its row event (`row.created`, or `row.baseline` for a row that
     existed when rows were covered), checked as the nightly pass checks a row it reads again
     (`_check_range`): the event still hashes and its successor links to it, and the row's
@@ -743,8 +745,17 @@ def verify_row(model, pk: int) -> Problem | None:
     None where they match, else the problem named as `verify_audit_log` names it (the row gone,
     without its event, or differing from it). Two queries by index (the row by id, its event by
     (row_table, row_pk)), whatever the size of the chain; a third only to name a row's
-    organization where it has no event."""
+    organization where it has no event.
+
+    An event with no successor yet (the last of its chain: a row just filed) has no link after it
+    to show it rewritten and rehashed with its row. With `registries` (a caller about to reach the
+    state registries anyway: a filing package sent), such an event is read against the heads the
+    registries hold of its chain (`_check_last_event`): one request to each, whatever the number
+    of heads they hold. Without, or where none holds a head at or after it, nothing outside the
+    organization covers it yet: not a problem (the next anchor covers it, and the nightly
+    verification reads it against that anchor)."""
     walk = _Walk({}, None, 0, 1)
+    walk.registries = registries
     try:
         _check_range(walk, model, pk - 1, pk, again=True)
     except _Broken as broken:
@@ -757,11 +768,12 @@ def _decoded(text: str | None):
     return None if text is None else json_value(text)
 
 
-def _recheck_event(event: dict, table: str) -> bool:
+def _recheck_event(event: dict, table: str, registries: bool) -> bool:
     """An event walked by an earlier pass, read again with its row: its content still has its
     hash, and the next event of its chain still links to that hash (an event rewritten and
     rehashed breaks its successor's link, unless every later event was rehashed too, which the
-    anchors catch). Whether its record hashes to its row digest."""
+    anchors catch); with `registries`, an event with no successor is read against the state
+    registries' heads (`_check_last_event`). Whether its record hashes to its row digest."""
     where = dict(chain=event["chain"], organization_id=event["organization_id"], seq=event["seq"],
                  table=table, row_id=event["row_pk"])  # fmt: skip
     names = CONTENT_FIELDS_V1 if event["chain"] == LEGACY_CHAIN else CONTENT_FIELDS
@@ -773,7 +785,22 @@ def _recheck_event(event: dict, table: str) -> bool:
             raise _Broken(Problem("its content does not match its hash", **where))
     if event["successor_link"] is not None and event["successor_link"] != event["hash"]:
         raise _Broken(Problem("the next event's link to it is broken: it was rewritten", **where))
+    if event["successor_link"] is None and registries:
+        _check_last_event(event, where)
     return sha256(record.encode()).hexdigest() == event["row_digest"]
+
+
+def _check_last_event(event: dict, where: dict) -> None:
+    """The last event of its chain against the first head each state registry holds of the chain
+    at or after it (`registry_anchors`): a head at its place must have its hash (else it was
+    rewritten, with its row, after it was anchored); a head past it means later events were
+    anchored and then removed. A registry holding none at or after it has nothing to compare."""
+    seq = event["seq"]
+    for anchor in registry_anchors(event["organization_id"], event["chain"], seq):
+        if anchor.seq == seq and anchor.hash != event["hash"]:
+            raise _Broken(Problem(_rewritten(event["hash"], anchor), **where))
+        if anchor.seq > seq:
+            raise _Broken(Problem(_cut(anchor, seq), **where))
 
 
 def _row_without_event(model, pk: int) -> None:

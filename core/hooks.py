@@ -296,6 +296,15 @@ REGISTRY_CHECK = declare(
     answered_by="statefiling (statefiling.apps)",
     answer="check(organization_id or None) -> RegistryCheck: every head the state registries hold still in the chain",
 )
+REGISTRY_ANCHORS = declare(
+    "registry_anchors",
+    asked_by="core.audit_anchors.registry_anchors (core.audit_verify.verify_row: a filed row about to be sent whose "
+    "event is the last of its chain)",
+    answered_by="statefiling (statefiling.apps)",
+    answer="anchors(organization_id, chain, seq) -> [Anchor]: of each state registry the organization files with, "
+    "the first head of the chain it holds at or after seq (one request a registry; none where it holds none or "
+    "does not answer)",
+)
 PARTY = declare(
     "party",
     asked_by="cardroom.navigation.party_of (the home page and the menu of a login with no employee)",

@@ -109,6 +109,12 @@ PAGE_PARAMETERS = [
     OpenApiParameter("offset", int, description="Rows to skip."),
 ]
 QUARTER_PARAMETER = OpenApiParameter("quarter", str, description="Only this quarter (YYYYQn).")
+ANCHOR_PARAMETERS = [
+    OpenApiParameter("chain", str, description="Only this chain's heads."),
+    OpenApiParameter(
+        "from_seq", int, description="With `chain` (a licensee): only the first head held at or after this event."
+    ),
+]
 
 
 class RegistryView(APIView):
@@ -256,15 +262,24 @@ class DocumentView(RegistryView):
 
 class AnchorsView(RegistryView):
     @extend_schema(
-        operation_id="anchors_list", summary="Chain heads held", parameters=PAGE_PARAMETERS, responses=doc.AnchorPageOut
+        operation_id="anchors_list",
+        summary="Chain heads held",
+        parameters=[*PAGE_PARAMETERS, *ANCHOR_PARAMETERS],
+        responses=doc.AnchorPageOut,
     )
     def get(self, request):
         """The heads the registry holds, oldest first: a licensee's own (verify_audit_log
-        --registry reads them), or every licensee's of the agency for its staff."""
+        --registry reads them), or every licensee's of the agency for its staff; `chain`, one
+        chain's; `from_seq`, the first one at or after an event (`_first_from`)."""
         party = request.party
         qs = ReceivedAnchor.objects.filter(licensee__agency=party.agency).order_by("licensee_id", "chain", "seq")
         if party.credential is not None:
             qs = qs.filter(licensee=party.credential.licensee)
+        chain = request.query_params.get("chain")
+        if chain is not None:
+            qs = qs.filter(chain=chain)
+        if "from_seq" in request.query_params:
+            qs = _first_from(request, qs, chain)
         return self.page(
             request,
             qs,
@@ -293,6 +308,21 @@ class AnchorsView(RegistryView):
         except services.Conflict as exc:
             return Response({"detail": str(exc)}, status=409)
         return Response({"stored": received.stored, "already_held": received.already_held}, status=201)
+
+
+def _first_from(request, qs, chain: str | None):
+    """The first head of the licensee's `chain` it holds at or after event `from_seq`: one row at
+    most, by the index on (licensee, chain, seq), however many it holds (what a licensee reads of
+    a filed row's event, the last of its chain, before it sends the package). A licensee's
+    question of its own chain: staff, or no chain, are refused naming the parameter."""
+    seq = record_id(request.query_params.get("from_seq"))
+    if seq is None:
+        raise exceptions.ValidationError({"from_seq": f"{HOUSE}: give from_seq as an event's number (1 or more)."})
+    if request.party.credential is None or chain is None:
+        raise exceptions.ValidationError(
+            {"from_seq": f"{HOUSE}: from_seq asks a licensee's own chain: send it with the credential and a chain."}
+        )
+    return qs.filter(seq__gte=seq)[:1]
 
 
 def _alert_json(a) -> dict:

@@ -13,4 +13,5 @@ class StatefilingConfig(AppConfig):
         hooks.QUARTER_FILED.register(services.record_filing)
         hooks.CHAINS_ANCHORED.register(services.queue_anchors)
         hooks.REGISTRY_CHECK.register(services.verify_against_registry)
+        hooks.REGISTRY_ANCHORS.register(services.registry_anchors)
         hooks.AMENDMENT_RECORDED.register(services.queue_amendment)

@@ -13,7 +13,14 @@ against the `row.created` event the audit chain recorded when it was written (or
 event of a row that existed when rows were covered, cardroom 0004: QuarterFiling is older than
 that migration, FiledDealers younger; none is without one), by the audit log's own check of one row
 (`core.audit_verify.verify_row`: the event still hashes and links, the row's canonical values are
-those it recorded). Two queries a row by index, not a walk of the chain."""
+those it recorded). Two queries a row by index, not a walk of the chain.
+
+That event links to nothing after it while it is the last of its chain (right after filing): a row
+rewritten with its event's record, digest and hash alike still reads as recorded. So before a
+package is sent (`registries`), such an event is read against the heads the state registries hold
+of its chain, beyond the organization's reach (`verify_row(registries=True)`: one request a
+registry). Not when a package is built: a filing never waits on the network (statefiling.services),
+and the package built is read so again before it is sent."""
 
 from dataclasses import replace
 
@@ -28,33 +35,38 @@ from .models import FiledDealers, Submission
 NOT_SENT = "changed behind the application's back: its package is not sent to the state registry until it is set right"
 
 
-def read(filing: QuarterFiling, queued: Submission | None = None) -> tuple[FiledDealers | None, str | None]:
+def read(
+    filing: QuarterFiling, queued: Submission | None = None, *, registries: bool = False
+) -> tuple[FiledDealers | None, str | None]:
     """The filing's frozen dealers' hold (its `FiledDealers` row, None for a quarter filed before
     it was kept), read once, and what of the filing is altered (`altered`), or None where nothing
     is: what a package is built from is the row just checked, and a package is built or sent only
     where nothing is (House control: what reaches the state is what was filed)."""
     frozen = FiledDealers.objects.filter(filing=filing).first()
-    return frozen, altered(filing, frozen, queued) or None
+    return frozen, altered(filing, frozen, queued, registries=registries) or None
 
 
-def altered(filing: QuarterFiling, frozen: FiledDealers | None, queued: Submission | None = None) -> str:
+def altered(
+    filing: QuarterFiling, frozen: FiledDealers | None, queued: Submission | None = None, *, registries: bool = False
+) -> str:
     """Empty where the filing's figures and its frozen dealers' hold (None: a quarter filed before
-    it was kept) hash to their stored digests and read as their row events recorded them, and the
-    package `queued` (a filing's own, not an amendment's) carries them; else each mismatch (one a
-    row), named after the rule cited."""
+    it was kept) hash to their stored digests and read as their row events recorded them (with
+    `registries`, a row event that is the last of its chain also against the state registries'
+    heads), and the package `queued` (a filing's own, not an amendment's) carries them; else each
+    mismatch (one a row), named after the rule cited."""
     found = []
     figures_now = published.figures_digest(filing.figures)
     if figures_now != filing.figures_sha256:
         found.append(_named(filing, filing, "figures no longer hash", filing.figures_sha256, figures_now))
     else:
-        found += _unrecorded(filing)
+        found += _unrecorded(filing, registries)
     if frozen is not None:
         dealers_now = FiledDealers.digest(frozen.dealers, frozen.dealers_without_identifier)
         if dealers_now != frozen.dealers_sha256:
             what = "dealers, dealers_without_identifier no longer hash"
             found.append(_named(filing, frozen, what, frozen.dealers_sha256, dealers_now))
         else:
-            found += _unrecorded(frozen)
+            found += _unrecorded(frozen, registries)
     if queued is not None and not found:
         found += _package_differs(filing, frozen, queued)
     return f"{QUARTERLY_SUMMARY.at(filing.site)}: {' '.join(found)}" if found else ""
@@ -67,10 +79,10 @@ def _named(filing: QuarterFiling, row, what: str, filed: str, now: str) -> str:
     return str(Problem(reason, chain_name(organization_id), organization_id, None, row._meta.db_table, row.pk))
 
 
-def _unrecorded(row) -> list[str]:
+def _unrecorded(row, registries: bool) -> list[str]:
     """The row against the row event recorded when it was written, named as `verify_audit_log`
     names it (a row rewritten with a digest that matches it still differs from its event)."""
-    problem = verify_row(type(row), row.pk)
+    problem = verify_row(type(row), row.pk, registries=registries)
     return [] if problem is None else [str(replace(problem, reason=f"{problem.reason}: {NOT_SENT}."))]
 
 

@@ -116,12 +116,14 @@ def _point_back(submission: Submission) -> None:
 
 def _withheld(submission: Submission) -> bool:
     """Before each attempt: the filing's figures and frozen dealers' hold still hash as filed and
-    an original package carries them (`as_filed.read`). Else nothing is sent: the attempt is
-    kept with the problem named (the quarter's page and the API show it), audited the first time
-    it is found, and the sweep tries again; once the rows are set right the same package goes
-    under its Idempotency-Key (House control: what reaches the state is what was filed)."""
+    read as their row events recorded them, a row event that is the last of its chain also against
+    the heads the state registries hold (`as_filed.read(registries=True)`), and an original
+    package carries them. Else nothing is sent: the attempt is kept with the problem named (the
+    quarter's page and the API show it), audited the first time it is found, and the sweep tries
+    again; once the rows are set right the same package goes under its Idempotency-Key (House
+    control: what reaches the state is what was filed)."""
     filing = submission.filing
-    _, problem = as_filed.read(filing, None if submission.amendment_id else submission)
+    _, problem = as_filed.read(filing, None if submission.amendment_id else submission, registries=True)
     if not problem:
         return False
     with transaction.atomic():

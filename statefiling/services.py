@@ -9,6 +9,7 @@ Celery task); one Idempotency-Key per package, so a retry can never file twice.
 
 import uuid
 from datetime import UTC, datetime, timedelta
+from urllib.parse import urlencode
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -22,7 +23,7 @@ from compliance import labels
 from compliance.models import Alert, AlertStep
 from core import acts, filing_package, hooks
 from core.audit import chain_head, hold_chain, record_event
-from core.audit_anchors import RegistryCheck
+from core.audit_anchors import Anchor, RegistryCheck
 from core.models import AuditEvent
 from core.periods import Quarter
 from core.rules import HOUSE_CONTROL
@@ -561,6 +562,28 @@ def verify_against_registry(organization_id: int | None = None) -> RegistryCheck
             return RegistryCheck(False, checked, problem)
         checked += len(heads)
     return RegistryCheck(True, checked)
+
+
+def registry_anchors(organization_id: int | None, chain: str, seq: int) -> list[Anchor]:
+    """The answer to `hooks.REGISTRY_ANCHORS`: of each registry the organization files with (its
+    live links, one query), the first head of `chain` it holds at or after event `seq`, one
+    request a registry (`?chain=&from_seq=`: one row of its index, however many heads it holds).
+    A registry that does not answer, or refuses, is passed over: nothing it holds can be compared
+    now (a package for it is not delivered either, `delivery`), and `verify_audit_log --registry`
+    names it."""
+    anchors = []
+    query = urlencode({"chain": chain, "from_seq": seq})
+    for link in RegistryLink.objects.filter(organization_id=organization_id, active=True).order_by("pk"):
+        try:
+            _status, page = client.call(link.url, link.credential, "GET", f"{ANCHORS_PATH}?{query}")
+        except (client.Unreachable, client.Refused):
+            continue
+        held_by = f"the {link.jurisdiction} registry at {link.url}"
+        anchors += [
+            Anchor(chain, organization_id, head["seq"], head["hash"], head.get("received_at", ""), held_by)
+            for head in page.get("results", [])
+        ]
+    return anchors
 
 
 def _first_mismatch(link: RegistryLink, heads: list[dict]) -> str:

@@ -224,6 +224,42 @@ def test_the_licensees_page_counts_contradicting_heads_singular_for_one(elks):
     assert "2 heads contradicting one held" in reader.get("/registry/").content.decode()
 
 
+def test_a_licensee_reads_the_first_head_of_its_chain_held_at_or_after_an_event(elks, agency):
+    """What a licensee reads of a filed row's event, the last of its chain, before it sends the
+    package (statefiling.services.registry_anchors): one head at most, of its own chain."""
+    client = licensee_client(elks[1])
+    at = "2026-11-01T09:20:00+00:00"
+    held = [{"chain": "org-1", "seq": 5, "hash": "a" * 64, "head_at": at},
+            {"chain": "org-1", "seq": 9, "hash": "b" * 64, "head_at": at},
+            {"chain": "org-2", "seq": 7, "hash": "c" * 64, "head_at": at}]  # fmt: skip
+    client.post(ANCHORS, {"anchors": held}, format="json")
+    other = licensee_client(_licensee(agency, "Moose", "G-2")[1])  # its own org-1, not the Elks'
+    other.post(ANCHORS, {"anchors": [{**held[0], "seq": 6, "hash": "d" * 64}]}, format="json")
+
+    def first(query):
+        page = client.get(f"{ANCHORS}?{query}").json()
+        assert page["count"] == len(page["results"]) <= 1
+        return [(a["seq"], a["hash"][0]) for a in page["results"]]
+
+    assert first("chain=org-1&from_seq=1") == first("chain=org-1&from_seq=5") == [(5, "a")]
+    assert first("chain=org-1&from_seq=6") == [(9, "b")]
+    assert first("chain=org-1&from_seq=10") == first("chain=org-3&from_seq=1") == []
+    assert [a["seq"] for a in client.get(f"{ANCHORS}?chain=org-1").json()["results"]] == [5, 9]
+
+
+@pytest.mark.parametrize("query", ["chain=org-1&from_seq=five", "chain=org-1&from_seq=0", "from_seq=5"])
+def test_a_first_head_asked_badly_is_a_400_naming_from_seq(elks, query):
+    refused = licensee_client(elks[1]).get(f"{ANCHORS}?{query}")
+    assert refused.status_code == 400
+    assert refused.json()["from_seq"].startswith("House control: ")
+
+
+def test_the_agencys_staff_asking_a_first_head_are_answered_a_400_naming_from_seq(elks):
+    refused = regulator_client(elks[0].agency).get(f"{ANCHORS}?chain=org-1&from_seq=5")
+    assert refused.status_code == 400
+    assert "a licensee's own chain" in refused.json()["from_seq"]
+
+
 # --- Who reads what: the matrix ---------------------------------------------------------------------
 
 

@@ -1,0 +1,118 @@
+"""A filed row whose row event is the last of its chain (right after filing: nothing links to it
+yet) can be rewritten with its event's record, digest and hash alike, and the queued package with
+it: each still reads as the other records, and the per-row check (`as_filed`, through
+`core.audit_verify.verify_row`) passed it. Before a package is sent, such an event is now read
+against the heads the state registry holds of its chain, beyond the organization's reach: a head
+at its place with another hash, or a head past it (the events after it removed), withholds the
+package, naming the row and the registry's anchor. Where the registry holds no head at or after
+it, nothing outside the organization covers it yet: sent (the limit, until the next anchor). The
+registry runs in this process (registry_in_process)."""
+
+import pytest
+
+from core import filing_package
+from core.audit import chain_head
+from core.audit_anchors import anchor_chains
+from core.audit_rows import canonical_row, row_digest, row_fields
+from core.models import AuditEvent
+from registry.models import ReceivedAnchor, ReceivedFiling
+from statefiling import as_filed, services, tasks
+from statefiling.models import FiledDealers, Submission
+from tests.core.test_audit_tamper import _rewrite_and_rehash, _tamper
+
+from .registry_in_process import URL
+from .test_filed_digest import DEALERS, ND_RULE, filed_q3, posted, rewrite_dealers
+
+pytestmark = pytest.mark.usefixtures("quarter_played")
+
+
+def anchor_at_the_registry(monkeypatch, organization_id: int) -> None:
+    """The nightly anchor (`anchor_chains`), its push to the registry run at once (`queue_anchors`):
+    the registry holds the chain's head."""
+    monkeypatch.setattr(tasks.push_anchor, "delay", tasks.push_anchor)
+    anchor_chains()
+    head = chain_head(organization_id)
+    assert ReceivedAnchor.objects.get(chain=head.chain, seq=head.seq).hash == head.hash
+
+
+def forge_hold(submission: Submission, frozen: FiledDealers, without_identifier: int) -> AuditEvent:
+    """As someone who can write the database would: the frozen hold and its digest, its row
+    event's record and digest and the event's own hash (nothing after it to rehash), and the
+    queued package with its digest, all rewritten alike. The event as rewritten."""
+    rewrite_dealers(submission.filing_id, without_identifier)
+    row = FiledDealers.objects.get(pk=frozen.pk)
+    fields = row_fields(FiledDealers)
+    canonical = canonical_row(fields, [getattr(row, f.attname) for f in fields])
+    event = AuditEvent.objects.get(row_table=DEALERS, row_pk=frozen.pk)
+    _rewrite_and_rehash(event.chain, event.seq, after=canonical, row_digest=row_digest(canonical))
+    package = {**submission.package, "dealers_without_identifier": without_identifier}
+    Submission.objects.filter(pk=submission.pk).update(package=package, package_sha256=filing_package.digest(package))
+    return AuditEvent.objects.get(pk=event.pk)
+
+
+def filed_with_its_hold_last(client_for, manager, site) -> tuple:
+    """The quarter filed (its package queued, not yet sent) and its frozen hold, whose row event
+    is the head of the organization's chain."""
+    _, submission, _, frozen = filed_q3(client_for, manager, site)
+    event = AuditEvent.objects.get(row_table=DEALERS, row_pk=frozen.pk)
+    assert chain_head(site.organization_id).seq == event.seq
+    return submission, frozen, event
+
+
+def withheld(submission: Submission, registry) -> str:
+    """Not sent, nothing posted: the problem kept on the submission."""
+    assert tasks.deliver_filing(submission.pk) == "withheld"
+    assert posted(registry) == [] and not ReceivedFiling.objects.exists()
+    return Submission.objects.get(pk=submission.pk).last_error
+
+
+def test_a_hold_rewritten_with_its_last_event_is_withheld_against_the_registrys_anchor(
+    linked, in_process_registry, client_for, manager, site, org, monkeypatch
+):
+    submission, frozen, filed = filed_with_its_hold_last(client_for, manager, site)
+    anchor_at_the_registry(monkeypatch, org.pk)
+    forged = forge_hold(submission, frozen, frozen.dealers_without_identifier + 2)
+    queued = Submission.objects.get(pk=submission.pk)  # each reads as the other records: not found at home
+    assert as_filed.altered(queued.filing, FiledDealers.objects.get(pk=frozen.pk), queued) == ""
+
+    shown = withheld(submission, in_process_registry)
+    assert shown.startswith(
+        f"{ND_RULE}: organization {org.pk} (chain org-{org.pk}), table {DEALERS} id {frozen.pk}, event #{filed.seq}: "
+        f"its hash {forged.hash} differs from the anchor of "
+    )
+    assert shown.endswith(
+        f"(the ND registry at {URL}), {filed.hash}: the chain was rewritten after it was anchored: {as_filed.NOT_SENT}."
+    )
+
+
+def test_a_hold_whose_later_events_were_removed_to_make_it_last_is_withheld_against_the_registrys_anchor(
+    linked, in_process_registry, client_for, manager, site, org, monkeypatch
+):
+    submission, frozen, filed = filed_with_its_hold_last(client_for, manager, site)
+    services.connect_registry(  # an audited act after the filing: the head moves on
+        acting_user=manager.user, organization=org, jurisdiction="ND", url=URL, credential=linked.credential
+    )
+    head = chain_head(org.pk)
+    assert head.seq > filed.seq
+    anchor_at_the_registry(monkeypatch, org.pk)
+    table = AuditEvent._meta.db_table
+    _tamper(table, f"DELETE FROM {table} WHERE chain = %s AND seq > %s", [filed.chain, filed.seq])
+    forge_hold(submission, frozen, frozen.dealers_without_identifier + 2)
+
+    shown = withheld(submission, in_process_registry)
+    assert shown.startswith(
+        f"{ND_RULE}: organization {org.pk} (chain org-{org.pk}), table {DEALERS} id {frozen.pk}, event #{filed.seq}: "
+        f"anchored event #{head.seq} is missing (the anchor of "
+    )
+    assert f"(the ND registry at {URL})); the chain ends at #{filed.seq}: events were removed from its end" in shown
+
+
+def test_without_an_anchor_at_or_after_it_a_hold_rewritten_with_its_last_event_is_sent_which_is_the_limit(
+    linked, in_process_registry, client_for, manager, site
+):
+    """Nothing outside the organization holds the event yet: the next anchor covers it (and the
+    nightly verification reads the chain against it); until then the rewrite reads as filed."""
+    submission, frozen, _ = filed_with_its_hold_last(client_for, manager, site)
+    forge_hold(submission, frozen, frozen.dealers_without_identifier + 2)
+    assert tasks.deliver_filing(submission.pk) == "delivered"
+    assert ReceivedFiling.objects.get().package["dealers_without_identifier"] == frozen.dealers_without_identifier + 2
