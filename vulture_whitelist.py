@@ -208,6 +208,9 @@ _.data_type  # attribute (reports/exports.py)
 _.freeze_panes  # attribute (reports/exports.py)
 _._history_user  # attribute (surveillance/services/equipment.py)
 parameter_name  # variable (cardroom/admin.py): Django's SimpleListFilter reads it (GameFilter's query parameter)
+add_form  # variable (cardroom/admin.py): Django's UserAdmin reads it (LoginAdmin's form of a new login)
+change_password_form  # variable (cardroom/admin.py): Django's UserAdmin reads it (LoginAdmin's change password page)
+_.login_form  # attribute (cardroom/admin.py): Django's AdminSite reads it (the admin's sign-in form)
 
 # Read only by templates ({{ x.name }}).
 formula  # property (packs/base.py RevenueWords: templates/dashboard/daily.html, {{ law.words.formula }})

@@ -10,17 +10,30 @@ sequences) have no organization: only a superuser sees them (`restrict_platform_
 
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.views import PasswordChangeView
 from django.db.models import Model, QuerySet
+from django.forms import BaseForm
 from django.forms.models import BaseInlineFormSet
 from django.http import Http404
+from django.urls import reverse
 from simple_history.admin import SimpleHistoryAdmin
 
+from core.forms import NamesTheRule, answered_as_refused
 from core.limits import digits
 from core.models import AuditEvent
 
 from . import services
 from .access import access_for
-from .forms import ChipDenominationAdminForm, SiteAdminForm, TableAdminForm
+from .forms import (
+    AdminLoginCreationForm,
+    AdminPasswordForm,
+    AdminSignInForm,
+    ChipDenominationAdminForm,
+    OwnPasswordForm,
+    SiteAdminForm,
+    TableAdminForm,
+)
 from .models import (
     ChipDenomination,
     Employee,
@@ -87,13 +100,36 @@ class RefusalStatusMixin:
         return response
 
 
+class StockWordsNamedMixin:
+    """Django's stock words on the admin's forms ("Enter a number.", "Select a valid choice. X is
+    not one of the available choices.", "This field is required.") name the field's label and House
+    control, as on every other browser page (core.forms.NamesTheRule): on the add and change form
+    and the history revert form, whichever form class the admin gives (its own `form`, UserAdmin's
+    `add_form`), and on each row of its inline formsets. A message a model's clean or a service
+    gave, citing its own rule, stays as it is."""
+
+    def get_form(self, request, obj=None, *args, **kwargs):  # UserAdmin's takes no positional `change`
+        return naming_the_rule(super().get_form(request, obj, *args, **kwargs))
+
+    def get_formsets_with_inlines(self, request, obj=None):
+        for formset, inline in super().get_formsets_with_inlines(request, obj):
+            yield type(formset.__name__, (formset,), {"form": naming_the_rule(formset.form)}), inline
+
+
+def naming_the_rule(form_class: type[BaseForm]) -> type[BaseForm]:
+    """`form_class` rewording Django's stock words as `NamesTheRule` does (itself when it already does)."""
+    if issubclass(form_class, NamesTheRule):
+        return form_class
+    return type(form_class.__name__, (NamesTheRule, form_class), {})
+
+
 def refused_status(request, context) -> int:
     """400 when a POST shows errors (the form's or an inline formset's: admin.helpers.AdminErrorList
     gathers both), 200 otherwise (the page read, or shown again by a "Save and continue")."""
     return 400 if request.method == "POST" and context.get("errors") else 200
 
 
-class OrgScopedAdmin(RefusalStatusMixin, OrgScopedFormMixin, SimpleHistoryAdmin):
+class OrgScopedAdmin(RefusalStatusMixin, StockWordsNamedMixin, OrgScopedFormMixin, SimpleHistoryAdmin):
     """Visible to gaming managers (change) and auditors (view), only within their organization."""
 
     fixed_on_change: tuple[str, ...] = ()  # fields a non-superuser sees but never changes
@@ -190,7 +226,7 @@ class ViewOnlyInline(ViewOnlyMixin, admin.TabularInline):
         return request.user.is_superuser or bool(access_for(request.user).org_roles)
 
 
-class SharedReferenceAdmin(RefusalStatusMixin, SimpleHistoryAdmin):
+class SharedReferenceAdmin(RefusalStatusMixin, StockWordsNamedMixin, SimpleHistoryAdmin):
     """Data of no organization that every organization's rules read (the thresholds of the
     regulations): viewed by gaming managers and auditors, added by a superuser as a new
     effective-dated row, never changed or deleted."""
@@ -398,7 +434,7 @@ class AuditEventAdmin(admin.ModelAdmin):
         return False
 
 
-class SuperuserOnly(RefusalStatusMixin):
+class SuperuserOnly(RefusalStatusMixin, StockWordsNamedMixin):
     """For the platform's tables, which belong to no organization: logins, groups, lockouts,
     tokens, sequences. Model permissions granted to a gaming manager do not open them; a refused
     form answers 400 as the product's own admins do."""
@@ -417,6 +453,36 @@ class SuperuserOnly(RefusalStatusMixin):
 
     def has_delete_permission(self, request, obj=None):
         return self.has_module_permission(request)
+
+
+class LoginAdmin(SuperuserOnly, UserAdmin):
+    """The logins (superuser-only, as every platform table): a password set here, on the add page
+    or the change password page, is refused in the product's words (`AdminPasswordForm`), and a
+    refused one answers 400 as the rest of the admin does; Django's change password page answers 200."""
+
+    add_form = AdminLoginCreationForm
+    change_password_form = AdminPasswordForm
+
+    def user_change_password(self, request, id, form_url=""):
+        return answered_as_refused(request, super().user_change_password(request, id, form_url))
+
+
+admin.site.unregister(get_user_model())  # django.contrib.auth's own UserAdmin, registered before this app's
+admin.site.register(get_user_model(), LoginAdmin)
+admin.site.login_form = AdminSignInForm  # its refusals answer 400 (config.urls: core.forms.refusing_with_400)
+
+
+def own_password_change(request):
+    """The admin's "Change password" of one's own login (AdminSite.password_change, which takes no
+    other form) with the product's password form: a refused password answers 400 naming its rule,
+    nothing changed; a kept one goes on to the admin's "done" page."""
+    request.current_app = admin.site.name
+    view = PasswordChangeView.as_view(
+        form_class=OwnPasswordForm,
+        success_url=reverse("admin:password_change_done"),
+        extra_context=admin.site.each_context(request),
+    )
+    return answered_as_refused(request, view(request))
 
 
 def restrict_platform_admins(site: admin.AdminSite = admin.site) -> None:

@@ -1,12 +1,13 @@
 """Browser forms parse input; the model and the services hold the rules."""
 
 from django import forms
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.admin import forms as admin_forms
+from django.contrib.auth.forms import AdminPasswordChangeForm, AdminUserCreationForm, AuthenticationForm
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import Q
 
 from core.citations import stated
-from core.forms import BootstrapMixin, CentsField
+from core.forms import BootstrapMixin, CentsField, NamesTheRule
 from core.lockouts import SIGN_IN_REFUSED
 from core.rules import HOUSE_CONTROL
 
@@ -22,6 +23,7 @@ from .models import (
     Site,
     Station,
     Table,
+    refuse_weak_password,
 )
 from .services import refuse_moving_the_books, refuse_renaming_the_records, refuse_revaluing
 from .table_rules import (
@@ -416,12 +418,17 @@ class SigningPinForm(BootstrapMixin, forms.Form):
     )
 
 
-class SignInForm(AuthenticationForm):
+class SignInForm(NamesTheRule, AuthenticationForm):
     """Django's sign-in form; a deactivated station, given its right password, is told so
-    (cardroom.pins.deactivated_station_refusal) rather than that the password is wrong."""
+    (cardroom.pins.deactivated_station_refusal) rather than that the password is wrong. A field
+    left blank is refused naming the field and House control (`NamesTheRule`), by the page's label."""
 
     station_refusal = ""
     sign_in_refused = SIGN_IN_REFUSED
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["username"].label = "Login name"
 
     def clean(self):
         try:
@@ -434,6 +441,54 @@ class SignInForm(AuthenticationForm):
             if self.station_refusal:
                 raise ValidationError(self.station_refusal, code="station_deactivated") from None
             raise
+
+
+class AdminSignInForm(NamesTheRule, admin_forms.AdminAuthenticationForm):
+    """The admin's sign-in form: a wrong password, or a login that may not use the admin, is answered
+    in the sign-in page's and the API's one wording (`SIGN_IN_REFUSED`), which, like Django's, does
+    not tell which of the two it was."""
+
+    error_messages = {**admin_forms.AdminAuthenticationForm.error_messages, "invalid_login": SIGN_IN_REFUSED}
+
+
+# House control: a new password is typed twice, the same both times, before it is kept.
+PASSWORDS_DIFFER = f"{HOUSE_CONTROL}: the two passwords differ; type the same new password twice."
+
+
+class PasswordRulesNamed(NamesTheRule):
+    """The admin's password forms refuse in the product's words: two passwords that differ
+    (`PASSWORDS_DIFFER`), a weak one as the setup page and the API refuse it
+    (`models.refuse_weak_password`, each of the validators' sentences under House control), a blank
+    one naming the field (`NamesTheRule`); never Django's bare words."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.error_messages = {**self.error_messages, "password_mismatch": PASSWORDS_DIFFER}
+
+    def validate_password_for_user(self, user, password_field_name="password2"):
+        password = self.cleaned_data.get(password_field_name)
+        if password and self.cleaned_data.get("set_usable_password", True):  # not when the password is disabled
+            try:
+                refuse_weak_password(password, user, password_field_name)
+            except ValidationError as refused:
+                self.add_error(None, refused)
+
+
+class AdminPasswordForm(PasswordRulesNamed, AdminPasswordChangeForm):
+    """Another login's new password, set by a superuser in the admin (UserAdmin's change password page)."""
+
+
+class OwnPasswordForm(PasswordRulesNamed, admin_forms.AdminPasswordChangeForm):
+    """One's own new password in the admin ("Change password"), given the current one."""
+
+    error_messages = {
+        **admin_forms.AdminPasswordChangeForm.error_messages,
+        "password_incorrect": f"{HOUSE_CONTROL}: Old password is not this login's password; type your current one.",
+    }
+
+
+class AdminLoginCreationForm(PasswordRulesNamed, AdminUserCreationForm):
+    """A new login in the admin, with its password."""
 
 
 class StationForm(BootstrapMixin, forms.Form):

@@ -5,9 +5,11 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from accounting import urls as accounting_urls
 from cardroom import administration_views, views
+from cardroom.admin import own_password_change
 from cardroom.api import LogoutAllView, LogoutView, MeView, TokenView
 from cardroom.forms import SignInForm
 from core.api import api_not_found
+from core.forms import refusing_with_400
 from core.throttles import sign_in_limited
 from dashboard import urls as dashboard_urls
 from floor import urls as floor_urls
@@ -19,7 +21,11 @@ urlpatterns = [
     path("favicon.ico", views.favicon),
     path(
         "login/",
-        sign_in_limited(auth_views.LoginView.as_view(redirect_authenticated_user=True, authentication_form=SignInForm)),
+        sign_in_limited(
+            refusing_with_400(
+                auth_views.LoginView.as_view(redirect_authenticated_user=True, authentication_form=SignInForm)
+            )
+        ),
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
@@ -61,7 +67,8 @@ urlpatterns = [
     path("accounting/", include(floor_urls.MOVED)),
     path("figures/", include(dashboard_urls.MOVED)),
     path("day-sheets/", include(accounting_urls.MOVED)),
-    path("admin/login/", sign_in_limited(admin.site.login)),  # the sign-in limit, before admin's own
+    path("admin/login/", sign_in_limited(refusing_with_400(admin.site.login))),  # the sign-in limit, before admin's own
+    path("admin/password_change/", admin.site.admin_view(own_password_change)),  # the product's password form
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_routes.urls)),
     path("api/v1/me/", MeView.as_view(), name="api_me"),

@@ -69,6 +69,26 @@ def page_status(*forms_shown, refusal: str = "") -> int:
     return 400 if refused else 200
 
 
+def answered_as_refused(request, response):
+    """`response`, a page of one of Django's own form views (the sign-in, the admin's password
+    pages), with the status every page of the product gives (`page_status`): 400 when it shows its
+    form again refusing what was posted, nothing written. Django answers 200."""
+    form = (getattr(response, "context_data", None) or {}).get("form")
+    if request.method == "POST" and response.status_code == 200 and isinstance(form, forms.BaseForm):
+        response.status_code = page_status(form)
+    return response
+
+
+def refusing_with_400(view):
+    """`view`, one of Django's own form views, answering as `answered_as_refused`."""
+
+    @functools.wraps(view)
+    def answered(request, *args, **kwargs):
+        return answered_as_refused(request, view(request, *args, **kwargs))
+
+    return answered
+
+
 def say_when_blank(form: forms.Form, messages: dict[str, str]) -> None:
     """A required field left blank is refused in the words of its rule (`messages`, by field, each
     citing the rule at the form's site), not Django's bare "This field is required."."""

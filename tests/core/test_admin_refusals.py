@@ -8,7 +8,8 @@ from django.forms.models import model_to_dict
 from cardroom.models import ChipDenomination, Membership, Table
 from compliance.models import Threshold
 from core.models import AuditEvent
-from tests.factories import admin_role_added
+from tests.factories import PASSWORD, admin_role_added
+from tests.page_support import page
 
 from .test_table_options import as_posted
 
@@ -35,7 +36,8 @@ def chip_case(client, manager, site):
 def employee_case(client, manager, site):
     # An inline formset's row refused: a role no pack knows.
     url = f"/admin/cardroom/employee/{manager.pk}/change/"
-    return manager, url, admin_role_added(manager, site, "croupier"), "Select a valid choice"
+    said = "House control: Role: select a valid choice; croupier is not one of the available choices."
+    return manager, url, admin_role_added(manager, site, "croupier"), said
 
 
 def threshold_case(client, manager, site):
@@ -47,7 +49,7 @@ def threshold_case(client, manager, site):
         "summary": "Twenty-one low hold",
         "effective_from": "2027-01-01",
     }
-    return None, "/admin/compliance/threshold/add/", data, "Enter a number"
+    return None, "/admin/compliance/threshold/add/", data, "House control: Value: enter a number."
 
 
 CASES = {"table": table_case, "chip denomination": chip_case, "employee": employee_case, "threshold": threshold_case}
@@ -99,5 +101,128 @@ def test_a_platform_admins_refused_form_answers_400_too(client, django_user_mode
     client.force_login(django_user_model.objects.create_superuser("root", password="x"))
     groups = Group.objects.count()
     answer = client.post("/admin/auth/group/add/", {"name": ""})
-    assert answer.status_code == 400 and "This field is required" in answer.content.decode()
+    assert answer.status_code == 400
+    assert "House control: Name is required; the record is not kept without it." in answer.content.decode()
+    assert "This field is required" not in answer.content.decode()
     assert Group.objects.count() == groups
+
+
+# --- Django's stock words name the field and House control (cardroom.admin.StockWordsNamedMixin) ---
+
+
+def threshold_posted(**changed) -> dict:
+    return {**threshold_case(None, None, None)[2], **changed}
+
+
+@pytest.mark.parametrize(
+    ("changed", "said", "bare"),
+    [
+        ({"value": "five percent"}, "House control: Value: enter a number.", "Enter a number."),
+        (
+            {"unit": "furlongs"},
+            "House control: Unit: select a valid choice; furlongs is not one of the available choices.",
+            "Select a valid choice.",
+        ),
+        (
+            {"code": ""},
+            "House control: Code is required; the record is not kept without it.",
+            "This field is required.",
+        ),
+    ],
+    ids=["a number", "a choice", "a blank"],
+)
+def test_the_admins_stock_words_name_the_field_and_house_control(client, django_user_model, changed, said, bare):
+    client.force_login(django_user_model.objects.create_superuser("root", password="x"))
+    before = written_thresholds()
+    answer = client.post("/admin/compliance/threshold/add/", threshold_posted(**changed))
+    assert answer.status_code == 400
+    assert said in page(answer) and bare not in page(answer)
+    assert written_thresholds() == before
+
+
+def written_thresholds() -> tuple[int, int]:
+    return Threshold.objects.count(), AuditEvent.objects.count()
+
+
+def test_an_inline_rows_stock_words_name_the_field_and_house_control(client, manager, site):
+    client.force_login(manager.user)
+    answer = client.post(f"/admin/cardroom/employee/{manager.pk}/change/", admin_role_added(manager, site, "croupier"))
+    assert answer.status_code == 400
+    said = "House control: Role: select a valid choice; croupier is not one of the available choices."
+    assert said in page(answer) and "Select a valid choice." not in page(answer)
+
+
+# --- The admin's password pages (cardroom.admin.LoginAdmin, own_password_change) --------------
+
+NEW = "Ochre-Lantern-Drift-58"
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ((NEW, NEW + "x"), "House control: the two passwords differ; type the same new password twice."),
+        (("abc", "abc"), "House control: this password is too short. It must contain at least 8 characters."),
+        (("", ""), "House control: Password is required; the record is not kept without it."),
+    ],
+    ids=["differ", "too weak", "blank"],
+)
+def test_a_refused_password_on_the_admins_change_password_page_answers_400(
+    client, django_user_model, manager, typed, said
+):
+    client.force_login(django_user_model.objects.create_superuser("root", password="x"))
+    url = f"/admin/auth/user/{manager.user.pk}/password/"
+    assert client.get(url).status_code == 200
+    hashed, logged = password_of(manager), admin_log_count()
+    answer = client.post(url, {"password1": typed[0], "password2": typed[1], "usable_password": "true"})
+    assert answer.status_code == 400
+    assert said in page(answer)
+    assert password_of(manager) == hashed and admin_log_count() == logged
+
+
+def test_a_kept_password_on_the_admins_change_password_page_redirects(client, django_user_model, manager):
+    client.force_login(django_user_model.objects.create_superuser("root", password="x"))
+    url = f"/admin/auth/user/{manager.user.pk}/password/"
+    answer = client.post(url, {"password1": NEW, "password2": NEW, "usable_password": "true"})
+    assert answer.status_code == 302
+    manager.user.refresh_from_db()
+    assert manager.user.check_password(NEW)
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ((PASSWORD, NEW, NEW + "x"), "House control: the two passwords differ; type the same new password twice."),
+        ((PASSWORD, "abc", "abc"), "House control: this password is too common."),
+        (("nope", NEW, NEW), "House control: Old password is not this login's password; type your current one."),
+        (("", NEW, NEW), "House control: Old password is required; the record is not kept without it."),
+    ],
+    ids=["differ", "too weak", "wrong old password", "blank"],
+)
+def test_a_refused_password_on_the_admins_own_password_change_answers_400(client, manager, typed, said):
+    client.force_login(manager.user)
+    assert client.get("/admin/password_change/").status_code == 200
+    hashed = password_of(manager)
+    posted = dict(zip(("old_password", "new_password1", "new_password2"), typed, strict=True))
+    answer = client.post("/admin/password_change/", posted)
+    assert answer.status_code == 400
+    assert said in page(answer)
+    assert password_of(manager) == hashed
+
+
+def test_ones_own_password_changed_in_the_admin_goes_on_to_done(client, manager):
+    client.force_login(manager.user)
+    posted = {"old_password": PASSWORD, "new_password1": NEW, "new_password2": NEW}
+    answer = client.post("/admin/password_change/", posted)
+    assert answer.status_code == 302 and answer["Location"] == "/admin/password_change/done/"
+    manager.user.refresh_from_db()
+    assert manager.user.check_password(NEW)
+
+
+def password_of(employee) -> str:
+    return type(employee.user).objects.get(pk=employee.user.pk).password
+
+
+def admin_log_count() -> int:
+    from django.contrib.admin.models import LogEntry
+
+    return LogEntry.objects.count()

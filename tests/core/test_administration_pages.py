@@ -343,7 +343,7 @@ def test_a_deactivated_station_cannot_sign_in_and_its_session_and_tokens_stop(cl
     assert "The station pit-1 terminal is deactivated." in page(manager.get(response["Location"]))
 
     status, text = station_signs_in("pit-1")
-    assert status == 200
+    assert status == 400
     assert "House control: the station pit-1 terminal (" in text and "is deactivated and cannot sign in" in text
     signed_out = terminal.get("/floor/pit/")  # the open session is signed out
     assert signed_out.status_code == 302 and signed_out["Location"].startswith("/login/")
@@ -361,6 +361,7 @@ def test_a_wrong_password_of_a_deactivated_station_gets_the_usual_answer(cast, s
     station = new_station(cast[Role.GAMING_MANAGER], site, "pit-1")
     pins.deactivate_station(acting_user=cast[Role.GAMING_MANAGER].user, station=station)
     response = Client().post("/login/", {"username": "pit-1", "password": "not-the-password"})
+    assert response.status_code == 400
     assert "did not match" in page(response) and "deactivated" not in page(response)
 
 

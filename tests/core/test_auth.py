@@ -5,7 +5,9 @@ from axes.models import AccessAttempt
 from django.utils import timezone
 from knox.models import AuthToken
 
+from core.lockouts import SIGN_IN_REFUSED
 from tests.factories import PASSWORD
+from tests.page_support import page
 
 TOKEN_URL = "/api/v1/auth/token/"
 
@@ -107,7 +109,7 @@ def axes_on(settings):
 def test_five_wrong_passwords_lock_the_account_in_the_browser(client, manager, axes_on):
     username = manager.user.username
     for _ in range(4):
-        assert client.post("/login/", {"username": username, "password": "nope"}).status_code == 200
+        assert client.post("/login/", {"username": username, "password": "nope"}).status_code == 400
     locked = client.post("/login/", {"username": username, "password": "nope"})
     assert locked.status_code == 429
     assert "locked" in locked.content.decode()
@@ -167,7 +169,7 @@ def test_a_successful_browser_sign_in_resets_the_failure_count(client, manager, 
     assert client.post("/login/", {"username": username, "password": PASSWORD}).status_code == 302
     client.post("/logout/")
     for _ in range(2):
-        assert client.post("/login/", {"username": username, "password": "nope"}).status_code == 200
+        assert client.post("/login/", {"username": username, "password": "nope"}).status_code == 400
     assert client.post("/login/", {"username": username, "password": PASSWORD}).status_code == 302
 
 
@@ -176,6 +178,40 @@ def test_four_wrong_passwords_do_not_lock(client, manager, axes_on):
         client.post("/login/", {"username": manager.user.username, "password": "nope"})
     response = client.post("/login/", {"username": manager.user.username, "password": PASSWORD})
     assert response.status_code == 302
+
+
+def test_a_wrong_password_on_the_sign_in_page_is_refused_with_400_and_no_session(client, manager):
+    response = client.post("/login/", {"username": manager.user.username, "password": "nope"})
+    assert response.status_code == 400
+    assert SIGN_IN_REFUSED in page(response)
+    assert response.context["form"].data["username"] == manager.user.username  # the same page, as posted
+    assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.parametrize("blank, label", [("username", "Login name"), ("password", "Password")])
+def test_a_blank_field_on_the_sign_in_page_names_the_field_and_house_control(client, manager, blank, label):
+    response = client.post("/login/", {"username": manager.user.username, "password": PASSWORD, blank: ""})
+    assert response.status_code == 400
+    shown = page(response)
+    assert f"House control: {label} is required; the record is not kept without it." in shown
+    assert "This field is required." not in shown and SIGN_IN_REFUSED not in shown  # no password was tried
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_wrong_password_on_the_admins_sign_in_is_refused_with_400_in_the_same_words(client, manager):
+    response = client.post("/admin/login/", {"username": manager.user.username, "password": "nope"})
+    assert response.status_code == 400
+    assert SIGN_IN_REFUSED in page(response) and "staff account" not in page(response)
+    assert "_auth_user_id" not in client.session
+    blank = client.post("/admin/login/", {"username": manager.user.username, "password": ""})
+    assert blank.status_code == 400
+    assert "House control: Password is required; the record is not kept without it." in page(blank)
+
+
+def test_the_sign_in_page_reads_200_and_a_right_password_redirects(client, manager):
+    assert client.get("/login/").status_code == 200
+    response = client.post("/login/", {"username": manager.user.username, "password": PASSWORD})
+    assert response.status_code == 302 and "_auth_user_id" in client.session
 
 
 def test_login_home_and_logout(client, manager):

@@ -95,7 +95,7 @@ def test_a_stations_wrong_password_is_answered_naming_house_control_on_the_page_
     )  # fmt: skip
     said = "House control: your login name and password did not match; after 5 wrong tries the account is locked"
     page = client.post("/login/", {"username": "terminal-1", "password": "not-the-password"})
-    assert page.status_code == 200 and said in page.content.decode()
+    assert page.status_code == 400 and said in page.content.decode()
     answer = Client().post("/api/v1/auth/token/", {"username": "terminal-1", "password": "not-the-password"})
     assert answer.status_code == 400, answer.content
     (message,) = answer.json()["non_field_errors"]

@@ -83,7 +83,7 @@ def test_django_axes_records_the_same_client_address(client, manager, settings):
 def test_the_browser_login_has_the_per_address_limit(client, cast, three_a_minute):
     people = [cast[role] for role in (Role.GAMING_MANAGER, Role.AUDITOR, Role.PIT_BOSS)]
     for person in people:  # wrong passwords on three accounts, one address
-        assert client.post("/login/", {"username": person.user.username, "password": "nope"}).status_code == 200
+        assert client.post("/login/", {"username": person.user.username, "password": "nope"}).status_code == 400
     refused = client.post("/login/", {"username": cast[Role.CASHIER].user.username, "password": PASSWORD})
     assert refused.status_code == 429
     assert int(refused["Retry-After"]) > 0
