@@ -7,7 +7,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import Q
 
 from core.citations import stated
-from core.forms import BootstrapMixin, CentsField, NamesTheRule
+from core.forms import BootstrapMixin, CentsField, NamesTheRule, say_when_blank
 from core.lockouts import SIGN_IN_REFUSED
 from core.rules import HOUSE_CONTROL
 
@@ -418,17 +418,30 @@ class SigningPinForm(BootstrapMixin, forms.Form):
     )
 
 
-class SignInForm(NamesTheRule, AuthenticationForm):
-    """Django's sign-in form; a deactivated station, given its right password, is told so
-    (cardroom.pins.deactivated_station_refusal) rather than that the password is wrong. A field
-    left blank is refused naming the field and House control (`NamesTheRule`), by the page's label."""
+# House control: a sign-in takes both; nothing is tried, nor counted against the login, without them.
+SIGN_IN_BLANKS = {
+    "username": f"{HOUSE_CONTROL}: give your login name to sign in.",
+    "password": f"{HOUSE_CONTROL}: give your password to sign in.",
+}
 
-    station_refusal = ""
-    sign_in_refused = SIGN_IN_REFUSED
+
+class NamedBlanks(NamesTheRule):
+    """A sign-in form whose blank login name or password is refused at the field in words of signing
+    in (`SIGN_IN_BLANKS`), not those of a record left incomplete; Django's other stock words name
+    the field and House control (`NamesTheRule`)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["username"].label = "Login name"
+        say_when_blank(self, SIGN_IN_BLANKS)
+
+
+class SignInForm(NamedBlanks, AuthenticationForm):
+    """Django's sign-in form; a deactivated station, given its right password, is told so
+    (cardroom.pins.deactivated_station_refusal) rather than that the password is wrong."""
+
+    station_refusal = ""
+    sign_in_refused = SIGN_IN_REFUSED
 
     def clean(self):
         try:
@@ -443,7 +456,7 @@ class SignInForm(NamesTheRule, AuthenticationForm):
             raise
 
 
-class AdminSignInForm(NamesTheRule, admin_forms.AdminAuthenticationForm):
+class AdminSignInForm(NamedBlanks, admin_forms.AdminAuthenticationForm):
     """The admin's sign-in form: a wrong password, or a login that may not use the admin, is answered
     in the sign-in page's and the API's one wording (`SIGN_IN_REFUSED`), which, like Django's, does
     not tell which of the two it was."""

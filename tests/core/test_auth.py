@@ -188,12 +188,12 @@ def test_a_wrong_password_on_the_sign_in_page_is_refused_with_400_and_no_session
     assert "_auth_user_id" not in client.session
 
 
-@pytest.mark.parametrize("blank, label", [("username", "Login name"), ("password", "Password")])
+@pytest.mark.parametrize("blank, label", [("username", "login name"), ("password", "password")])
 def test_a_blank_field_on_the_sign_in_page_names_the_field_and_house_control(client, manager, blank, label):
     response = client.post("/login/", {"username": manager.user.username, "password": PASSWORD, blank: ""})
     assert response.status_code == 400
     shown = page(response)
-    assert f"House control: {label} is required; the record is not kept without it." in shown
+    assert f"House control: give your {label} to sign in." in shown
     assert "This field is required." not in shown and SIGN_IN_REFUSED not in shown  # no password was tried
     assert "_auth_user_id" not in client.session
 
@@ -205,7 +205,7 @@ def test_a_wrong_password_on_the_admins_sign_in_is_refused_with_400_in_the_same_
     assert "_auth_user_id" not in client.session
     blank = client.post("/admin/login/", {"username": manager.user.username, "password": ""})
     assert blank.status_code == 400
-    assert "House control: Password is required; the record is not kept without it." in page(blank)
+    assert "House control: give your password to sign in." in page(blank)
 
 
 def test_the_sign_in_page_reads_200_and_a_right_password_redirects(client, manager):
