@@ -470,6 +470,10 @@ def validate_chip_colour(value: str) -> None:
     the colours a chip may be recorded in (`ChipDenomination.clean`)."""
 
 
+# House control: one chip of a value in an organization (its clean and its constraint say it alike).
+CHIP_VALUE_TAKEN = f"{HOUSE_CONTROL}: this chip value is already defined for the organization."
+
+
 class ChipDenomination(models.Model):
     organization = models.ForeignKey(Organization, on_delete=models.PROTECT, related_name="chip_denominations")
     value_cents = models.PositiveIntegerField(validators=[validate_chip_value])
@@ -496,7 +500,7 @@ class ChipDenomination(models.Model):
             models.UniqueConstraint(
                 fields=["organization", "value_cents"],
                 name="chip_value_unique_in_org",
-                violation_error_message="This chip value is already defined for the organization.",
+                violation_error_message=CHIP_VALUE_TAKEN,
             )
         ]
 
@@ -512,9 +516,7 @@ class ChipDenomination(models.Model):
     def clean(self):
         others = ChipDenomination.objects.filter(organization_id=self.organization_id, value_cents=self.value_cents)
         if self.organization_id and others.exclude(pk=self.pk).exists():
-            raise ValidationError(
-                {"value_cents": f"{HOUSE_CONTROL}: this chip value is already defined for the organization."}
-            )
+            raise ValidationError({"value_cents": CHIP_VALUE_TAKEN})
         if not self.organization_id:
             return
         # Chips are the organization's: held to the chip law of every pack of its active sites
@@ -758,13 +760,13 @@ class Membership(models.Model):
             models.UniqueConstraint(
                 fields=["employee", "site", "role"],
                 name="membership_unique",
-                violation_error_message="The employee already has this role at this site.",
+                violation_error_message=f"{HOUSE_CONTROL}: the employee already has this role at this site.",
             ),
             models.UniqueConstraint(
                 fields=["employee", "role"],
                 condition=Q(site__isnull=True),
                 name="org_membership_unique",
-                violation_error_message="The employee already has this role across the organization.",
+                violation_error_message=f"{HOUSE_CONTROL}: the employee already has this role across the organization.",
             ),
         ]
 

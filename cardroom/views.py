@@ -18,7 +18,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from core import limits
-from core.database_refusals import database_refusal
+from core.database_refusals import database_refusal, unique_named
 from core.forms import page_status
 from core.money import format_money
 from core.pins import PIN_MAX_DIGITS, PIN_MIN_DIGITS
@@ -146,7 +146,7 @@ def call_service(form, save: Callable):
     except (IntegrityError, DataError) as refused:
         exc = database_refusal(refused)
     except ValidationError as refused:
-        exc = refused
+        exc = unique_named(refused)  # a record already kept, as the form's own check and the API name it
     if not hasattr(exc, "error_dict"):
         form.add_error(None, exc)
         return None

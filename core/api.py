@@ -26,15 +26,15 @@ from rest_framework.settings import ISO_8601, api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from . import limits
-from .database_refusals import database_refusal
+from .database_refusals import database_refusal, unique_named
 from .parsers import BodyTooLarge
 from .rules import HOUSE_CONTROL, stock_message_named
 from .scoping import access_for
 
 
 def exception_handler(exc, context):
-    if isinstance(exc, DjangoValidationError):
-        exc = exceptions.ValidationError(detail=get_error_detail(exc))
+    if isinstance(exc, DjangoValidationError):  # a service's; a record already kept named as the pages name it
+        exc = exceptions.ValidationError(detail=get_error_detail(unique_named(exc)))
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(detail=str(exc) or None)
     elif isinstance(exc, (IntegrityError, DataError)):  # two copies met at a constraint; a value out of range

@@ -25,7 +25,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from . import form_tokens
-from .rules import HOUSE_CONTROL
+from .rules import HOUSE_CONTROL, lower_first
 
 RULE_WORDS = re.compile(r"\b(ND|WAC|NY|RCW|9 NYCRR)\b|house control|House control")
 APPEND_ONLY = re.compile(r"append-only: (UPDATE|DELETE) of (\w+) is refused")
@@ -48,11 +48,39 @@ def _sentence(model, constraint, fields) -> str:
     custom = getattr(constraint, "violation_error_message", None)
     if custom and custom != constraint.default_violation_error_message:
         return str(custom)
-    labels = " and ".join(str(model._meta.get_field(name).verbose_name) for name in fields)
-    noun = model._meta.verbose_name
     if isinstance(constraint, models.CheckConstraint) or not fields:
-        return f"This {noun} breaks the rule {constraint.name}."
-    return f"A {noun} with this {labels} is already recorded."
+        return f"This {model._meta.verbose_name} breaks the rule {constraint.name}."
+    return already_recorded(model, fields)
+
+
+def already_recorded(model, fields) -> str:
+    """What a unique constraint, a unique field or a unique_together keeps, naming the record and
+    its fields: "A chip denomination with this organization and value is already recorded."."""
+    names = [str(model._meta.get_field(name).verbose_name) for name in fields]
+    labels = f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else names[0]
+    noun = str(model._meta.verbose_name)
+    return f"{'An' if noun[:1] in 'aeio' else 'A'} {noun} with this {labels} is already recorded."
+
+
+UNIQUE_CODES = frozenset({"unique", "unique_together"})  # Django's `Model.unique_error_message`
+
+
+def unique_named(error: ValidationError) -> ValidationError:
+    """`error` with Django's bare uniqueness words ("Employee relation with this Employee, Relative
+    and Kind already exists.", "A user with that username already exists.": the codes of
+    `Model.unique_error_message`, raised by `validate_unique`, `validate_constraints` and a
+    UniqueConstraint on fields with no message of its own) naming the record, its fields and House
+    control first, one wording for the pages, the admin and the API. Any other error, one a
+    constraint's own message or a service gave citing its rule, stays as it is."""
+    if hasattr(error, "error_dict"):
+        return ValidationError({name: [unique_named(e) for e in errors] for name, errors in error.error_dict.items()})
+    if not hasattr(error, "message"):
+        return ValidationError([unique_named(e) for e in error.error_list])
+    params = error.params if isinstance(error.params, dict) else {}
+    if error.code not in UNIQUE_CODES or "unique_check" not in params:
+        return error
+    said = lower_first(already_recorded(params["model_class"], params["unique_check"]))
+    return ValidationError(f"{HOUSE_CONTROL}: {said}", code=error.code)
 
 
 def _fields(constraint) -> tuple[str, ...]:
@@ -90,11 +118,10 @@ def _keepers() -> tuple[dict[str, Keeper], dict[tuple[str, frozenset[str]], Keep
                 by_columns.setdefault((opts.db_table, _columns(model, fields)), keeper)
         for field in opts.local_fields:
             if field.unique and not field.primary_key:
-                message = f"A {opts.verbose_name} with this {field.verbose_name} is already recorded."
-                by_columns.setdefault((opts.db_table, frozenset([field.column])), Keeper(model, (field.name,), message))
+                keeper = Keeper(model, (field.name,), already_recorded(model, (field.name,)))
+                by_columns.setdefault((opts.db_table, frozenset([field.column])), keeper)
         for together in opts.unique_together:
-            labels = " and ".join(str(opts.get_field(name).verbose_name) for name in together)
-            keeper = Keeper(model, tuple(together), f"A {opts.verbose_name} with this {labels} is already recorded.")
+            keeper = Keeper(model, tuple(together), already_recorded(model, together))
             by_columns.setdefault((opts.db_table, _columns(model, together)), keeper)
     by_name[LOGIN_NAME_ANY_CASE] = Keeper(get_user_model(), ("username",), f"{LOGIN_NAME_UNIQUE}.")
     return by_name, by_columns

@@ -12,6 +12,7 @@ from django.forms.utils import pretty_name
 from django.utils.functional import Promise
 
 from . import limits
+from .database_refusals import unique_named
 from .money import cents_to_decimal, decimal_to_cents, format_money
 from .rules import HOUSE_CONTROL, stock_message_named
 
@@ -105,7 +106,13 @@ class NamesTheRule:
     before Django's own words, as the API's do (core.rules.stock_message_named). A message the
     form or its service gave (one citing the field's own rule) stays as it is. The errors are
     reworded once the form is cleaned, so a field a form adds after its __init__ (a chip grid, a
-    station's badge) is covered too."""
+    station's badge) is covered too. A record already kept that the form's own uniqueness check
+    finds (Django's "... with this ... already exists.", put on the form through `add_error`) is
+    refused in the API's words (core.database_refusals.unique_named), as a service's is on a page
+    (`cardroom.views.call_service`)."""
+
+    def add_error(self, field, error):
+        super().add_error(field, unique_named(error) if isinstance(error, forms.ValidationError) else error)
 
     def full_clean(self):
         super().full_clean()

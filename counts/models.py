@@ -18,6 +18,7 @@ from cardroom.models import Employee, Role, Site, Table
 from core import limits
 from core.appendonly import AppendOnlyModel
 from core.moments import EnteredRecord
+from core.rules import HOUSE_CONTROL
 from packs import game_name
 
 from .rules import AUDITOR_BAR
@@ -91,7 +92,9 @@ class DropBox(models.Model):
             models.UniqueConstraint(
                 fields=["site", "number", "label"],
                 name="drop_box_unique_in_site",
-                violation_error_message="A drop box with this number and label is already registered at this site.",
+                violation_error_message=(
+                    f"{HOUSE_CONTROL}: a drop box with this number and label is already registered at this site."
+                ),
             )
         ]
 
