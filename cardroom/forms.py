@@ -23,6 +23,7 @@ from .models import (
     Site,
     Station,
     Table,
+    refuse_taken_login,
     refuse_weak_password,
 )
 from .services import refuse_moving_the_books, refuse_renaming_the_records, refuse_revaluing
@@ -501,7 +502,16 @@ class OwnPasswordForm(PasswordRulesNamed, admin_forms.AdminPasswordChangeForm):
 
 
 class AdminLoginCreationForm(PasswordRulesNamed, AdminUserCreationForm):
-    """A new login in the admin, with its password."""
+    """A new login in the admin, with its password; a login name taken, in any case, is refused in
+    the set-up page's and the API's words (`models.refuse_taken_login`)."""
+
+    def clean_username(self):
+        username = self.cleaned_data.get("username")
+        try:
+            refuse_taken_login(username)
+        except ValidationError as taken:
+            raise ValidationError(taken.message_dict["username"], code="unique") from None
+        return username
 
 
 class StationForm(BootstrapMixin, forms.Form):

@@ -68,7 +68,7 @@ CASES = {
     "admin: a login taken": (
         logged_in,
         "/admin/auth/user/add/",
-        "House control: a user with this username is already recorded.",
+        "House control: a login name is unique whatever its case; the login",  # its name quoted after
         "A user with that username already exists.",
     ),
     "admin: a threshold dated twice": (
