@@ -183,6 +183,7 @@ partner  # variable (counts/forms.py)
 twenty_one_auditor  # variable (counts/forms.py)
 _.clean_dealer  # method (floor/forms.py: a form's clean_<field>, Django calls it by name)
 _.clean_table  # method (floor/forms.py: a form's clean_<field>, Django calls it by name)
+_.clean_username  # method (cardroom/forms.py: a form's clean_<field>, Django calls it by name)
 _.process_view  # method (config/middleware.py: a middleware hook, Django calls it by name before each view)
 
 # Attributes a library reads: simple-history's _history_user, form fields' options, openpyxl's and ReportLab's settings.
