@@ -104,8 +104,11 @@ def sessions(request):
     site, access = _site(request)
     station = access.station is not None
     partners = _counters(site) if station else _counters(site).exclude(pk=access.employee.pk)
+    # Where the site keeps no drop box, a count posted is refused in the service's words before any
+    # box is judged (a box's error would have the user fix a count the pack does not keep at all).
+    notice = rules.fees_only_notice(site)
     form = forms.OpenSessionForm(
-        request.POST or None,
+        None if notice else request.POST or None,
         partners=partners,
         site=site,
         initial={
@@ -114,6 +117,8 @@ def sessions(request):
     )
     signer_form = _signer_form(access, site, members=_counters(site))
     errors = {} if form.is_valid() or not form.is_bound else dict(form.errors)  # a refused form: 400, inline
+    if notice and request.method == "POST":
+        errors = {"gaming_date": [notice]}  # the service's field and words (rules.refuse_drop_boxes)
     if request.method == "POST" and form.is_valid():
         acting = _acting(request, errors)
         session = acting and _attempt(
@@ -146,7 +151,7 @@ def sessions(request):
             "signer_form": signer_form,
             "errors": errors,
             # No count to open where the site keeps no drop box (its revenue is fees): the notice instead.
-            "fees_only": rules.fees_only_notice(site),
+            "fees_only": None if errors else notice,  # said once: as the POST's refusal, or as the page's notice
             "can_open": keeps_drop and (station or access.has_role(site.pk, Role.COUNT_TEAM)),
             # The count under way first (not yet initialled by both), then every session, paged.
             "open_sessions": list(sessions.filter(signed__lt=2)[:3]),

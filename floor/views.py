@@ -429,6 +429,11 @@ def tray_count(request, pk, kind):
     require_role(
         request.user, table.site, *rules.FLOOR_SUPERVISORS, action="record a table opener or closer", rule=HOUSE_CONTROL
     )
+    if refusal := _fees_only_refusal(table.site, "table opener or closer"):
+        kind_label = TableInventory.Kind(kind).label
+        return _not_kept_here(
+            request, "floor/tray_count.html", refusal, "fees-only", table=table, kind_label=kind_label
+        )
     form = forms.TrayCountForm(request.POST or None, organization_id=table.site.organization_id)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -515,6 +520,8 @@ def dealer_shift(request, pk):
     require_role(
         request.user, table.site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL
     )
+    if refusal := _player_dealer_rule(table.site):
+        return _not_kept_here(request, "floor/dealer_shift.html", refusal, "player-dealer", table=table)
     form = forms.DealerShiftForm(request.POST or None, site=table.site, game=table.game)
     if request.method == "POST" and form.is_valid():
         saved = call_service(
@@ -543,7 +550,6 @@ def dealer_shift(request, pk):
             "grid": form.chip_rows(),
             "current": queries.current_shift(table, timezone.now()),
             "shifts": shifts,
-            "player_dealer_rule": _player_dealer_rule(table.site),
             "open_next": None if shifts else _open_next(table, day),
         },
         status=400 if form.errors else 200,
@@ -602,6 +608,8 @@ def prepare_slip(request, kind):
             action=f"prepare a {kind} slip",
             rule=rules.SLIP_CONTENT.at(site),
         )
+    if refusal := _fees_only_refusal(site, f"{kind} slip"):
+        return _not_kept_here(request, "floor/prepare_slip.html", refusal, "fees-only", kind_label=SlipKind(kind).label)
     day = queries.open_gaming_day(site)
     open_tables = queries.tables_open(day) if day else []
     initial = {"table": request.GET.get("table")} if request.GET.get("table") else None
@@ -647,7 +655,6 @@ def prepare_slip(request, kind):
             "uses_books": SlipBook.objects.filter(site=site, kind=kind).exists(),
             "station": station,
             "cites": rules.citations_at(site),
-            "fees_only_refusal": _fees_only_refusal(site, kind),
         },
         status=_error_status(form, status),
     )
@@ -659,14 +666,26 @@ def _offered_table(open_tables, initial: dict | None) -> Table | None:
     return next((table for table in open_tables if table.pk == wanted), None)
 
 
-def _fees_only_refusal(site, kind: str) -> str | None:
-    """Where the house's revenue is its fees the page says so before any form is filled in: the
-    service's own words (refuse_house_chips_at_fees_site)."""
+def _fees_only_refusal(site, what: str) -> str | None:
+    """Where the house's revenue is its fees, why `what` (a fill slip, a table opener or closer) is
+    not recorded at `site`: the service's own words (refuse_house_chips_at_fees_site), which its
+    page says in place of a form; None where the site's pack keeps it."""
     try:
-        refuse_house_chips_at_fees_site(site, "table", f"{kind} slip")
+        refuse_house_chips_at_fees_site(site, "table", what)
     except ValidationError as exc:
         return exc.messages[0]
     return None
+
+
+def _not_kept_here(request, template: str, refusal: str, refusal_id: str, **context):
+    """A page whose record the site's pack refuses outright (a slip or tray count where the house's
+    revenue is its fees, a dealer seated where a player deals): the service's `refusal` is all it
+    says, with no form; a POST is refused (400) with it before any box is judged (a box's
+    House-control error would have the user fix a record not kept there at all), nothing written.
+    `refusal_id` is the id the site's other pages give its rule ("fees-only", "player-dealer")."""
+    refused = request.method == "POST"
+    context |= {"refusal": refusal, "refusal_id": refusal_id, "refused": refused}
+    return render(request, template, context, status=400 if refused else 200)
 
 
 def _is_station(request) -> bool:

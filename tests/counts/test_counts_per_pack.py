@@ -167,6 +167,28 @@ def test_a_fees_only_sites_count_pages_offer_no_box_or_count_form_and_say_why(fe
                 assert f'id="{form}"' not in html, (url, form)
 
 
+def test_a_count_posted_at_a_fees_only_site_gets_the_packs_refusal_before_any_box_is_judged(
+    fees_site, client, counters
+):
+    """A count team member's bad boxes (no such date, no such partner) at a site keeping no drop box:
+    400 with the service's refusal alone (WAC 230-40-125(1)), said once, no box's error; no session."""
+    from html import unescape
+
+    from cardroom.access import SESSION_KEY
+    from counts.models import CountSession
+
+    client.force_login(counters[0].user)
+    session = client.session
+    session[SESSION_KEY] = fees_site.pk
+    session.save()
+    posted = client.post("/counts/", {"gaming_date": "not a date", "partner": "nobody"})
+    html = unescape(posted.content.decode())
+    notice = f"{FEES_RULE}: the house's revenue here is the fees collected at the table; it keeps no drop box"
+    assert posted.status_code == 400 and not CountSession.objects.exists()
+    assert 'id="error-gaming_date"><div>' + notice in html and html.count(notice) == 1
+    assert html.count('id="error-') == 1 and "Enter a valid date" not in html
+
+
 def test_a_drop_site_keeps_its_count_forms(site, client, manager, counters):
     from cardroom.access import SESSION_KEY
 

@@ -4,8 +4,10 @@ words, citing the rule of the record the grid is on at the site's pack: a fill o
 content (ND 99-01.3-08-05(3) at North Dakota; House control where the pack's text states no slip),
 a tray count's rule (House control at every pack: no text prescribes table tray counts), at the
 opener's page and at a dealer change. Never Django's "enter a whole number" under House control,
-never another pack's law; a 400 and nothing written. A matrix over the packs and the pages, driven
-through the pages and the API."""
+never another pack's law; a 400 and nothing written. At a Washington blackjack site, whose pack keeps
+none of these records, the page says the pack's refusal alone and judges no box
+(test_pages_a_pack_refuses). A matrix over the packs and the pages, driven through the pages and
+the API."""
 
 import re
 
@@ -21,9 +23,10 @@ from tests.factories import TableFactory, make_person
 from .conftest import TRAY, pack_site, pack_table, today
 
 PACKS = ["ND", "WA-HB", "WA-BJ", "NY"]
-SLIP_CONTENT = {"ND": "ND 99-01.3-08-05(3)", "WA-HB": "House control", "WA-BJ": "House control", "NY": "House control"}
+SLIP_CONTENT = {"ND": "ND 99-01.3-08-05(3)", "WA-HB": "House control", "NY": "House control"}
 TRAY_COUNT = dict.fromkeys(PACKS, "House control")
 PLAYER_DEALER_RULE = "WAC 230-40-125(2) (1999 proposed amendment)"
+FEES_RULE = "WAC 230-40-125(1) (1999 proposed amendment)"
 
 # (what is typed, the box it is typed in, the posted entry mode, the API's line of the same input)
 BAD_BOXES = {
@@ -113,12 +116,13 @@ def test_a_bad_chip_box_is_refused_on_that_box_citing_its_records_rule_at_the_pa
     assert _written() == before
     assert "enter a whole number" not in text and "in dollars has at most" not in text
     assert not law_words_in(text, OTHER_WORDS if code == "ND" else ND_WORDS), text
-    if page == "dealer change" and code == "WA-BJ":  # the house seats no dealer: no grid to type in
-        assert f"{PLAYER_DEALER_RULE}: the game at" in text and f'name="{box}"' not in text
+    if code == "WA-BJ":  # no house chips (WAC 230-40-125(1)), no house dealer ((2)): the refusal, no grid
+        refused = PLAYER_DEALER_RULE if page == "dealer change" else FEES_RULE
+        assert f"{refused}: the " in text and f'name="{box}"' not in text and "must be a whole number" not in text
         return
     said = WORDS[box].format(cited=rule[code])
     assert f'<ul class="errorlist"><li>{escape(said)}</li></ul>' in _box_cell(text, box)
-    if code != "WA-BJ":  # the API's refusal of the same input is the same sentence (at WA-BJ: no record at all)
-        answer = client_for(cast[role]).post(api, {**body, **line}, format="json")
-        assert answer.status_code == 400 and answer.json() == {next(iter(line)): [said]}
-        assert _written() == before
+    # The API's refusal of the same input is the same sentence.
+    answer = client_for(cast[role]).post(api, {**body, **line}, format="json")
+    assert answer.status_code == 400 and answer.json() == {next(iter(line)): [said]}
+    assert _written() == before
