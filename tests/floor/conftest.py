@@ -83,6 +83,16 @@ def second_shift_manager(org, site):
     return make_person(org, Role.SHIFT_MANAGER, site)
 
 
+EVERY_PACK = ("ND", "WA-HB", "WA-BJ", "NY")
+
+
+@pytest.fixture(params=EVERY_PACK)
+def code(request):
+    """Each pack's code in turn, for a module whose tests run at a site of every pack (`pack_site`);
+    a test parametrizing `code` itself picks its own packs."""
+    return request.param
+
+
 def pack_site(org, code: str):
     """A site of the pack `code` as the cast's site (a test module's `site` fixture, parametrized
     by pack, builds the floor's fixtures on it)."""

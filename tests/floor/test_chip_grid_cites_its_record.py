@@ -20,11 +20,10 @@ from floor.models import DealerShift, Slip, TableInventory
 from tests.conformance.words import ND_WORDS, OTHER_WORDS, law_words_in
 from tests.factories import TableFactory, make_person
 
-from .conftest import TRAY, pack_site, pack_table, today
+from .conftest import EVERY_PACK, TRAY, pack_site, pack_table, today
 
-PACKS = ["ND", "WA-HB", "WA-BJ", "NY"]
 SLIP_CONTENT = {"ND": "ND 99-01.3-08-05(3)", "WA-HB": "House control", "NY": "House control"}
-TRAY_COUNT = dict.fromkeys(PACKS, "House control")
+TRAY_COUNT = dict.fromkeys(EVERY_PACK, "House control")
 PLAYER_DEALER_RULE = "WAC 230-40-125(2) (1999 proposed amendment)"
 FEES_RULE = "WAC 230-40-125(1) (1999 proposed amendment)"
 
@@ -42,11 +41,6 @@ WORDS = {
     "qty_500": "{cited}: the quantity of $5.00 red must be a whole number of chips.",
     "amount_500": '{cited}: the amount of $5.00 red must be dollars and cents, like "125.00".',
 }
-
-
-@pytest.fixture(params=PACKS)
-def code(request):
-    return request.param
 
 
 @pytest.fixture

@@ -20,7 +20,6 @@ from tests.page_support import at_site, page
 
 from .conftest import pack_site, today
 
-PACKS = ["ND", "WA-HB", "WA-BJ", "NY"]
 # Each page: who opens it, its address (of table 1), the form it offers where the pack keeps its
 # record, and a box to refuse (a chip count that is no whole number of chips).
 PAGES = {
@@ -43,11 +42,6 @@ def pack_refusal(site, page_name: str) -> str | None:
     except ValidationError as exc:
         return exc.messages[0]
     return None
-
-
-@pytest.fixture(params=PACKS)
-def code(request):
-    return request.param
 
 
 @pytest.fixture
