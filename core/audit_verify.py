@@ -154,7 +154,7 @@ class _Walk:
         self.planned_heads: dict[str, int] = {}  # chain -> its last event when a split pass was planned
         self.walked: dict[str, tuple[int, int]] = {}  # chain -> the first and last events hashed by this pass
         self.unsure: set[tuple[str, int]] = set()  # (chain, seq): row events whose record and digest differ
-        self.registries = False  # verify_row: a row's event that is the last of its chain read against the registries
+        self.registries = False  # verify_row: a row's event read against the registries' heads of its chain
         self.tables = {model._meta.db_table for model in covered_models()}  # the append-only tables
 
 
@@ -747,13 +747,15 @@ def verify_row(model, pk: int, *, registries: bool = False) -> Problem | None:
     (row_table, row_pk)), whatever the size of the chain; a third only to name a row's
     organization where it has no event.
 
-    An event with no successor yet (the last of its chain: a row just filed) has no link after it
-    to show it rewritten and rehashed with its row. With `registries` (a caller about to reach the
-    state registries anyway: a filing package sent), such an event is read against the heads the
-    registries hold of its chain (`_check_last_event`): one request to each, whatever the number
-    of heads they hold. Without, or where none holds a head at or after it, nothing outside the
-    organization covers it yet: not a problem (the next anchor covers it, and the nightly
-    verification reads it against that anchor)."""
+    An event rewritten and rehashed with its row, and every event after it rehashed too (or with
+    none after it yet: a row just filed), still links. With `registries` (a caller about to reach
+    the state registries anyway: a filing package sent), the event is read against the first head
+    each registry holds of its chain at or after it (`_check_against_registries`): one request to
+    each, whatever the number of heads they hold, and the chain walked from the event to the
+    farthest of those heads (the events since, at most, the night before it was anchored). Without,
+    or where none holds a head at or after it, nothing outside the organization covers it yet: not
+    a problem (the next anchor covers it, and the nightly verification reads it against that
+    anchor)."""
     walk = _Walk({}, None, 0, 1)
     walk.registries = registries
     try:
@@ -772,8 +774,8 @@ def _recheck_event(event: dict, table: str, registries: bool) -> bool:
     """An event walked by an earlier pass, read again with its row: its content still has its
     hash, and the next event of its chain still links to that hash (an event rewritten and
     rehashed breaks its successor's link, unless every later event was rehashed too, which the
-    anchors catch); with `registries`, an event with no successor is read against the state
-    registries' heads (`_check_last_event`). Whether its record hashes to its row digest."""
+    anchors catch); with `registries`, it is read against the state registries' heads of its chain
+    (`_check_against_registries`). Whether its record hashes to its row digest."""
     where = dict(chain=event["chain"], organization_id=event["organization_id"], seq=event["seq"],
                  table=table, row_id=event["row_pk"])  # fmt: skip
     names = CONTENT_FIELDS_V1 if event["chain"] == LEGACY_CHAIN else CONTENT_FIELDS
@@ -785,22 +787,40 @@ def _recheck_event(event: dict, table: str, registries: bool) -> bool:
             raise _Broken(Problem("its content does not match its hash", **where))
     if event["successor_link"] is not None and event["successor_link"] != event["hash"]:
         raise _Broken(Problem("the next event's link to it is broken: it was rewritten", **where))
-    if event["successor_link"] is None and registries:
-        _check_last_event(event, where)
+    if registries:
+        _check_against_registries(event, where)
     return sha256(record.encode()).hexdigest() == event["row_digest"]
 
 
-def _check_last_event(event: dict, where: dict) -> None:
-    """The last event of its chain against the first head each state registry holds of the chain
-    at or after it (`registry_anchors`): a head at its place must have its hash (else it was
-    rewritten, with its row, after it was anchored); a head past it means later events were
-    anchored and then removed. A registry holding none at or after it has nothing to compare."""
-    seq = event["seq"]
-    for anchor in registry_anchors(event["organization_id"], event["chain"], seq):
-        if anchor.seq == seq and anchor.hash != event["hash"]:
-            raise _Broken(Problem(_rewritten(event["hash"], anchor), **where))
-        if anchor.seq > seq:
-            raise _Broken(Problem(_cut(anchor, seq), **where))
+def _check_against_registries(event: dict, where: dict) -> None:
+    """A row's event against the first head each state registry holds of its chain at or after it
+    (`registry_anchors`), by the nightly walk (`_walk_chain`) from the event to the farthest such
+    head: every event between still links and hashes, and each head's event has the hash the
+    registry holds (else the chain was rewritten after it was anchored: the event with its row and
+    every event after it rehashed, or the event with none after it yet), and is still there (else
+    events were removed from its end). A registry holding none at or after it has nothing to
+    compare. Named at the row: where the break is found at a later event, that event too."""
+    seq, chain = event["seq"], event["chain"]
+    anchors = registry_anchors(event["organization_id"], chain, seq)
+    if not anchors:
+        return
+    walk = _Walk({chain: anchors}, None, 0, 2000)
+    walk.resume[chain] = (seq, event["hash"])
+    last = max(anchor.seq for anchor in anchors)
+    events = (row for rows in shaped_chunks(_chain_span_query, chunk_size=2000, chain=chain, first=seq, last=last)
+              for row in rows)  # fmt: skip
+    try:
+        _walk_chain(walk, chain, events, "")
+    except _Broken as broken:
+        found = broken.problem
+        named = found.seq in (None, seq) or f"#{found.seq} " in found.reason
+        after = "" if named else f"event #{found.seq} after it: "
+        raise _Broken(Problem(after + found.reason, **where)) from None
+
+
+def _chain_span_query(*, chain: str, first: int, last: int):
+    events = AuditEvent.objects.filter(chain=chain, seq__gte=first, seq__lte=last).order_by("chain", "seq")
+    return events.values_list(*EVENT_FIELDS)
 
 
 def _row_without_event(model, pk: int) -> None:

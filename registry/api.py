@@ -313,7 +313,7 @@ class AnchorsView(RegistryView):
 def _first_from(request, qs, chain: str | None):
     """The first head of the licensee's `chain` it holds at or after event `from_seq`: one row at
     most, by the index on (licensee, chain, seq), however many it holds (what a licensee reads of
-    a filed row's event, the last of its chain, before it sends the package). A licensee's
+    a filed row's event, before it sends the package). A licensee's
     question of its own chain: staff, or no chain, are refused naming the parameter."""
     seq = record_id(request.query_params.get("from_seq"))
     if seq is None:

@@ -15,11 +15,12 @@ that migration, FiledDealers younger; none is without one), by the audit log's o
 (`core.audit_verify.verify_row`: the event still hashes and links, the row's canonical values are
 those it recorded). Two queries a row by index, not a walk of the chain.
 
-That event links to nothing after it while it is the last of its chain (right after filing): a row
-rewritten with its event's record, digest and hash alike still reads as recorded. So before a
-package is sent (`registries`), such an event is read against the heads the state registries hold
-of its chain, beyond the organization's reach (`verify_row(registries=True)`: one request a
-registry). Not when a package is built: a filing never waits on the network (statefiling.services),
+That event links to nothing after it while it is the last of its chain (right after filing), and
+still links when every event after it is rehashed with it: a row rewritten with its event's record,
+digest and hash alike still reads as recorded. So before a package is sent (`registries`), the
+event is read against the heads the state registries hold of its chain, beyond the organization's
+reach (`verify_row(registries=True)`: one request a registry, and the chain walked from the event
+to the farthest head). Not when a package is built: a filing never waits on the network (statefiling.services),
 and the package built is read so again before it is sent."""
 
 from dataclasses import replace
@@ -51,8 +52,7 @@ def altered(
 ) -> str:
     """Empty where the filing's figures and its frozen dealers' hold (None: a quarter filed before
     it was kept) hash to their stored digests and read as their row events recorded them (with
-    `registries`, a row event that is the last of its chain also against the state registries'
-    heads), and the package `queued` (a filing's own, not an amendment's) carries them; else each
+    `registries`, each row event also against the state registries' heads of its chain), and the package `queued` (a filing's own, not an amendment's) carries them; else each
     mismatch (one a row), named after the rule cited."""
     found = []
     figures_now = published.figures_digest(filing.figures)

@@ -225,7 +225,7 @@ def test_the_licensees_page_counts_contradicting_heads_singular_for_one(elks):
 
 
 def test_a_licensee_reads_the_first_head_of_its_chain_held_at_or_after_an_event(elks, agency):
-    """What a licensee reads of a filed row's event, the last of its chain, before it sends the
+    """What a licensee reads of a filed row's event before it sends the
     package (statefiling.services.registry_anchors): one head at most, of its own chain."""
     client = licensee_client(elks[1])
     at = "2026-11-01T09:20:00+00:00"

@@ -1,10 +1,11 @@
 """A filed row whose row event is the last of its chain (right after filing: nothing links to it
-yet) can be rewritten with its event's record, digest and hash alike, and the queued package with
-it: each still reads as the other records, and the per-row check (`as_filed`, through
-`core.audit_verify.verify_row`) passed it. Before a package is sent, such an event is now read
-against the heads the state registry holds of its chain, beyond the organization's reach: a head
-at its place with another hash, or a head past it (the events after it removed), withholds the
-package, naming the row and the registry's anchor. Where the registry holds no head at or after
+yet), or whose every later event is rehashed with it, can be rewritten with its event's record,
+digest and hash alike, and the queued package with it: each still reads as the other records, and
+the per-row check (`as_filed`, through `core.audit_verify.verify_row`) passed it. Before a package
+is sent, the event is now read against the heads the state registry holds of its chain, beyond
+the organization's reach, walking the chain from it to the first such head: a head with another
+hash, or a head past the chain's end (the events after it removed), withholds the package, naming
+the row and the registry's anchor. Where the registry holds no head at or after
 it, nothing outside the organization covers it yet: sent (the limit, until the next anchor). The
 registry runs in this process (registry_in_process)."""
 
@@ -76,10 +77,11 @@ def test_a_hold_rewritten_with_its_last_event_is_withheld_against_the_registrys_
     assert as_filed.altered(queued.filing, FiledDealers.objects.get(pk=frozen.pk), queued) == ""
 
     shown = withheld(submission, in_process_registry)
-    assert shown.startswith(
-        f"{ND_RULE}: organization {org.pk} (chain org-{org.pk}), table {DEALERS} id {frozen.pk}, event #{filed.seq}: "
+    assert shown.startswith(f"{ND_RULE}: ")
+    assert (
+        f"organization {org.pk} (chain org-{org.pk}), table {DEALERS} id {frozen.pk}, event #{filed.seq}: "
         f"its hash {forged.hash} differs from the anchor of "
-    )
+    ) in shown
     assert shown.endswith(
         f"(the ND registry at {URL}), {filed.hash}: the chain was rewritten after it was anchored: {as_filed.NOT_SENT}."
     )
@@ -100,11 +102,39 @@ def test_a_hold_whose_later_events_were_removed_to_make_it_last_is_withheld_agai
     forge_hold(submission, frozen, frozen.dealers_without_identifier + 2)
 
     shown = withheld(submission, in_process_registry)
-    assert shown.startswith(
-        f"{ND_RULE}: organization {org.pk} (chain org-{org.pk}), table {DEALERS} id {frozen.pk}, event #{filed.seq}: "
+    assert shown.startswith(f"{ND_RULE}: ")
+    assert (
+        f"organization {org.pk} (chain org-{org.pk}), table {DEALERS} id {frozen.pk}, event #{filed.seq}: "
         f"anchored event #{head.seq} is missing (the anchor of "
-    )
+    ) in shown
     assert f"(the ND registry at {URL})); the chain ends at #{filed.seq}: events were removed from its end" in shown
+
+
+def test_a_hold_rewritten_with_its_event_and_every_later_event_rehashed_is_withheld_against_the_registrys_anchor(
+    linked, in_process_registry, client_for, manager, site, org, monkeypatch
+):
+    """The hold's event has successors, all rehashed with it, so every link holds and the event
+    read alone passes: the chain walked from it to the registry's next head finds that head's
+    event no longer has the hash the registry holds. The filing's own row, whose event comes
+    before it, is named too: the chain after it no longer reads as anchored."""
+    submission, frozen, filed = filed_with_its_hold_last(client_for, manager, site)
+    services.connect_registry(  # an audited act after the filing: the hold's event has a successor
+        acting_user=manager.user, organization=org, jurisdiction="ND", url=URL, credential=linked.credential
+    )
+    anchor_at_the_registry(monkeypatch, org.pk)
+    head = chain_head(org.pk)
+    assert head.seq > filed.seq
+    forge_hold(submission, frozen, frozen.dealers_without_identifier + 2)
+    rehashed = AuditEvent.objects.get(chain=head.chain, seq=head.seq)
+    assert rehashed.hash != head.hash and rehashed.prev_hash == AuditEvent.objects.get(pk=filed.pk).hash
+
+    shown = withheld(submission, in_process_registry)
+    assert (
+        f"organization {org.pk} (chain org-{org.pk}), table {DEALERS} id {frozen.pk}, event #{filed.seq}: "
+        f"event #{head.seq} after it: its hash {rehashed.hash} differs from the anchor of "
+    ) in shown
+    assert f"(the ND registry at {URL}), {head.hash}: the chain was rewritten after it was anchored" in shown
+    assert f"table accounting_quarterfiling id {submission.filing_id}, event #" in shown
 
 
 def test_without_an_anchor_at_or_after_it_a_hold_rewritten_with_its_last_event_is_sent_which_is_the_limit(
