@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
@@ -167,14 +167,14 @@ def _save_table_game(request, table, form, game_form) -> bool:
             and getattr(table, name) != permitted[0]
         ):
             settings[name] = permitted[0]
-    try:
-        services.link_table_game(acting_user=request.user, table=table, settings=settings, **game_form.cleaned_data)
-    except ValidationError as exc:
-        for name, errors in getattr(exc, "message_dict", {None: exc.messages}).items():
-            target = form if name in form.fields else game_form
-            target.add_error(name if name in target.fields else None, errors)
-        return False
-    return True
+    linked = call_service(
+        game_form,
+        lambda: services.link_table_game(
+            acting_user=request.user, table=table, settings=settings, **game_form.cleaned_data
+        ),
+        form,  # the settings' fields: their refusals on the settings form
+    )
+    return linked is not None
 
 
 @login_required

@@ -137,23 +137,36 @@ def page_at_current_site(may_read: Callable):
     return decorate
 
 
-def call_service(form, save: Callable):
-    """Run a service with a valid form; put its ValidationError on the form's fields, and the
-    database's refusal (two copies sent together meeting at a constraint) as the same."""
+def run_service(save: Callable):
+    """Run a page's service: `(what it returned, None)`, or `(None, its refusal)` said as every page
+    says it: a ValidationError with Django's bare uniqueness words named (`unique_named`: a record
+    already kept, as the form's own check and the API name it), and the database's refusal (two
+    copies sent together meeting at a constraint) in the words of the rule it keeps
+    (`database_refusal`). Nothing is written when it refuses."""
     try:
         with transaction.atomic():  # a refusal by the database leaves the page's own reads working
-            return save()
+            return save(), None
     except (IntegrityError, DataError) as refused:
-        exc = database_refusal(refused)
+        return None, database_refusal(refused)
     except ValidationError as refused:
-        exc = unique_named(refused)  # a record already kept, as the form's own check and the API name it
-    if not hasattr(exc, "error_dict"):
-        form.add_error(None, exc)
+        return None, unique_named(refused)
+
+
+def call_service(form, save: Callable, *others):
+    """Run a service with a valid form; put its refusal (`run_service`) on the form's fields.
+    `others`: the page's other forms posted with it; a message keyed by a field one of them shows
+    goes on that field there."""
+    done, refused = run_service(save)
+    if refused is None:
+        return done
+    if not hasattr(refused, "error_dict"):
+        form.add_error(None, refused)
         return None
-    for name, errors in exc.message_dict.items():
-        # A rule about a value the form does not show goes in the form's own errors, as the
-        # sentence it is: a refusal names its rule, never an internal field name.
-        form.add_error(name if name in form.fields else None, errors)
+    for name, errors in refused.message_dict.items():
+        shown = next((f for f in (form, *others) if name in f.fields), None)
+        # A rule about a value no form shows goes in the form's own errors, as the sentence it
+        # is: a refusal names its rule, never an internal field name.
+        (shown or form).add_error(name if shown else None, errors)
     return None
 
 

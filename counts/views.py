@@ -18,7 +18,9 @@ from django.views.decorators.http import require_POST
 from cardroom.access import access_for
 from cardroom.models import Employee, Role, Table
 from cardroom.pins import acting_user_for, signer_for
+from cardroom.views import call_service, run_service
 from core.audit import chain_head
+from core.forms import page_status
 from core.limits import record_id
 from core.pdf import audit_head_text
 from core.rules import HOUSE_CONTROL
@@ -55,15 +57,17 @@ def _acting(request, errors: dict):
 
 
 def _attempt(errors: dict, step):
-    """Run one service call; its refusal (a rule broken, or a role that may not act: the PIN
-    holder's, on a tablet) goes into `errors` as the service worded it."""
+    """Run one service call; its refusal (a rule broken, said as every page says it:
+    cardroom.views.run_service; or a role that may not act: the PIN holder's, on a tablet) goes
+    into `errors`, keyed by its field."""
     try:
-        return step()
-    except ValidationError as exc:
-        errors.update(_errors(exc))
+        done, refused = run_service(step)
     except PermissionDenied as exc:
         errors["role"] = [str(exc)]
-    return None
+        return None
+    if refused is not None:
+        errors.update(_errors(refused))
+    return done
 
 
 def _status(errors: dict) -> int:
@@ -182,26 +186,9 @@ def boxes(request):
         site=site,
         initial={"box_exchange": settings.box_exchange},
     )
-    errors = {}
     keeps_drop = rules.keeps_drop_boxes(site)
-    if request.method == "POST":
-        try:
-            if request.POST.get("action") == "exchange" and exchange_form.is_valid():
-                saved = services.update_count_settings(
-                    acting_user=request.user, site=site, **exchange_form.cleaned_data
-                )
-                for warning in saved.warnings:
-                    messages.warning(request, warning)
-                return redirect("counts:boxes")
-            if request.POST.get("action") == "register" and register_form.is_valid():
-                services.register_drop_box(acting_user=request.user, **register_form.cleaned_data)
-                return redirect("counts:boxes")
-            if request.POST.get("action") == "remove" and removal_form.is_valid():
-                data = dict(removal_form.cleaned_data)
-                services.remove_drop_box(acting_user=request.user, drop_box=data.pop("box"), **data)
-                return redirect("counts:boxes")
-        except ValidationError as exc:
-            errors = _errors(exc)
+    if request.method == "POST" and (done := _post_boxes(request, site, exchange_form, register_form, removal_form)):
+        return done
     now = timezone.now()
     return render(
         request,
@@ -212,7 +199,6 @@ def boxes(request):
             "exchange_form": exchange_form,
             "box_exchange": settings.get_box_exchange_display(),
             "removal_form": removal_form,
-            "errors": errors,
             # No box to register, place or remove where the site keeps none (its revenue is fees).
             "fees_only": rules.fees_only_notice(site),
             "can_register": keeps_drop and access.has_role(site.pk, Role.GAMING_MANAGER),
@@ -233,10 +219,36 @@ def boxes(request):
             .order_by("-removed_at")[:50],
         },
         # A form sent invalid is refused as the service's refusal is: 400, nothing changed.
-        status=400
-        if errors or any(f.is_bound and f.errors for f in (register_form, exchange_form, removal_form))
-        else 200,
+        status=page_status(register_form, exchange_form, removal_form),
     )
+
+
+def _post_boxes(request, site, exchange_form, register_form, removal_form):
+    """The boxes page's posted form through its service, a refusal on the form at its field
+    (call_service); where to go once it is done, None while refused."""
+    action = request.POST.get("action")
+    if action == "exchange" and exchange_form.is_valid():
+        data = exchange_form.cleaned_data
+        saved = call_service(
+            exchange_form, lambda: services.update_count_settings(acting_user=request.user, site=site, **data)
+        )
+        if saved is None:
+            return None
+        for warning in saved.warnings:
+            messages.warning(request, warning)
+        return redirect("counts:boxes")
+    if action == "register" and register_form.is_valid():
+        data = register_form.cleaned_data
+        registered = call_service(register_form, lambda: services.register_drop_box(acting_user=request.user, **data))
+        return None if registered is None else redirect("counts:boxes")
+    if action == "remove" and removal_form.is_valid():
+        data = dict(removal_form.cleaned_data)
+        box = data.pop("box")
+        removed = call_service(
+            removal_form, lambda: services.remove_drop_box(acting_user=request.user, drop_box=box, **data)
+        )
+        return None if removed is None else redirect("counts:boxes")
+    return None
 
 
 @login_required
@@ -552,8 +564,8 @@ def explain(request, pk, box_pk):
         return session_detail(
             request, pk, errors={"number": [f"{HOUSE_CONTROL}: give the slip's printed number."]}, status=400
         )
-    try:
-        services.explain_forms_exception(
+    _explained, refused = run_service(
+        lambda: services.explain_forms_exception(
             acting_user=request.user,
             drop=drop,
             kind=request.POST.get("kind", ""),
@@ -561,8 +573,9 @@ def explain(request, pk, box_pk):
             explanation=request.POST.get("explanation", ""),
             at=at,
         )
-    except ValidationError as exc:
-        return session_detail(request, pk, errors=_errors(exc), status=400)
+    )
+    if refused is not None:
+        return session_detail(request, pk, errors=_errors(refused), status=400)
     return redirect("counts:session", pk=session.pk)
 
 

@@ -667,9 +667,9 @@ def _offered_table(open_tables, initial: dict | None) -> Table | None:
 
 
 def _fees_only_refusal(site, what: str) -> str | None:
-    """Where the house's revenue is its fees, why `what` (a fill slip, a table opener or closer) is
-    not recorded at `site`: the service's own words (refuse_house_chips_at_fees_site), which its
-    page says in place of a form; None where the site's pack keeps it."""
+    """Where the house's revenue is its fees, why `what` (a fill slip, a table opener or closer, a
+    slip book) is not recorded at `site`: the service's own words (refuse_house_chips_at_fees_site),
+    which its page says in place of a form; None where the site's pack keeps it."""
     try:
         refuse_house_chips_at_fees_site(site, "table", what)
     except ValidationError as exc:
@@ -678,8 +678,8 @@ def _fees_only_refusal(site, what: str) -> str | None:
 
 
 def _not_kept_here(request, template: str, refusal: str, refusal_id: str, **context):
-    """A page whose record the site's pack refuses outright (a slip or tray count where the house's
-    revenue is its fees, a dealer seated where a player deals): the service's `refusal` is all it
+    """A page whose record the site's pack refuses outright (a slip, a slip book or a tray count
+    where the house's revenue is its fees, a dealer seated where a player deals): the service's `refusal` is all it
     says, with no form; a POST is refused (400) with it before any box is judged (a box's
     House-control error would have the user fix a record not kept there at all), nothing written.
     `refusal_id` is the id the site's other pages give its rule ("fees-only", "player-dealer")."""
@@ -937,6 +937,8 @@ def slip_books(request):
     service and messages: floor.services.register_slip_book)."""
     site = request.site
     require_role(request.user, site, *rules.SLIP_BOOK_REGISTRARS, action="register a slip book", rule=HOUSE_CONTROL)
+    if refusal := _fees_only_refusal(site, "slip book"):
+        return _not_kept_here(request, "floor/slip_books.html", refusal, "fees-only", site=site)
     form = forms.SlipBookForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         book = call_service(
@@ -958,7 +960,6 @@ def slip_books(request):
             "books": books,
             "site": site,
             "cites": rules.citations_at(site),
-            "fees_only_rule": _fees_only_rule(site),
         },
         status=400 if form.errors else 200,
     )

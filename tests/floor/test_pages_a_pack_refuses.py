@@ -1,6 +1,6 @@
 """A floor page whose record the site's pack refuses outright says so first, citing the pack, and
 judges none of its boxes: at a Washington blackjack (WA-BJ) site the house's revenue is its fees
-(WAC 230-40-125(1): no fill or credit slip, no opener or closer) and a player deals and banks the
+(WAC 230-40-125(1): no fill or credit slip, no slip book, no opener or closer) and a player deals and banks the
 game (WAC 230-40-125(2): no dealer seated). Its GET shows the service's refusal with no form; its
 POST, even with a box the form would refuse ("5.5" chips), answers 400 with that refusal alone, no
 House-control box error, and writes nothing. At a North Dakota, Washington house-banked or New York
@@ -12,7 +12,7 @@ from django.test import Client
 
 from cardroom.models import Role
 from floor import rules, services
-from floor.models import DealerShift, Slip, TableInventory
+from floor.models import DealerShift, Slip, SlipBook, TableInventory
 from floor.services.steps import refuse_house_chips_at_fees_site
 from tests.conformance.words import ND_WORDS, law_words_in
 from tests.factories import TableFactory, make_person
@@ -36,7 +36,9 @@ def pack_refusal(site, page_name: str) -> str | None:
     """The service's refusal of the page's record at `site`, or None where its pack keeps it."""
     if page_name == "dealer change":
         return None if rules.house_dealers(site) else rules.no_house_dealer(site)
-    what = "table opener or closer" if page_name in ("opener", "closer") else f"{page_name} slip"
+    what = {"opener": "table opener or closer", "closer": "table opener or closer", "slip book": "slip book"}.get(
+        page_name, f"{page_name} slip"
+    )
     try:
         refuse_house_chips_at_fees_site(site, "table", what)
     except ValidationError as exc:
@@ -90,3 +92,35 @@ def test_a_bad_box_on_a_page_the_pack_refuses_gets_the_packs_refusal_alone(floor
         assert not TableInventory.objects.exists()
     else:  # the pack keeps the record: its box is judged, in the record's own rule
         assert NOT_A_CHIP_COUNT in text
+
+
+SLIP_BOOKS = "/floor/slip-books/"
+A_BOOK = {"kind": "fill", "first_number": 1, "last_number": 50}
+
+
+def test_the_slip_books_page_says_the_packs_refusal_in_place_of_its_form(floor_at, code):
+    site, _table, people = floor_at
+    text = page(at_site(Client(), people[Role.SHIFT_MANAGER], site).get(SLIP_BOOKS))
+    refusal = pack_refusal(site, "slip book")
+    if code == "WA-BJ":
+        assert f'id="fees-only">{refusal}' in text and 'id="slip-book-form"' not in text
+    else:
+        assert refusal is None and 'id="slip-book-form"' in text
+
+
+def test_a_slip_book_posted_where_the_pack_refuses_it_gets_the_services_sentence_as_the_api_does(
+    floor_at, code, client_for
+):
+    site, _table, people = floor_at
+    manager = people[Role.SHIFT_MANAGER]
+    response = at_site(Client(), manager, site).post(SLIP_BOOKS, A_BOOK)
+    if code != "WA-BJ":  # the pack keeps slip books: the form registers it
+        assert response.status_code == 302 and SlipBook.objects.count() == 1
+        return
+    api = client_for(manager).post("/api/v1/slip-books/", {"site": site.pk, **A_BOOK}, format="json")
+    assert api.status_code == 400
+    (said,) = api.json()["kind"]
+    assert said == pack_refusal(site, "slip book") and said.startswith("WAC 230-40-125(")
+    assert response.status_code == 400
+    assert f'role="alert">{said}' in page(response)
+    assert not SlipBook.objects.exists()
