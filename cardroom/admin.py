@@ -19,7 +19,7 @@ from django.http import Http404
 from django.urls import reverse
 from simple_history.admin import SimpleHistoryAdmin
 
-from core.forms import NamesTheRule, answered_as_refused
+from core.forms import NamesTheRule, answered_as_refused, page_status
 from core.limits import digits
 from core.models import AuditEvent
 
@@ -90,13 +90,13 @@ class RefusalStatusMixin:
 
     def render_change_form(self, request, context, *args, **kwargs):
         response = super().render_change_form(request, context, *args, **kwargs)
-        response.status_code = refused_status(request, context)
+        response.status_code = page_status(*forms_shown(context))
         return response
 
     def render_history_view(self, request, template, context, **kwargs):
         """django-simple-history's revert form (SimpleHistoryAdmin.history_form_view)."""
         response = super().render_history_view(request, template, context, **kwargs)
-        response.status_code = refused_status(request, context)
+        response.status_code = page_status(*forms_shown(context))
         return response
 
 
@@ -123,10 +123,13 @@ def naming_the_rule(form_class: type[BaseForm]) -> type[BaseForm]:
     return type(form_class.__name__, (NamesTheRule, form_class), {})
 
 
-def refused_status(request, context) -> int:
-    """400 when a POST shows errors (the form's or an inline formset's: admin.helpers.AdminErrorList
-    gathers both), 200 otherwise (the page read, or shown again by a "Save and continue")."""
-    return 400 if request.method == "POST" and context.get("errors") else 200
+def forms_shown(context) -> list:
+    """The forms an admin page shows, for `page_status`: its form (bound on a POST) and its inline
+    formsets (the change form's; the history revert form has none), whose errors the page lists
+    together (admin.helpers.AdminErrorList). The history list shows no form."""
+    adminform = context.get("adminform")
+    inlines = context.get("inline_admin_formsets") or ()
+    return [adminform.form if adminform else None, *(inline.formset for inline in inlines)]
 
 
 class OrgScopedAdmin(RefusalStatusMixin, StockWordsNamedMixin, OrgScopedFormMixin, SimpleHistoryAdmin):

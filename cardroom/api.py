@@ -24,7 +24,7 @@ from core.api import (
     WritableScopedViewSet,
 )
 from core.api_filters import FilterSet, IdFilter
-from core.lockouts import SIGN_IN_REFUSED
+from core.lockouts import SIGN_IN_BLANKS, SIGN_IN_REFUSED
 from core.plurals import plural
 from core.throttles import LoginRateThrottle
 from core.tokens import issue_token
@@ -601,7 +601,17 @@ class AccountLocked(exceptions.APIException):
 
 
 class LoginSerializer(StrictInputMixin, AuthTokenSerializer):
-    """The login name and password, nothing else; a wrong one answered in the sign-in page's words."""
+    """The login name and password, nothing else, answered in the sign-in page's words: either left
+    blank, null or out at its field (`SIGN_IN_BLANKS`; nothing is tried), a wrong one as a whole
+    (`SIGN_IN_REFUSED`)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, said in SIGN_IN_BLANKS.items():
+            self.fields[name].error_messages.update(blank=said, null=said)
+
+    def required_message(self, name: str, data) -> str:
+        return SIGN_IN_BLANKS[name]
 
     def validate(self, attrs):
         try:
@@ -619,7 +629,9 @@ class TokenSerializer(serializers.Serializer):
     request=LoginSerializer,
     responses={
         200: TokenSerializer,
-        400: OpenApiResponse(description="Wrong login name or password, or a deactivated station."),
+        400: OpenApiResponse(
+            description="A login name or password left blank or out, a wrong one, or a deactivated station."
+        ),
         429: OpenApiResponse(description="Too many sign-in attempts, or the account is locked."),
     },
 )

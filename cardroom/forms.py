@@ -8,7 +8,7 @@ from django.db.models import Q
 
 from core.citations import stated
 from core.forms import BootstrapMixin, CentsField, NamesTheRule, say_when_blank
-from core.lockouts import SIGN_IN_REFUSED
+from core.lockouts import SIGN_IN_BLANKS, SIGN_IN_REFUSED
 from core.rules import HOUSE_CONTROL
 
 from .chips import default_spec, laws_for
@@ -417,13 +417,6 @@ class SigningPinForm(BootstrapMixin, forms.Form):
         empty_label="My own PIN",
         label="Whose PIN (a gaming manager resets another's)",
     )
-
-
-# House control: a sign-in takes both; nothing is tried, nor counted against the login, without them.
-SIGN_IN_BLANKS = {
-    "username": f"{HOUSE_CONTROL}: give your login name to sign in.",
-    "password": f"{HOUSE_CONTROL}: give your password to sign in.",
-}
 
 
 class NamedBlanks(NamesTheRule):

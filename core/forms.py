@@ -62,12 +62,20 @@ class BookDateField(forms.DateField):
 
 
 def page_status(*forms_shown, refusal: str = "") -> int:
-    """The status of a page shown with its forms: 400 when it refuses what was posted (a bound
-    form with errors, a service's ValidationError put on it, or a refusal said apart from any
+    """The status of a page shown with its forms and formsets (None for one not shown): 400 when it
+    refuses what was posted (a bound form with errors, a service's ValidationError put on it, a
+    bound formset with an error of its own or of any of its forms, or a refusal said apart from any
     form, `refusal`), 200 otherwise. The page shows the message inline, naming the field and its
-    rule, as the API's 400 does; nothing was written."""
-    refused = bool(refusal) or any(form is not None and form.is_bound and form.errors for form in forms_shown)
+    rule, as the API's 400 does; nothing was written. Every page decides so: the product's own, Django's
+    form views (`answered_as_refused`) and the admin's (`cardroom.admin.RefusalStatusMixin`)."""
+    refused = bool(refusal) or any(_refuses(shown) for shown in forms_shown)
     return 400 if refused else 200
+
+
+def _refuses(shown: forms.BaseForm | forms.BaseFormSet | None) -> bool:
+    if shown is None or not shown.is_bound:
+        return False
+    return bool(shown.errors) if isinstance(shown, forms.BaseForm) else shown.total_error_count() > 0
 
 
 def answered_as_refused(request, response):

@@ -3,7 +3,9 @@
 Five wrong passwords (settings.AXES_FAILURE_LIMIT) lock a login for settings.AXES_COOLOFF_TIME
 (house control). django-axes keeps one row per username, address and browser; the lock counts
 them all (AXES_LOCKOUT_PARAMETERS), and so does this module. Whose login it is (an employee, a
-station) and who may unlock it are the domain's (`cardroom.lockouts`).
+station) and who may unlock it are the domain's (`cardroom.lockouts`). The words a refused sign-in
+is answered with (`SIGN_IN_REFUSED`, `SIGN_IN_BLANKS`) are here too, one wording for the sign-in
+pages and the API's token endpoint.
 """
 
 from axes.models import AccessAttempt
@@ -21,6 +23,12 @@ SIGN_IN_REFUSED = (
     f"{HOUSE_CONTROL}: your login name and password did not match; after {LOGIN_FAILURE_LIMIT} wrong tries "
     "the account is locked for a while."
 )
+# House control: a sign-in takes both; nothing is tried, nor counted against the login, without them.
+# The answer to either left blank or out, by field, on the sign-in pages and from the token endpoint alike.
+SIGN_IN_BLANKS = {
+    "username": f"{HOUSE_CONTROL}: give your login name to sign in.",
+    "password": f"{HOUSE_CONTROL}: give your password to sign in.",
+}
 
 
 def _recent_attempts() -> QuerySet:

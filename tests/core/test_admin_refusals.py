@@ -145,9 +145,12 @@ def written_thresholds() -> tuple[int, int]:
 
 
 def test_an_inline_rows_stock_words_name_the_field_and_house_control(client, manager, site):
+    """The inline row's refusal alone answers 400: the employee's own form is valid (core.forms.page_status
+    reads the inline formsets as well as the form)."""
     client.force_login(manager.user)
     answer = client.post(f"/admin/cardroom/employee/{manager.pk}/change/", admin_role_added(manager, site, "croupier"))
     assert answer.status_code == 400
+    assert answer.context["adminform"].form.errors == {}
     said = "House control: Role: select a valid choice; croupier is not one of the available choices."
     assert said in page(answer) and "Select a valid choice." not in page(answer)
 

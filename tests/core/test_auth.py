@@ -30,7 +30,7 @@ def test_token_login_then_token_requests(api_client, manager):
 def test_a_wrong_password_gets_no_token(api_client, manager):
     response = sign_in(api_client, manager.user.username, "wrong")
     assert response.status_code == 400
-    assert "token" not in response.json()
+    assert response.json() == {"non_field_errors": [SIGN_IN_REFUSED]}  # the sign-in page's words
 
 
 def test_a_bad_token_is_refused(api_client, manager):
@@ -196,6 +196,39 @@ def test_a_blank_field_on_the_sign_in_page_names_the_field_and_house_control(cli
     assert f"House control: give your {label} to sign in." in shown
     assert "This field is required." not in shown and SIGN_IN_REFUSED not in shown  # no password was tried
     assert "_auth_user_id" not in client.session
+
+
+GIVE_LOGIN_NAME = "House control: give your login name to sign in."
+GIVE_PASSWORD = "House control: give your password to sign in."
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ({"username": "", "password": PASSWORD}, {"username": [GIVE_LOGIN_NAME]}),
+        ({"username": "   ", "password": PASSWORD}, {"username": [GIVE_LOGIN_NAME]}),
+        ({"username": None, "password": PASSWORD}, {"username": [GIVE_LOGIN_NAME]}),
+        ({"username": "LOGIN", "password": ""}, {"password": [GIVE_PASSWORD]}),
+        ({"username": "", "password": ""}, {"username": [GIVE_LOGIN_NAME], "password": [GIVE_PASSWORD]}),
+        ({"password": PASSWORD}, {"username": [GIVE_LOGIN_NAME]}),
+        ({"username": "LOGIN"}, {"password": [GIVE_PASSWORD]}),
+        ({}, {"username": [GIVE_LOGIN_NAME], "password": [GIVE_PASSWORD]}),
+    ],
+    ids=["blank login name", "spaces for a login name", "null login name", "blank password", "both blank",
+         "no login name", "no password", "neither"],
+)  # fmt: skip
+def test_a_blank_or_missing_field_at_the_token_endpoint_is_refused_in_the_sign_in_pages_words(
+    api_client, manager, axes_on, body, said
+):
+    """The sign-in page's sentence for each field left blank or out (core.lockouts.SIGN_IN_BLANKS),
+    keyed by the field, never DRF's "may not be blank" or the "record is not made" of a record's
+    field; no password is tried, so nothing is counted against the login and no token is issued."""
+    body = {name: manager.user.username if value == "LOGIN" else value for name, value in body.items()}
+    before = AuthToken.objects.count(), AccessAttempt.objects.count()
+    response = api_client.post(TOKEN_URL, body, format="json")
+    assert response.status_code == 400
+    assert response.json() == said
+    assert (AuthToken.objects.count(), AccessAttempt.objects.count()) == before
 
 
 def test_a_wrong_password_on_the_admins_sign_in_is_refused_with_400_in_the_same_words(client, manager):
