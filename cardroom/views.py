@@ -8,7 +8,6 @@ from zoneinfo import ZoneInfo
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import DataError, IntegrityError, transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
@@ -18,8 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from core import limits
-from core.database_refusals import database_refusal, unique_named
-from core.forms import page_status
+from core.forms import call_service, page_status
 from core.money import format_money
 from core.pins import PIN_MAX_DIGITS, PIN_MIN_DIGITS
 from core.rules import HOUSE_CONTROL
@@ -135,26 +133,6 @@ def page_at_current_site(may_read: Callable):
         return wrapper
 
     return decorate
-
-
-def call_service(form, save: Callable):
-    """Run a service with a valid form; put its ValidationError on the form's fields, and the
-    database's refusal (two copies sent together meeting at a constraint) as the same."""
-    try:
-        with transaction.atomic():  # a refusal by the database leaves the page's own reads working
-            return save()
-    except (IntegrityError, DataError) as refused:
-        exc = database_refusal(refused)
-    except ValidationError as refused:
-        exc = unique_named(refused)  # a record already kept, as the form's own check and the API name it
-    if not hasattr(exc, "error_dict"):
-        form.add_error(None, exc)
-        return None
-    for name, errors in exc.message_dict.items():
-        # A rule about a value the form does not show goes in the form's own errors, as the
-        # sentence it is: a refusal names its rule, never an internal field name.
-        form.add_error(name if name in form.fields else None, errors)
-    return None
 
 
 def refusal_text(exc: ValidationError) -> str:

@@ -3,16 +3,19 @@ range, the Bootstrap classes on every widget, and refusals that name the field a
 (`NamesTheRule`)."""
 
 import functools
+from collections.abc import Callable
 
 from django import forms
 from django.core import validators as django_validators
+from django.core.exceptions import ValidationError
+from django.db import DataError, IntegrityError, transaction
 from django.forms import fields as django_fields
 from django.forms import models as django_models
 from django.forms.utils import pretty_name
 from django.utils.functional import Promise
 
 from . import limits
-from .database_refusals import unique_named
+from .database_refusals import database_refusal, unique_named
 from .money import cents_to_decimal, decimal_to_cents, format_money
 from .rules import HOUSE_CONTROL, stock_message_named
 
@@ -70,6 +73,26 @@ def page_status(*forms_shown, refusal: str = "") -> int:
     return 400 if refused else 200
 
 
+def call_service(form, save: Callable):
+    """Run a service with a valid form; put its ValidationError on the form's fields, and the
+    database's refusal (two copies sent together meeting at a constraint) as the same."""
+    try:
+        with transaction.atomic():  # a refusal by the database leaves the page's own reads working
+            return save()
+    except (IntegrityError, DataError) as refused:
+        exc = database_refusal(refused)
+    except ValidationError as refused:
+        exc = unique_named(refused)  # a record already kept, as the form's own check and the API name it
+    if not hasattr(exc, "error_dict"):
+        form.add_error(None, exc)
+        return None
+    for name, errors in exc.message_dict.items():
+        # A rule about a value the form does not show goes in the form's own errors, as the
+        # sentence it is: a refusal names its rule, never an internal field name.
+        form.add_error(name if name in form.fields else None, errors)
+    return None
+
+
 def answered_as_refused(request, response):
     """`response`, a page of one of Django's own form views (the sign-in, the admin's password
     pages), with the status every page of the product gives (`page_status`): 400 when it shows its
@@ -109,7 +132,7 @@ class NamesTheRule:
     station's badge) is covered too. A record already kept that the form's own uniqueness check
     finds (Django's "... with this ... already exists.", put on the form through `add_error`) is
     refused in the API's words (core.database_refusals.unique_named), as a service's is on a page
-    (`cardroom.views.call_service`)."""
+    (`call_service`)."""
 
     def add_error(self, field, error):
         super().add_error(field, unique_named(error) if isinstance(error, forms.ValidationError) else error)
