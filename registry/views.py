@@ -279,7 +279,7 @@ def _licensee_page(request, regulator, licensee, refused: tuple[int, RevokeCrede
         if refused and refused[0] == credential.pk:
             form = refused[1]
         elif regulator.supervises and credential.revoked_at is None:
-            form = RevokeCredentialForm(prefix=f"c{credential.pk}")
+            form = _revoke_form(credential)
         rows.append((credential, form))
     context = {
         "agency": regulator.agency,
@@ -289,6 +289,11 @@ def _licensee_page(request, regulator, licensee, refused: tuple[int, RevokeCrede
         "rows": rows,
     }
     return render(request, "registry/licensee.html", context, status=page_status(refused[1] if refused else None))
+
+
+def _revoke_form(credential, data=None) -> RevokeCredentialForm:
+    """A credential's revocation form, its fields named apart from its neighbours' on the page."""
+    return RevokeCredentialForm(data, prefix=f"c{credential.pk}")
 
 
 @supervisor_page
@@ -311,7 +316,7 @@ def revoke_credential(request, regulator, pk):
     never reinstated; a second revocation is refused citing the first's day)."""
     credentials = Credential.objects.filter(licensee__agency=regulator.agency).select_related("licensee")
     credential = get_object_or_404(credentials, pk=pk)
-    form = RevokeCredentialForm(request.POST, prefix=f"c{credential.pk}")
+    form = _revoke_form(credential, request.POST)
     if form.is_valid():
         done = call_service(form, lambda: services.revoke_credential(acting_user=request.user, credential=credential))
         if done is not None:
