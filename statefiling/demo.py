@@ -1,13 +1,13 @@
 """Demo: the North Dakota Attorney General's registry in the same deployment (a deployment
 may be an organization's back office and a regulator's registry at once), with its state
-auditor `state` and its state supervisor `statesup`, the demo organization as its licensee, the organization's filed quarters
-received with their receipts kept on both sides, and the organization's chain head anchored
-there with its compliance alerts (the demo organization consents to share them). Beside it, a
-registry of each other pack the demo's sites are under (`PACK_AGENCIES`: Washington's house-banked
-rooms, its blackjack table-fee rooms, New York's games of chance; an agency holds one pack's
-returns), each with its own state auditor and the Washington and New York organizations as its
-licensees, their chain heads and alerts received (their demo nights are in the current quarter,
-so no return of theirs is filed yet).
+auditor `state` and its state supervisor `statesup`, the demo organization as its licensee, the
+organization's filed quarters received with their receipts kept on both sides, and the
+organization's chain head anchored there with its compliance alerts (the demo organization
+consents to share them). Beside it, a registry of each other pack the demo's sites are under
+(`PACK_AGENCIES`: Washington's house-banked rooms, its blackjack table-fee rooms, New York's games
+of chance; an agency holds one pack's returns), each with its own state auditor and the
+Washington and New York organizations as its licensees, their chain heads and alerts received
+(their demo nights are in the current quarter, so no return of theirs is filed yet).
 
 The demo delivers in this process, with the registry's and the organization's services,
 so `load_demo` needs no server. The link it makes points at this deployment
