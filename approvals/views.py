@@ -13,8 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from cardroom import services as cardroom_services
 from cardroom.access import access_for
 from cardroom.models import Game, Table
-from cardroom.views import call_service
-from core.forms import page_status
+from core.forms import call_service, page_status
 
 from . import forms, rules, services
 from .models import GameApproval, InternalControls, Licence, TableGame, WrittenProcedure

@@ -13,9 +13,9 @@ from django.views.decorators.http import require_POST
 
 from cardroom.access import refusal
 from cardroom.models import ChipDenomination, Employee, Site
-from cardroom.views import call_service, page_at_current_site
+from cardroom.views import page_at_current_site
 from core import limits
-from core.forms import page_status
+from core.forms import call_service, page_status
 from core.money import format_money
 from core.rules import HOUSE_CONTROL
 from floor.calculations import site_today

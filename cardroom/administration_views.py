@@ -9,14 +9,14 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from core.forms import page_status
+from core.forms import call_service, page_status
 from core.limits import record_id
 from core.rules import HOUSE_CONTROL
 
 from . import forms, lockouts, pins
 from .access import Access, access_for, refusal
 from .models import Employee, Role, Station
-from .views import call_service, refusal_text
+from .views import refusal_text
 
 
 def _gaming_manager(request, action: str) -> Access:

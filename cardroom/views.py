@@ -8,7 +8,6 @@ from zoneinfo import ZoneInfo
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import DataError, IntegrityError, transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
@@ -18,8 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from core import limits
-from core.database_refusals import database_refusal, unique_named
-from core.forms import page_status
+from core.forms import call_service, page_status
 from core.money import format_money
 from core.pins import PIN_MAX_DIGITS, PIN_MIN_DIGITS
 from core.rules import HOUSE_CONTROL
@@ -135,39 +133,6 @@ def page_at_current_site(may_read: Callable):
         return wrapper
 
     return decorate
-
-
-def run_service(save: Callable):
-    """Run a page's service: `(what it returned, None)`, or `(None, its refusal)` said as every page
-    says it: a ValidationError with Django's bare uniqueness words named (`unique_named`: a record
-    already kept, as the form's own check and the API name it), and the database's refusal (two
-    copies sent together meeting at a constraint) in the words of the rule it keeps
-    (`database_refusal`). Nothing is written when it refuses."""
-    try:
-        with transaction.atomic():  # a refusal by the database leaves the page's own reads working
-            return save(), None
-    except (IntegrityError, DataError) as refused:
-        return None, database_refusal(refused)
-    except ValidationError as refused:
-        return None, unique_named(refused)
-
-
-def call_service(form, save: Callable, *others):
-    """Run a service with a valid form; put its refusal (`run_service`) on the form's fields.
-    `others`: the page's other forms posted with it; a message keyed by a field one of them shows
-    goes on that field there."""
-    done, refused = run_service(save)
-    if refused is None:
-        return done
-    if not hasattr(refused, "error_dict"):
-        form.add_error(None, refused)
-        return None
-    for name, errors in refused.message_dict.items():
-        shown = next((f for f in (form, *others) if name in f.fields), None)
-        # A rule about a value no form shows goes in the form's own errors, as the sentence it
-        # is: a refusal names its rule, never an internal field name.
-        (shown or form).add_error(name if shown else None, errors)
-    return None
 
 
 def refusal_text(exc: ValidationError) -> str:

@@ -13,8 +13,9 @@ from django.views.decorators.http import require_POST
 
 from cardroom.access import access_for, current_site, refusal, require_role
 from cardroom.models import Role
-from cardroom.views import call_service, show_site
+from cardroom.views import show_site
 from core import form_tokens
+from core.forms import call_service
 from core.limits import digits
 from core.periods import Quarter
 from core.plurals import plural

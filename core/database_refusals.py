@@ -7,7 +7,7 @@ columns; here it becomes the `ValidationError` a service would have raised: the 
 `violation_error_message` (or, for a constraint without one, the record and the fields it keeps
 unique), keyed by the field where the constraint has one field, with the rule that keeps it
 ("house control" where no regulation says it). The API (`core.api.exception_handler`) answers it
-as a 400, a form (`cardroom.views.call_service`) puts it on the form, and any other page
+as a 400, a form (`core.forms.call_service`) puts it on the form, and any other page
 (`DatabaseRefusalMiddleware`) sends the browser back to the page it came from with the message,
 so no such refusal is ever a 500.
 """

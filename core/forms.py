@@ -3,16 +3,19 @@ range, the Bootstrap classes on every widget, and refusals that name the field a
 (`NamesTheRule`)."""
 
 import functools
+from collections.abc import Callable
 
 from django import forms
 from django.core import validators as django_validators
+from django.core.exceptions import ValidationError
+from django.db import DataError, IntegrityError, transaction
 from django.forms import fields as django_fields
 from django.forms import models as django_models
 from django.forms.utils import pretty_name
 from django.utils.functional import Promise
 
 from . import limits
-from .database_refusals import unique_named
+from .database_refusals import database_refusal, unique_named
 from .money import cents_to_decimal, decimal_to_cents, format_money
 from .rules import HOUSE_CONTROL, stock_message_named
 
@@ -78,6 +81,39 @@ def _refuses(shown: forms.BaseForm | forms.BaseFormSet | None) -> bool:
     return bool(shown.errors) if isinstance(shown, forms.BaseForm) else shown.total_error_count() > 0
 
 
+def run_service(save: Callable):
+    """Run a page's service: `(what it returned, None)`, or `(None, its refusal)` said as every page
+    says it: a ValidationError with Django's bare uniqueness words named (`unique_named`: a record
+    already kept, as the form's own check and the API name it), and the database's refusal (two
+    copies sent together meeting at a constraint) in the words of the rule it keeps
+    (`database_refusal`). Nothing is written when it refuses."""
+    try:
+        with transaction.atomic():  # a refusal by the database leaves the page's own reads working
+            return save(), None
+    except (IntegrityError, DataError) as refused:
+        return None, database_refusal(refused)
+    except ValidationError as refused:
+        return None, unique_named(refused)
+
+
+def call_service(form, save: Callable, *others):
+    """Run a service with a valid form; put its refusal (`run_service`) on the form's fields.
+    `others`: the page's other forms posted with it; a message keyed by a field one of them shows
+    goes on that field there."""
+    done, refused = run_service(save)
+    if refused is None:
+        return done
+    if not hasattr(refused, "error_dict"):
+        form.add_error(None, refused)
+        return None
+    for name, errors in refused.message_dict.items():
+        shown = next((f for f in (form, *others) if name in f.fields), None)
+        # A rule about a value no form shows goes in the form's own errors, as the sentence it
+        # is: a refusal names its rule, never an internal field name.
+        (shown or form).add_error(name if shown else None, errors)
+    return None
+
+
 def answered_as_refused(request, response):
     """`response`, a page of one of Django's own form views (the sign-in, the admin's password
     pages), with the status every page of the product gives (`page_status`): 400 when it shows its
@@ -117,7 +153,7 @@ class NamesTheRule:
     station's badge) is covered too. A record already kept that the form's own uniqueness check
     finds (Django's "... with this ... already exists.", put on the form through `add_error`) is
     refused in the API's words (core.database_refusals.unique_named), as a service's is on a page
-    (`cardroom.views.call_service`)."""
+    (`call_service`)."""
 
     def add_error(self, field, error):
         super().add_error(field, unique_named(error) if isinstance(error, forms.ValidationError) else error)

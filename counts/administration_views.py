@@ -12,8 +12,8 @@ from django.views.decorators.http import require_POST
 
 from cardroom.access import access_for, refusal
 from cardroom.models import Employee, Role, Table
-from cardroom.views import call_service, refusal_text
-from core.forms import page_status
+from cardroom.views import refusal_text
+from core.forms import call_service, page_status
 from core.rules import HOUSE_CONTROL
 
 from . import forms, queries, rules, services

@@ -18,9 +18,8 @@ from django.views.decorators.http import require_POST
 from cardroom.access import access_for
 from cardroom.models import Employee, Role, Table
 from cardroom.pins import acting_user_for, signer_for
-from cardroom.views import call_service, run_service
 from core.audit import chain_head
-from core.forms import page_status
+from core.forms import call_service, page_status, run_service
 from core.limits import record_id
 from core.pdf import audit_head_text
 from core.rules import HOUSE_CONTROL
@@ -58,7 +57,7 @@ def _acting(request, errors: dict):
 
 def _attempt(errors: dict, step):
     """Run one service call; its refusal (a rule broken, said as every page says it:
-    cardroom.views.run_service; or a role that may not act: the PIN holder's, on a tablet) goes
+    core.forms.run_service; or a role that may not act: the PIN holder's, on a tablet) goes
     into `errors`, keyed by its field."""
     try:
         done, refused = run_service(step)

@@ -21,9 +21,10 @@ from django.views.decorators.http import require_POST
 
 from cardroom.access import access_for, refusal
 from cardroom.models import Employee, Table
-from cardroom.views import call_service, page_at_current_site
+from cardroom.views import page_at_current_site
 from core import moments
 from core.closing import books_closed, closed_books_refusal, closed_dates
+from core.forms import call_service
 from core.limits import record_id
 from core.money import format_money
 from floor.calculations import site_today

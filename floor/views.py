@@ -2,7 +2,7 @@
 rotations, fill and credit slips, queues and the slip register.
 
 Views parse with floor.forms and call one service or query; the service's refusal is shown
-on the form with the API's message (cardroom.views.call_service). Objects of sites the user may
+on the form with the API's message (core.forms.call_service). Objects of sites the user may
 not see answer 404; an action the role may not take answers 403.
 """
 
@@ -26,9 +26,10 @@ from cardroom.access import SESSION_KEY, access_for, current_site, require_role
 from cardroom.forms import add_pin_fields
 from cardroom.models import Employee, Role, Site, Station, Table
 from cardroom.pins import acting_user_for
-from cardroom.views import call_service, show_site
+from cardroom.views import show_site
 from core import form_tokens
 from core.audit import chain_head
+from core.forms import call_service
 from core.limits import record_id
 from core.pdf import audit_head_text
 from core.plurals import one_of, plural

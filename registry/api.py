@@ -30,7 +30,7 @@ from packs import get_pack
 
 from . import api_schema as doc
 from . import queries, services
-from .models import Credential, Licensee, ReceivedAnchor, ReceivedDocument, ReceivedFiling, RegulatorRole
+from .models import Credential, Licensee, ReceivedAnchor, ReceivedDocument, ReceivedFiling
 
 KEYWORD = "Licensee"
 HOUSE = services.HOUSE
@@ -462,12 +462,12 @@ def licensee_json(view: queries.LicenseeView) -> dict:
 
 
 class SupervisorOnly(LicenseeOrRegulator):
-    message = f"{HOUSE}: only a state supervisor of the agency registers licensees and issues or revokes credentials."
+    message = services.SUPERVISOR_ONLY
 
     def has_permission(self, request, view):
         request.party = Party(request)
         regulator = request.party.regulator
-        return regulator is not None and regulator.role == RegulatorRole.STATE_SUPERVISOR
+        return regulator is not None and regulator.supervises
 
 
 class CredentialsView(RegistryView):

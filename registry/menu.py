@@ -13,6 +13,7 @@ register(SECTION, "Filings received", "registry:filings", STAFF)
 register(SECTION, "A quarter across licensees", "registry:quarter", STAFF)
 register(SECTION, "Alerts shared", "registry:alerts", STAFF)
 register(SECTION, "A dealer across licensees", "registry:dealers", STAFF)
+register(SECTION, "Register a licensee", "registry:register_licensee", {RegulatorRole.STATE_SUPERVISOR})
 
 
 def _party(user):

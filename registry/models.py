@@ -56,6 +56,12 @@ class Regulator(models.Model):
     def __str__(self):
         return f"{self.user.get_username()} ({self.get_role_display()}, {self.agency})"
 
+    @property
+    def supervises(self) -> bool:
+        """A state supervisor registers the agency's licensees and issues and revokes their
+        credentials (house control); a state auditor reads."""
+        return self.role == RegulatorRole.STATE_SUPERVISOR
+
 
 class Licensee(models.Model):
     """An organization licensed by the agency, as the agency knows it (its name and licence

@@ -17,6 +17,7 @@ from packs import RevenueModel, get_pack
 
 from .models import (
     Agency,
+    Credential,
     Licensee,
     ReceivedAlert,
     ReceivedAnchor,
@@ -33,6 +34,11 @@ def regulator_of(user) -> Regulator | None:
     if user is None or not user.is_authenticated:
         return None
     return Regulator.objects.select_related("agency").filter(user=user).first()
+
+
+def credentials(licensee: Licensee) -> list[Credential]:
+    """The licensee's credentials, the newest first, revoked ones too (never reinstated)."""
+    return list(Credential.objects.filter(licensee=licensee).order_by("-issued_at", "-pk"))
 
 
 def due_on(agency: Agency, quarter: Quarter) -> date | None:

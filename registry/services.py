@@ -45,6 +45,9 @@ REPORT_KIND = re.compile(r"^[A-Za-z0-9_-]{1,40}$")  # "quarterly": a word of a f
 MAX_DOCUMENT_BYTES = 700 * 1024  # a PDF, decoded (the request's body is at most limits.MAX_BODY_BYTES)
 ANCHOR_CONFLICT = "registry.anchor_conflict"
 LICENSEE_OBJECT = "registry.licensee"
+SUPERVISOR_ONLY = (
+    f"{HOUSE}: only a state supervisor of the agency registers licensees and issues or revokes credentials."
+)
 
 
 class Conflict(Exception):
@@ -70,11 +73,15 @@ def register_licensee(
     name: str,
     licence_number: str,
     expected_from,
+    refuse_existing: bool = False,
 ) -> tuple[Licensee, bool]:
     """The licensee with `licence_number` at the agency named `agency_name` (the agency created if
     new, under `jurisdiction`, North Dakota's where none is given), registered if new and audited
     as the credentials are; (licensee, registered). An existing agency of another pack than the
-    `jurisdiction` given is refused naming both: its licensees would file under a pack not theirs."""
+    `jurisdiction` given is refused naming both: its licensees would file under a pack not theirs.
+    `refuse_existing` (the supervisor's page, which registers and does not issue): a licence the
+    agency holds already is refused naming `licence_number`, nothing written, where the command
+    and the demo find it to issue it a credential."""
     with transaction.atomic():
         agency = Agency.objects.filter(name=agency_name).first()
         if agency is not None and jurisdiction is not None and agency.jurisdiction != jurisdiction:
@@ -90,6 +97,13 @@ def register_licensee(
         licensee, registered = Licensee.objects.get_or_create(
             agency=agency, licence_number=licence_number, defaults={"name": name, "expected_from": expected_from}
         )
+        if not registered and refuse_existing:
+            raise ValidationError(
+                {
+                    "licence_number": f"{HOUSE}: {agency} has registered licence {licence_number} already, to "
+                    f"{licensee.name}; a licence identifies one licensee at the agency."
+                }
+            )
         if registered:
             record_event(
                 actor=acting_user,

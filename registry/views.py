@@ -1,24 +1,33 @@
-"""The regulator's pages: licensees, filings received, a quarter across licensees (with CSV).
-Only the agency's staff read them, and only their agency's (house control)."""
+"""The regulator's pages: licensees, filings received, a quarter across licensees (with CSV), a
+licensee's credentials. Only the agency's staff read them, and only their agency's; only its
+state supervisors register licensees and issue and revoke credentials, through the services the
+API's acts go through (house control)."""
 
 import csv
 from decimal import Decimal, InvalidOperation
 from functools import wraps
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
+from django.views.decorators.http import require_POST
 
+from core.forms import call_service, page_status
 from core.limits import record_id
 from core.periods import Quarter
 from packs import game_names, get_pack
 
-from . import queries
+from . import queries, services
+from .forms import RegisterLicenseeForm, RevokeCredentialForm
+from .models import Credential, Licensee
 from .services import HOUSE
 
 PAGE = 100
+REVOKED = "Credential {prefix}... of {licensee} is revoked: every request made with it is refused from now on."
 
 
 def regulator_page(view):
@@ -30,6 +39,20 @@ def regulator_page(view):
             raise PermissionDenied(f"{HOUSE}: the registry's pages are its agency's staff's.")
         with timezone.override(regulator.agency.time_zone):  # the agency's times and dates
             return view(request, regulator, *args, **kwargs)
+
+    return wrapped
+
+
+def supervisor_page(view):
+    """A regulator's page that writes: its agency's state supervisors only (`SUPERVISOR_ONLY`, as
+    the API answers them); an auditor is refused with 403."""
+
+    @regulator_page
+    @wraps(view)
+    def wrapped(request, regulator, *args, **kwargs):
+        if not regulator.supervises:
+            raise PermissionDenied(services.SUPERVISOR_ONLY)
+        return view(request, regulator, *args, **kwargs)
 
     return wrapped
 
@@ -231,3 +254,101 @@ def _alert_filters(request, agency) -> tuple[int | None, str | None, str]:
     if pk is None or not agency.licensees.filter(pk=pk).exists():
         return None, state, f"{HOUSE}: licensee: no licensee {raw!r} of {agency}."
     return pk, state, ""
+
+
+# --- A licensee's credentials; the supervisor's acts ----------------------------------------------
+
+
+def _licensee(regulator, pk) -> Licensee:
+    """A licensee of the regulator's own agency; another agency's is a 404, as in the API."""
+    return get_object_or_404(Licensee.objects.filter(agency=regulator.agency), pk=pk)
+
+
+@regulator_page
+def licensee(request, regulator, pk):
+    """A licensee and its credentials (prefix, issued and revoked when and by whom), for the
+    agency's staff; a supervisor issues and revokes them here."""
+    return _licensee_page(request, regulator, _licensee(regulator, pk))
+
+
+def _licensee_page(request, regulator, licensee, refused: tuple[int, RevokeCredentialForm] | None = None):
+    """The licensee's page; `refused`: (credential id, its revocation form refused), shown in its row (400)."""
+    rows = []
+    for credential in queries.credentials(licensee):
+        form = None
+        if refused and refused[0] == credential.pk:
+            form = refused[1]
+        elif regulator.supervises and credential.revoked_at is None:
+            form = _revoke_form(credential)
+        rows.append((credential, form))
+    context = {
+        "agency": regulator.agency,
+        "regulator": regulator,
+        "licensee": licensee,
+        "first_expected": queries.first_expected(licensee),
+        "rows": rows,
+    }
+    return render(request, "registry/licensee.html", context, status=page_status(refused[1] if refused else None))
+
+
+def _revoke_form(credential, data=None) -> RevokeCredentialForm:
+    """A credential's revocation form, its fields named apart from its neighbours' on the page."""
+    return RevokeCredentialForm(data, prefix=f"c{credential.pk}")
+
+
+@supervisor_page
+@require_POST
+def issue_credential(request, regulator, pk):
+    """Issue the licensee a credential (`services.issue_credential`, audited with its prefix only):
+    its secret is in this answer and nowhere else, never cached by the browser."""
+    licensee = _licensee(regulator, pk)
+    issued = services.issue_credential(acting_user=request.user, licensee=licensee)
+    context = {"agency": regulator.agency, "licensee": licensee, "issued": issued}
+    response = render(request, "registry/credential_issued.html", context, status=201)
+    add_never_cache_headers(response)
+    return response
+
+
+@supervisor_page
+@require_POST
+def revoke_credential(request, regulator, pk):
+    """Revoke a credential of the agency's licensee once confirmed (`services.revoke_credential`:
+    never reinstated; a second revocation is refused citing the first's day)."""
+    credentials = Credential.objects.filter(licensee__agency=regulator.agency).select_related("licensee")
+    credential = get_object_or_404(credentials, pk=pk)
+    form = _revoke_form(credential, request.POST)
+    if form.is_valid():
+        done = call_service(form, lambda: services.revoke_credential(acting_user=request.user, credential=credential))
+        if done is not None:
+            messages.success(request, REVOKED.format(prefix=done.prefix, licensee=credential.licensee))
+            return redirect("registry:licensee", pk=credential.licensee_id)
+    return _licensee_page(request, regulator, credential.licensee, refused=(credential.pk, form))
+
+
+@supervisor_page
+def register_licensee(request, regulator):
+    """Register a licensee with the supervisor's own agency, with the fields and checks of
+    `manage.py registry_licensee` (`services.register_licensee`, audited); a licence the agency
+    holds already is refused at its field. Its credential is issued on its page."""
+    agency = regulator.agency
+    form = RegisterLicenseeForm(
+        request.POST if request.method == "POST" else None,
+        initial={"expected_from": timezone.localdate().replace(day=1)},  # as the command's default
+    )
+    if form.is_bound and form.is_valid():
+        registered = call_service(
+            form,
+            lambda: services.register_licensee(
+                acting_user=request.user,
+                agency_name=agency.name,
+                jurisdiction=agency.jurisdiction,
+                contact=agency.contact,
+                refuse_existing=True,
+                **form.cleaned_data,
+            ),
+        )
+        if registered is not None:
+            messages.success(request, f"{registered[0]} is registered with {agency}; issue it a credential below.")
+            return redirect("registry:licensee", pk=registered[0].pk)
+    context = {"agency": agency, "form": form}
+    return render(request, "registry/register_licensee.html", context, status=page_status(form))

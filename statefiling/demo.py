@@ -1,13 +1,13 @@
 """Demo: the North Dakota Attorney General's registry in the same deployment (a deployment
 may be an organization's back office and a regulator's registry at once), with its state
-auditor `state`, the demo organization as its licensee, the organization's filed quarters
-received with their receipts kept on both sides, and the organization's chain head anchored
-there with its compliance alerts (the demo organization consents to share them). Beside it, a
-registry of each other pack the demo's sites are under (`PACK_AGENCIES`: Washington's house-banked
-rooms, its blackjack table-fee rooms, New York's games of chance; an agency holds one pack's
-returns), each with its own state auditor and the Washington and New York organizations as its
-licensees, their chain heads and alerts received (their demo nights are in the current quarter,
-so no return of theirs is filed yet).
+auditor `state` and its state supervisor `statesup`, the demo organization as its licensee, the
+organization's filed quarters received with their receipts kept on both sides, and the
+organization's chain head anchored there with its compliance alerts (the demo organization
+consents to share them). Beside it, a registry of each other pack the demo's sites are under
+(`PACK_AGENCIES`: Washington's house-banked rooms, its blackjack table-fee rooms, New York's games
+of chance; an agency holds one pack's returns), each with its own state auditor and the
+Washington and New York organizations as its licensees, their chain heads and alerts received
+(their demo nights are in the current quarter, so no return of theirs is filed yet).
 
 The demo delivers in this process, with the registry's and the organization's services,
 so `load_demo` needs no server. The link it makes points at this deployment
@@ -36,6 +36,8 @@ from .models import Submission
 
 AGENCY = "North Dakota Attorney General - Gaming Division"
 CONTACT = "Office of Attorney General, Gaming Division, 600 E Boulevard Ave Dept 125, Bismarck ND 58505"
+# North Dakota's state supervisor (registers licensees, issues and revokes credentials): login, first and last name
+SUPERVISOR = ("statesup", "Sam", "Reyes")
 # The other packs' registries: {pack: (agency, its state auditor's login, first and last name)}
 PACK_AGENCIES = {
     "WA-HB": ("Washington State Gambling Commission - house-banked card rooms", "wastate", "Wes", "Harlow"),
@@ -47,14 +49,15 @@ PACK_AGENCIES = {
 def extend_demo(demo: dict) -> None:
     organization, gm = demo["organization"], demo["people"]["gm"]
     licensee = _registered(AGENCY, "ND", CONTACT, organization)
-    _state_auditor(licensee.agency)
+    _agency_staff(licensee.agency)
+    _agency_staff(licensee.agency, *SUPERVISOR, role=RegulatorRole.STATE_SUPERVISOR)
     _licensed(licensee, organization, gm)
     for house in demo.get("pack_houses", ()):  # every site of the house, its fee rooms too
         sites = Site.objects.filter(organization=house["organization"]).values_list("jurisdiction", flat=True)
         for jurisdiction in sorted(set(sites) & set(PACK_AGENCIES)):
             name, login, first, last = PACK_AGENCIES[jurisdiction]
             licensee = _registered(name, jurisdiction, "", house["organization"])
-            _state_auditor(licensee.agency, login, first, last)
+            _agency_staff(licensee.agency, login, first, last)
             _licensed(licensee, house["organization"], house["people"]["gm"])
 
 
@@ -101,11 +104,14 @@ def _licensed(licensee: Licensee, organization, gm) -> None:
     registry.receive_alerts(credential=credential, alerts=services.alerts_to_share(link))
 
 
-def _state_auditor(agency: Agency, login: str = "state", first: str = "Dana", last: str = "Olson") -> None:
+def _agency_staff(
+    agency: Agency, login: str = "state", first: str = "Dana", last: str = "Olson", role=RegulatorRole.STATE_AUDITOR
+) -> None:
+    """The agency's staff login (a state auditor unless `role` says otherwise), made once."""
     user = get_user_model().objects.filter(username=login).first()
     if user is None:
         user = get_user_model().objects.create_user(login, password=DEMO_PASSWORD, first_name=first, last_name=last)
-    Regulator.objects.get_or_create(user=user, defaults={"agency": agency, "role": RegulatorRole.STATE_AUDITOR})
+    Regulator.objects.get_or_create(user=user, defaults={"agency": agency, "role": role})
 
 
 def _first_quarter(agency: Agency, organization) -> date:

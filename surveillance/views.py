@@ -11,7 +11,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from cardroom.models import Table
-from cardroom.views import call_service, page_at_current_site
+from cardroom.views import page_at_current_site
+from core.forms import call_service
 
 from . import forms, queries, services
 from .api import readable_sites
@@ -56,7 +57,7 @@ site_page = page_at_current_site(_may_read)
 
 def run_service(form, save) -> bool:
     """Call the service with a valid form; its ValidationError goes onto the form's fields
-    (cardroom.views.call_service). True when it saved."""
+    (core.forms.call_service). True when it saved."""
     if not form.is_valid():
         return False
     call_service(form, lambda: save(form.cleaned_data))

@@ -296,12 +296,12 @@ def scrolled_on_screen(page, selector: str) -> list[tuple[str, bool]]:
 
 def login(page, live_server, username: str, password: str = PASSWORD) -> None:
     """Log in through the login form and wait for the home page (a station's is its pit view, a
-    count tablet's its count sessions)."""
+    count tablet's its count sessions, a state registry's staff's its licensees)."""
     page.goto(f"{live_server.url}/login/")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", password)
     page.click("button[type=submit], input[type=submit]")
-    homes = ("/", "/floor/pit/", "/counts/")
+    homes = ("/", "/floor/pit/", "/counts/", "/registry/")
     page.wait_for_url(lambda url: url in {f"{live_server.url}{home}" for home in homes})
 
 

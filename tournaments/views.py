@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from cardroom.access import access_for
-from cardroom.views import call_service
+from core.forms import call_service
 from core.money import format_money
 
 from . import forms, queries, rules, services

@@ -235,7 +235,8 @@ def test_load_demo_lists_every_demo_login_with_the_stations_and_the_other_packs(
     stations = set(Station.objects.values_list("user__username", flat=True))
     people = set(Organization.objects.values_list("employees__user__username", flat=True))
     assert stations == {"pit1", "tablet1"} and {"wagm", "washift", "nygm", "nydealer"} <= people
-    auditors = {"state", "wastate", "wabjstate", "nystate"}  # each pack's registry's auditor (statefiling.demo)
+    # each pack's registry's auditor and North Dakota's supervisor (statefiling.demo)
+    auditors = {"state", "statesup", "wastate", "wabjstate", "nystate"}
     assert listed == people | stations | auditors
 
 

@@ -14,8 +14,8 @@ from django.urls import include, path
 from rest_framework.test import APIRequestFactory
 from rest_framework.views import APIView
 
-from cardroom.views import call_service
 from core.database_refusals import database_refusal
+from core.forms import call_service
 from counts.models import CountEntry, CountSession, DropBox, EntryKind
 from tests.counts.conftest import COUNT_TIME, GAMING_DATE
 

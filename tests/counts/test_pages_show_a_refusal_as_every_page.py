@@ -1,4 +1,4 @@
-"""The count pages show a service's refusal the one way every page does (cardroom.views.run_service,
+"""The count pages show a service's refusal the one way every page does (core.forms.run_service,
 call_service): the boxes page's forms carry it at their field (or in the form's own errors, for a
 rule about a value no box shows), and the count pages' refusals include the database's, when two
 copies meet at a constraint past the service's check, in the words of the rule it keeps, as a 400

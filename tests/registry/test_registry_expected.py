@@ -77,11 +77,12 @@ def test_a_return_of_a_quarter_before_the_registry_expected_the_licensee_states_
     assert (sheet["Newcomer Charities"]["due_on"], sheet["Newcomer Charities"]["timeliness"]) == (None, "not expected")
     assert (sheet["Elks"]["due_on"].date(), sheet["Elks"]["timeliness"]) == (date(2026, 10, 31), "late")
 
+    licensees = dict(Licensee.objects.values_list("name", "pk"))
     late = {
         name: row[row.index('data-label="Late"') :].split("</td>")[0]
         for name in ("Elks", "Newcomer Charities")
         for row in overview.split("<tr>")
-        if f'data-label="Licensee">{name}</td>' in row
+        if f'data-label="Licensee"><a href="/registry/licensees/{licensees[name]}/">{name}</a></td>' in row
     }
     assert late["Newcomer Charities"].endswith(">none") and "Elks Lodge 2026Q3 (due 2026-10-31" in late["Elks"]
     assert "(returns expected from 2026Q4)" in overview and "(returns expected from 2026Q1)" in overview

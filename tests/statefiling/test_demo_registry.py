@@ -1,6 +1,6 @@
 """The demo's state registry (statefiling.demo): the organization's filed quarters received
 with their receipts on both sides, its chain head anchored, the state auditor `state` reading
-them; run again, it sends nothing twice."""
+them and the state supervisor `statesup` beside them; run again, it sends nothing twice."""
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -9,7 +9,7 @@ from accounting import services as accounting
 from accounting.models import FilingAmendment
 from compliance.models import Alert
 from core.periods import Quarter
-from registry.models import ReceivedAlert, ReceivedAnchor, ReceivedFiling, Regulator
+from registry.models import ReceivedAlert, ReceivedAnchor, ReceivedFiling, Regulator, RegulatorRole
 from registry.services import verify_filings
 from statefiling import demo
 from statefiling.models import AmendmentReceipt, FilingReceipt, Submission
@@ -45,6 +45,12 @@ def test_the_demo_registry_holds_the_filed_quarters_and_the_chain_head(filed_bot
     client.force_login(get_user_model().objects.get(username="state"))
     page = client.get("/registry/filings/").content.decode()
     assert all(r.receipt_number in page for r in received)
+
+    # The agency's supervisor `statesup`, made once too, offered the supervisor's acts.
+    [supervisor] = Regulator.objects.filter(user__username="statesup")
+    assert (supervisor.agency, supervisor.role) == (agency, RegulatorRole.STATE_SUPERVISOR)
+    client.force_login(supervisor.user)
+    assert 'id="register-a-licensee"' in client.get("/registry/").content.decode()
 
 
 def test_the_demo_sends_each_quarters_pdf_and_the_amendments_recorded_before_the_link(

@@ -102,9 +102,11 @@ def demo_logins(demo: dict) -> list[str]:
             if org_key == key:
                 where = ", ".join(pack_demo.SITES[k][1]["name"] for k in site_keys.split())
                 lines.append(f"{login:<10} {role.label:<20} {first} {last} ({where})")
-    from statefiling.demo import AGENCY, PACK_AGENCIES
+    from statefiling.demo import AGENCY, PACK_AGENCIES, SUPERVISOR
 
     lines.append(f"{'state':<10} {'State auditor':<20} Dana Olson ({AGENCY}: /registry/)")
+    login, first, last = SUPERVISOR
+    lines.append(f"{login:<10} {'State supervisor':<20} {first} {last} ({AGENCY}: /registry/)")
     for agency, login, first, last in PACK_AGENCIES.values():
         lines.append(f"{login:<10} {'State auditor':<20} {first} {last} ({agency}: /registry/)")
     return lines
