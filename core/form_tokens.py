@@ -11,6 +11,8 @@ any encoding) in the same transaction as the view's own writes:
 - the same form sent again (a double click, a reload of the POST, a retry on a slow line) is
   sent to that address with the message "Already recorded" and writes nothing; a second copy
   sent while the first is still being written waits for it, then does the same;
+- a success that answers with a page shown once (a secret issued: `answered_once`) is kept with
+  the address given for it, where a second copy is sent the same way;
 - a refusal (4xx) or a failure keeps nothing: the corrected form runs afresh; so does a refusal
   that goes back to its page with a message (`refused`: the books' and the quarter's forms).
 
@@ -52,6 +54,18 @@ def refused(response):
     session): the token is given back, as for a 4xx, so that the same form sent again once the
     cause is cured runs afresh and is not told "Already recorded"."""
     setattr(response, _REFUSED, True)
+    return response
+
+
+_AGAIN_AT = "form_token_again_at"
+
+
+def answered_once(response, again_at: str):
+    """`response`, a success that shows its page once instead of redirecting (a secret issued, which
+    the registry keeps only as its digest, so no page can show it again): a second copy of the form
+    is sent to `again_at`, the page listing what the first wrote, with "Already recorded", and writes
+    nothing."""
+    setattr(response, _AGAIN_AT, again_at)
     return response
 
 
@@ -128,9 +142,14 @@ class FormTokenMiddleware:
         return response
 
     def _keep(self, claim: IdempotentRequest, response) -> None:
-        """Keep a success that redirects (its address); on anything else give the token back."""
+        """Keep a success that redirects (its address), or one shown once (`answered_once`: the
+        address given); on anything else give the token back."""
+        again_at = getattr(response, _AGAIN_AT, None) if response.status_code < 300 else None
         try:
-            if (
+            if again_at:
+                claim.status_code, claim.body = 302, again_at.encode()
+                claim.save(update_fields=["status_code", "body"])
+            elif (
                 response.status_code in (301, 302, 303)
                 and response.has_header("Location")
                 and not getattr(response, _REFUSED, False)

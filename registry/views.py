@@ -12,10 +12,12 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_POST
 
+from core import form_tokens
 from core.forms import call_service, page_status
 from core.limits import record_id
 from core.periods import Quarter
@@ -300,13 +302,15 @@ def _revoke_form(credential, data=None) -> RevokeCredentialForm:
 @require_POST
 def issue_credential(request, regulator, pk):
     """Issue the licensee a credential (`services.issue_credential`, audited with its prefix only):
-    its secret is in this answer and nowhere else, never cached by the browser."""
+    its secret is in this answer and nowhere else, never cached by the browser. The form sent twice
+    issues one: the second copy goes to the licensee's page, where the credential's prefix is listed
+    (`form_tokens.answered_once`)."""
     licensee = _licensee(regulator, pk)
     issued = services.issue_credential(acting_user=request.user, licensee=licensee)
     context = {"agency": regulator.agency, "licensee": licensee, "issued": issued}
     response = render(request, "registry/credential_issued.html", context, status=201)
     add_never_cache_headers(response)
-    return response
+    return form_tokens.answered_once(response, reverse("registry:licensee", args=[licensee.pk]))
 
 
 @supervisor_page

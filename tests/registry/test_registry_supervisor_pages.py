@@ -13,6 +13,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from core.form_tokens import ALREADY_RECORDED, FIELD
 from core.models import AuditEvent
 from registry import services
 from registry.models import Agency, Credential, Licensee, Regulator, RegulatorRole
@@ -205,6 +206,25 @@ def test_a_credential_issued_on_the_page_is_shown_once_files_and_once_revoked_is
     assert holder.post(ANCHORS, {"anchors": [{**head, "seq": 2}]}, format="json").status_code == 401
     assert world["issued"].credential.licensee == elks  # the other credential of Elks still files
     assert post_filing(licensee_client(world["issued"]), package(site_id=3), key="k-3").status_code == 201
+
+
+def test_the_issue_form_sent_twice_issues_one_credential_and_sends_the_second_to_the_licensees_page(world):
+    """A double click or a reload of the answer: the form's one-time token (core.form_tokens) keeps
+    the first answer, shown once, and sends the second copy to the page listing what it issued."""
+    supervisor, elks = world["supervisor"], world["elks"]
+    page = supervisor.get(licensee_page(elks)).content.decode()
+    form = re.search(r'<form[^>]*id="issue-form"[^>]*>(.*?)</form>', page, re.S).group(1)
+    token = re.search(rf'name="{FIELD}" value="([^"]+)"', form).group(1)
+    before = Credential.objects.filter(licensee=elks).count()
+
+    first = supervisor.post(issue_address(elks), {FIELD: token})
+    again = supervisor.post(issue_address(elks), {FIELD: token}, follow=True)
+    assert first.status_code == 201 and 'id="credential-secret"' in first.content.decode()
+    assert again.redirect_chain == [(licensee_page(elks), 302)]
+    shown = again.content.decode()
+    assert ALREADY_RECORDED in shown and 'id="credential-secret"' not in shown
+    assert Credential.objects.filter(licensee=elks).count() == before + 1
+    assert AuditEvent.objects.filter(action="registry.credential_issued", actor__username="boss").count() == 1
 
 
 def test_the_acts_are_audited_as_the_services_audit_them_with_the_supervisor_acting(world):
