@@ -173,24 +173,24 @@ def _keeper(exc: IntegrityError) -> Keeper | None:
 def database_refusal(exc: IntegrityError | DataError) -> ValidationError:
     """`exc` as the ValidationError a service raises: keyed by the one field it names, if one."""
     if isinstance(exc, DataError):
-        return ValidationError(f"A value is out of the range its field keeps ({HOUSE_CONTROL}).")
+        return ValidationError(f"{HOUSE_CONTROL}: a value is out of the range its field keeps.")
     text = str(exc)
     if found := APPEND_ONLY.search(text):
         model = _model_of(found[2])
         noun = model._meta.verbose_name if model else "record"
         return ValidationError(
-            f"This {noun} is signed and append-only ({HOUSE_CONTROL}): it is never changed or "
-            "deleted; record a correction that points back to it."
+            f"{HOUSE_CONTROL}: this {noun} is signed and append-only, never changed or deleted; "
+            "record a correction that points back to it."
         )
     if found := NOT_NULL.search(text):
         table, column = (found[1], found[2]) if found[1] else (found[4], found[3])
         name = _field_of(_model_of(table), column) or column
-        return ValidationError({name: f"{name.replace('_', ' ').capitalize()} is required ({HOUSE_CONTROL})."})
+        return ValidationError({name: f"{HOUSE_CONTROL}: {name.replace('_', ' ')} is required."})
     keeper = _keeper(exc)
     if keeper is None:
         # A trigger's own sentence (ours, in the migration that made it), or a constraint no model declares.
         detail = text.splitlines()[0].strip() if text.strip() else "a constraint"
-        return ValidationError(f"Refused by the database: {detail} ({HOUSE_CONTROL}); nothing was written.")
+        return ValidationError(f"{HOUSE_CONTROL}: refused by the database ({detail}); nothing was written.")
     if len(keeper.fields) == 1:
         return ValidationError({keeper.fields[0]: keeper.message})
     return ValidationError(keeper.message)

@@ -79,7 +79,7 @@ def test_a_check_constraint_and_an_append_only_row_are_said_as_rules(session, bo
     ]
     changed = refused(lambda: CountSession.objects.filter(pk=session.pk).update(opened_at=COUNT_TIME.replace(hour=4)))
     assert database_refusal(changed).messages == [
-        "This count session is signed and append-only (House control): it is never changed or deleted; "
+        "House control: this count session is signed and append-only, never changed or deleted; "
         "record a correction that points back to it."
     ]
     assert DropBox.objects.filter(pk=boxes[0].pk).exists()
