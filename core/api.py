@@ -10,8 +10,8 @@ hook's answer, registered by `cardroom`: `core.hooks`).
 from collections.abc import Mapping
 from datetime import UTC, datetime
 
+from django.core.exceptions import NON_FIELD_ERRORS, RequestDataTooBig, SuspiciousOperation
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DataError, IntegrityError, models
 from django.http import JsonResponse
@@ -32,17 +32,27 @@ from .rules import HOUSE_CONTROL, stock_message_named
 from .scoping import access_for
 
 
+def _keyed(refusal: DjangoValidationError):
+    """A refusal's detail as the API answers it: by field, and a record's own errors (Django's
+    `__all__`: a constraint on several fields its check finds) under `non_field_errors`, where the
+    database's refusal of the same record says them."""
+    detail = get_error_detail(refusal)
+    if not isinstance(detail, dict):
+        return detail
+    return {api_settings.NON_FIELD_ERRORS_KEY if key == NON_FIELD_ERRORS else key: said for key, said in detail.items()}
+
+
 def exception_handler(exc, context):
     if isinstance(exc, DjangoValidationError):  # a service's; a record already kept named as the pages name it
-        exc = exceptions.ValidationError(detail=get_error_detail(unique_named(exc)))
+        exc = exceptions.ValidationError(detail=_keyed(unique_named(exc)))
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(detail=str(exc) or None)
     elif isinstance(exc, (IntegrityError, DataError)):  # two copies met at a constraint; a value out of range
         refusal = database_refusal(exc)
         exc = exceptions.ValidationError(
-            detail=get_error_detail(refusal)
+            detail=_keyed(refusal)
             if hasattr(refusal, "error_dict")
-            else {"non_field_errors": refusal.messages}
+            else {api_settings.NON_FIELD_ERRORS_KEY: refusal.messages}
         )
     elif isinstance(exc, RequestDataTooBig):
         exc = BodyTooLarge()

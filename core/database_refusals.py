@@ -5,8 +5,9 @@ terminals, a double click, a retry) can both pass the check and meet at a unique
 trigger. What the database then raises (`IntegrityError`) names a constraint, a table and
 columns; here it becomes the `ValidationError` a service would have raised: the constraint's own
 `violation_error_message` (or, for a constraint without one, the record and the fields it keeps
-unique), keyed by the field where the constraint has one field, with the rule that keeps it
-("house control" where no regulation says it). The API (`core.api.exception_handler`) answers it
+unique), keyed by the field where the constraint has one field, after the rule that keeps it
+("House control: " where its words name none): the very words a service's or a form's own check
+says for the same record (`unique_named`), whichever finds it. The API (`core.api.exception_handler`) answers it
 as a 400, a form (`core.forms.call_service`) puts it on the form, and any other page
 (`DatabaseRefusalMiddleware`) sends the browser back to the page it came from with the message,
 so no such refusal is ever a 500.
@@ -41,25 +42,39 @@ class Keeper:
     model: type[models.Model]
     fields: tuple[str, ...]
     message: str
-    unique: bool = True
+
+
+def _cited(sentence: str) -> str:
+    """`sentence` after the rule it rests on, as every refusal is said: as it is where its words
+    name a rule, else after House control ("House control: this gaming day is already open at the
+    site.")."""
+    return sentence if RULE_WORDS.search(sentence) else f"{HOUSE_CONTROL}: {lower_first(sentence)}"
 
 
 def _sentence(model, constraint, fields) -> str:
     custom = getattr(constraint, "violation_error_message", None)
     if custom and custom != constraint.default_violation_error_message:
-        return str(custom)
+        return _cited(str(custom))
     if isinstance(constraint, models.CheckConstraint) or not fields:
-        return f"This {model._meta.verbose_name} breaks the rule {constraint.name}."
+        return _cited(f"This {model._meta.verbose_name} breaks the rule {constraint.name}.")
     return already_recorded(model, fields)
+
+
+# "an" before a vowel's sound: a, e, i, o, and a "u" not said "you" ("an unverified", "an umbrella");
+# a "u", one consonant and a vowel is said "you" ("a user", "a unit"), but for the prefix "un".
+_AN = re.compile(r"[aeio]|u(?![bcdfghjklmnpqrstvwxyz][aeiouy])|un(?!i)")
 
 
 def already_recorded(model, fields) -> str:
     """What a unique constraint, a unique field or a unique_together keeps, naming the record and
-    its fields: "A chip denomination with this organization and value is already recorded."."""
+    its fields after House control, on every path that finds it (the database's constraint, a
+    form's, the admin's or a service's check): "House control: a chip denomination with this
+    organization and value is already recorded."."""
     names = [str(model._meta.get_field(name).verbose_name) for name in fields]
     labels = f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else names[0]
     noun = str(model._meta.verbose_name)
-    return f"{'An' if noun[:1] in 'aeio' else 'A'} {noun} with this {labels} is already recorded."
+    article = "an" if _AN.match(noun.lower()) else "a"
+    return f"{HOUSE_CONTROL}: {article} {noun} with this {labels} is already recorded."
 
 
 UNIQUE_CODES = frozenset({"unique", "unique_together"})  # Django's `Model.unique_error_message`
@@ -79,8 +94,7 @@ def unique_named(error: ValidationError) -> ValidationError:
     params = error.params if isinstance(error.params, dict) else {}
     if error.code not in UNIQUE_CODES or "unique_check" not in params:
         return error
-    said = lower_first(already_recorded(params["model_class"], params["unique_check"]))
-    return ValidationError(f"{HOUSE_CONTROL}: {said}", code=error.code)
+    return ValidationError(already_recorded(params["model_class"], params["unique_check"]), code=error.code)
 
 
 def _fields(constraint) -> tuple[str, ...]:
@@ -111,8 +125,7 @@ def _keepers() -> tuple[dict[str, Keeper], dict[tuple[str, frozenset[str]], Keep
         opts = model._meta
         for constraint in opts.constraints:
             fields = _fields(constraint)
-            unique = isinstance(constraint, models.UniqueConstraint)
-            keeper = Keeper(model, fields, _sentence(model, constraint, fields), unique)
+            keeper = Keeper(model, fields, _sentence(model, constraint, fields))
             by_name[constraint.name] = keeper
             if getattr(constraint, "fields", ()):  # SQLite names the columns of these, an expression's index by name
                 by_columns.setdefault((opts.db_table, _columns(model, fields)), keeper)
@@ -157,40 +170,30 @@ def _keeper(exc: IntegrityError) -> Keeper | None:
     return None
 
 
-def with_rule(keeper: Keeper) -> str:
-    """The sentence with the rule that keeps it: a constraint's own words name none, so "house
-    control" (the product keeps one copy; a regulation's own rule is checked before the write)."""
-    if RULE_WORDS.search(keeper.message):
-        return keeper.message
-    why = f"{HOUSE_CONTROL}: the database keeps one copy" if keeper.unique else HOUSE_CONTROL
-    return f"{keeper.message.rstrip('.')} ({why})."
-
-
 def database_refusal(exc: IntegrityError | DataError) -> ValidationError:
     """`exc` as the ValidationError a service raises: keyed by the one field it names, if one."""
     if isinstance(exc, DataError):
-        return ValidationError(f"A value is out of the range its field keeps ({HOUSE_CONTROL}).")
+        return ValidationError(f"{HOUSE_CONTROL}: a value is out of the range its field keeps.")
     text = str(exc)
     if found := APPEND_ONLY.search(text):
         model = _model_of(found[2])
         noun = model._meta.verbose_name if model else "record"
         return ValidationError(
-            f"This {noun} is signed and append-only ({HOUSE_CONTROL}): it is never changed or "
-            "deleted; record a correction that points back to it."
+            f"{HOUSE_CONTROL}: this {noun} is signed and append-only, never changed or deleted; "
+            "record a correction that points back to it."
         )
     if found := NOT_NULL.search(text):
         table, column = (found[1], found[2]) if found[1] else (found[4], found[3])
         name = _field_of(_model_of(table), column) or column
-        return ValidationError({name: f"{name.replace('_', ' ').capitalize()} is required ({HOUSE_CONTROL})."})
+        return ValidationError({name: f"{HOUSE_CONTROL}: {name.replace('_', ' ')} is required."})
     keeper = _keeper(exc)
     if keeper is None:
         # A trigger's own sentence (ours, in the migration that made it), or a constraint no model declares.
         detail = text.splitlines()[0].strip() if text.strip() else "a constraint"
-        return ValidationError(f"Refused by the database: {detail} ({HOUSE_CONTROL}); nothing was written.")
-    message = with_rule(keeper)
+        return ValidationError(f"{HOUSE_CONTROL}: refused by the database ({detail}); nothing was written.")
     if len(keeper.fields) == 1:
-        return ValidationError({keeper.fields[0]: message})
-    return ValidationError(message)
+        return ValidationError({keeper.fields[0]: keeper.message})
+    return ValidationError(keeper.message)
 
 
 class DatabaseRefusalMiddleware:

@@ -4,11 +4,13 @@ the API (core.database_refusals.unique_named, the constraints' own cited message
 Django's bare "... with this ... already exists." or a constraint's uncited sentence, nothing written."""
 
 import pytest
+from django.apps import apps
 from django.contrib.auth import get_user_model
 
 from cardroom import services
 from cardroom.models import EmployeeRelation, Membership, Role
 from compliance.models import Threshold
+from core.database_refusals import already_recorded
 from core.models import AuditEvent
 from counts import services as counts
 from counts.models import DropBox
@@ -88,8 +90,9 @@ def written() -> tuple[int, ...]:
     return tuple(model.objects.count() for model in models)
 
 
-@pytest.mark.parametrize(("first", "url", "said", "bare"), CASES.values(), ids=CASES.keys())
-def test_a_duplicate_is_refused_naming_its_fields_and_house_control(client, org, site, first, url, said, bare):
+def duplicate(client, org, site, first, url) -> tuple[str, dict]:
+    """The first record made; where its duplicate is posted and what, the user who may post it
+    there signed in."""
     manager = make_person(org, Role.GAMING_MANAGER)
     dealer = make_person(org, Role.DEALER, site)
     posted = first(client, manager, dealer, site)
@@ -101,6 +104,12 @@ def test_a_duplicate_is_refused_naming_its_fields_and_house_control(client, org,
         as_root(client)
     else:
         client.force_login(manager.user)
+    return url, posted
+
+
+@pytest.mark.parametrize(("first", "url", "said", "bare"), CASES.values(), ids=CASES.keys())
+def test_a_duplicate_is_refused_naming_its_fields_and_house_control(client, org, site, first, url, said, bare):
+    url, posted = duplicate(client, org, site, first, url)
     before = written()
     answer = client.post(url, posted)
     text = page(answer)
@@ -108,3 +117,58 @@ def test_a_duplicate_is_refused_naming_its_fields_and_house_control(client, org,
     assert said in text
     assert bare not in text and "is violated" not in text and "unique set" not in text
     assert written() == before
+
+
+def refused_in(answer) -> list[str]:
+    """The relation's refusal: the API's non-field errors, or the employee page's relation form's."""
+    if answer["Content-Type"].startswith("application/json"):
+        return answer.json()["non_field_errors"]
+    return list(answer.context["relation_form"].non_field_errors())
+
+
+def skipping_the_check(relation, exclude=None):
+    """The model's check of its constraints, for a copy that looked before the other was written."""
+
+
+@pytest.mark.parametrize(
+    "url", ["/setup/employees/{}/relation/add/", "/api/v1/employee-relations/"], ids=["page", "api"]
+)
+def test_a_duplicate_past_the_check_is_refused_by_the_database_in_the_checks_own_words(client, org, site, url):
+    """Two copies of a relation sent together both pass the check (the second here as if it looked
+    before the first was written) and the second meets the database's unique constraint, SQLite's or
+    PostgreSQL's: refused in the very sentence the check says, House control first (never "(House
+    control: the database keeps one copy)" after it), a 400, nothing written."""
+    url, posted = duplicate(client, org, site, related, url)
+    before = written()
+    checked = client.post(url, posted)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(EmployeeRelation, "validate_constraints", skipping_the_check)
+        raced = client.post(url, posted)
+    assert (checked.status_code, raced.status_code) == (400, 400), page(raced)[:500]
+    assert refused_in(checked) == refused_in(raced) == [RELATION_TAKEN]
+    assert written() == before
+
+
+# The records the product names beginning with a "u" said "you" ("a user"); any other "u" is a vowel's
+# sound ("an unverified ..."), as a, e, i and o are.
+SAID_YOU = {"user"}
+
+
+def test_every_record_is_named_with_the_article_of_its_first_sound():
+    for model in apps.get_models():
+        noun = str(model._meta.verbose_name)
+        vowel = noun[:1].lower() in "aeiou" and noun.split()[0].lower() not in SAID_YOU
+        label = model._meta.pk.verbose_name
+        said = f"House control: {'an' if vowel else 'a'} {noun} with this {label} is already recorded."
+        assert already_recorded(model, (model._meta.pk.name,)) == said
+
+
+@pytest.mark.parametrize(
+    ("noun", "article"),
+    [("user", "a"), ("unverified drop box", "an"), ("unit", "a"), ("umbrella stand", "an"), ("outage", "an")],
+)
+def test_a_u_takes_an_unless_it_is_said_you(monkeypatch, noun, article):
+    monkeypatch.setattr(DropBox._meta, "verbose_name", noun)
+    assert (
+        already_recorded(DropBox, ("site",)) == f"House control: {article} {noun} with this site is already recorded."
+    )

@@ -19,7 +19,8 @@ from core.forms import call_service
 from counts.models import CountEntry, CountSession, DropBox, EntryKind
 from tests.counts.conftest import COUNT_TIME, GAMING_DATE
 
-KEEPS_ONE_COPY = "(House control: the database keeps one copy)."
+SESSION_OPEN = "House control: a count session for this site and gaming date is already open."
+RESOLVED = "House control: this box's difference is already resolved."
 
 
 def refused(write) -> IntegrityError:
@@ -48,9 +49,9 @@ def second_session(session):
     )
 
 
-def test_a_unique_constraint_says_its_own_sentence_with_its_rule(session):
+def test_a_unique_constraint_says_its_own_sentence_after_its_rule(session):
     refusal = database_refusal(second_session(session))
-    assert refusal.messages == [f"A count session for this site and gaming date is already open {KEEPS_ONE_COPY}"]
+    assert refusal.messages == [SESSION_OPEN]
     assert not hasattr(refusal, "error_dict")  # two fields: the form's own errors, not one field's
 
 
@@ -59,7 +60,7 @@ def test_a_partial_unique_index_is_named_too(session, removed, counters):
     first = recount(session, removed[0].drop, counters[0])
     again = refused(lambda: recount(session, first.drop, counters[1]))
     refusal = database_refusal(again)
-    assert refusal.message_dict == {"drop": [f"This box's difference is already resolved {KEEPS_ONE_COPY}"]}
+    assert refusal.message_dict == {"drop": [RESOLVED]}
 
 
 def test_a_check_constraint_and_an_append_only_row_are_said_as_rules(session, boxes):
@@ -74,11 +75,11 @@ def test_a_check_constraint_and_an_append_only_row_are_said_as_rules(session, bo
         )
     )
     assert database_refusal(counted_alone).messages == [
-        "This count session breaks the rule count_two_persons (House control)."
+        "House control: this count session breaks the rule count_two_persons."
     ]
     changed = refused(lambda: CountSession.objects.filter(pk=session.pk).update(opened_at=COUNT_TIME.replace(hour=4)))
     assert database_refusal(changed).messages == [
-        "This count session is signed and append-only (House control): it is never changed or deleted; "
+        "House control: this count session is signed and append-only, never changed or deleted; "
         "record a correction that points back to it."
     ]
     assert DropBox.objects.filter(pk=boxes[0].pk).exists()
@@ -97,9 +98,7 @@ def test_the_api_answers_a_400_naming_the_field_and_the_rule(session, removed, c
     request.user = manager.user
     response = Raises.as_view()(request)
     assert response.status_code == 400
-    assert response.data == {
-        "non_field_errors": [f"A count session for this site and gaming date is already open {KEEPS_ONE_COPY}"]
-    }
+    assert response.data == {"non_field_errors": [SESSION_OPEN]}
 
 
 class DropForm(forms.Form):
@@ -115,7 +114,7 @@ def test_a_form_carries_the_refusal_on_its_field_and_the_page_can_still_read(ses
     form = DropForm(data={})
     assert form.is_valid()
     assert call_service(form, again) is None
-    assert form.errors == {"drop": [f"This box's difference is already resolved {KEEPS_ONE_COPY}"]}
+    assert form.errors == {"drop": [RESOLVED]}
     assert CountEntry.objects.filter(drop=first.drop, kind=EntryKind.RECOUNT).count() == 1  # still readable
 
 
@@ -142,10 +141,10 @@ def test_any_other_page_sends_the_browser_back_with_the_refusal(client, session,
     assert response.status_code == 302
     assert response["Location"] == "http://testserver/counts/"
     said = [str(message) for message in get_messages(response.wsgi_request)]
-    assert said == [f"A count session for this site and gaming date is already open {KEEPS_ONE_COPY}"]
+    assert said == [SESSION_OPEN]
     elsewhere = client.post("/boom/", HTTP_REFERER="https://elsewhere.example/")
     assert elsewhere["Location"] == "/boom/"  # never sent off the site
     read = client.get("/boom/")  # a page that wrote as it was read: said there, not sent back to itself
     assert read.status_code == 409
-    assert "A count session for this site and gaming date is already open" in read.content.decode()
+    assert SESSION_OPEN in read.content.decode()
     assert CountSession.objects.count() == 1

@@ -69,6 +69,6 @@ def test_a_second_count_of_the_day_meeting_the_database_is_refused_in_its_rules_
     client.force_login(counters[0].user)
     refused = client.post("/counts/", {"gaming_date": GAMING_DATE.isoformat(), "partner": counters[1].pk})
     assert refused.status_code == 400
-    said = "A count session for this site and gaming date is already open (House control: the database keeps one copy)."
+    said = "House control: a count session for this site and gaming date is already open."
     assert f'<div id="error-__all__"><div>{said}</div>' in page(refused)
     assert CountSession.objects.count() == 1
