@@ -137,9 +137,7 @@ def _label(path: tuple, names: GameNames, words: RevenueWords) -> str:
     labels = {
         **LABELS,
         "twenty_one": names.word("21"),
-        "gross_proceeds_cents": words.gross,
-        "prizes_cents": words.paid,
-        "agp_cents": words.net_short,
+        **words.stored_names,
     }
     if path[:1] == ("pack",):  # version 2's pack block: {"fees": {...}} or {"sessions": {...}}, named by its figures
         path = path[2:]

@@ -21,6 +21,7 @@ from core import limits
 from core.models import AuditEvent
 from core.moments import shown
 from core.money import format_money
+from packs import game_names, revenue_words
 
 from .access import AUDIT_LOG
 
@@ -184,10 +185,30 @@ def when(site: Site | None, moment: datetime) -> str:
     return shown(site, moment) if site else moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def field_words(key: str) -> str:
-    """'gaming_date' as 'Gaming date'; 'value_cents' as 'Value' (its amount reads in dollars)."""
-    words = key.removesuffix("_cents").replace("_", " ").strip() or key
+def field_words(key: str, site: Site | None = None) -> str:
+    """'gaming_date' as 'Gaming date'; 'value_cents' as 'Value' (its amount reads in dollars); a
+    table's figures stored under North Dakota's names, and game 21's key, in the words of the
+    site's pack ('gross_proceeds_cents' as 'Drop' at a Washington site, 'Gross proceeds' in North
+    Dakota: `RevenueWords.stored_names`; 'twenty_one' as 'Blackjack'), as the books name them."""
+    named = _pack_names(site).get(key)
+    words = named or key.removesuffix("_cents").replace("_", " ").strip() or key
     return words[:1].upper() + words[1:]
+
+
+def _pack_names(site: Site | None) -> dict[str, str]:
+    if site is None:
+        return {}
+    return {**revenue_words(site).stored_names, "twenty_one": game_names(site).word("21")}
+
+
+def _shown_fields(values: dict, site: Site | None) -> list[str]:
+    """A stored object's keys in order, the gross proceeds left out beside the drop where the pack
+    names them alike (`RevenueWords.gross_column` false: one figure, as the daily table shows it
+    once); the full detail below keeps every key."""
+    keys = sorted(values)
+    if site is not None and "drop_cents" in values and not revenue_words(site).gross_column:
+        keys = [k for k in keys if k != "gross_proceeds_cents"]
+    return keys
 
 
 def readable(value, site: Site | None, key: str = "") -> str:
@@ -203,7 +224,7 @@ def readable(value, site: Site | None, key: str = "") -> str:
     if isinstance(value, list):
         return ", ".join(readable(item, site, key) for item in value) or "none"
     if isinstance(value, dict):
-        fields = (f"{field_words(k)}: {readable(v, site, k)}" for k, v in sorted(value.items()))
+        fields = (f"{field_words(k, site)}: {readable(value[k], site, k)}" for k in _shown_fields(value, site))
         return "; ".join(fields) or "none"
     if isinstance(value, str) and MOMENT.match(value):
         return _stored_moment(value, site)
@@ -242,8 +263,8 @@ def changes(before, after, site: Site | None = None) -> list[Change]:
     "value"."""
     before = before if isinstance(before, dict) or before is None else {"value": before}
     after = after if isinstance(after, dict) or after is None else {"value": after}
-    fields = sorted(set(before or {}) | set(after or {}))
-    return [Change(f, _value(before, f, site), _value(after, f, site), field_words(f)) for f in fields]
+    fields = _shown_fields({**(before or {}), **(after or {})}, site)
+    return [Change(f, _value(before, f, site), _value(after, f, site), field_words(f, site)) for f in fields]
 
 
 def action_words(action: str) -> str:

@@ -59,6 +59,13 @@ class RevenueWords:
         return self.gross_short != "drop"
 
     @property
+    def stored_names(self) -> dict[str, str]:
+        """The keys a table's figures are stored under (the records' own, North Dakota's names:
+        `gross_proceeds_cents`, `prizes_cents`, `agp_cents`), each in the pack's words, for a page
+        or a comparison that names a stored figure (the books' differences, the audit log)."""
+        return {"gross_proceeds_cents": self.gross, "prizes_cents": self.paid, "agp_cents": self.net_short}
+
+    @property
     def gross_key(self) -> str:
         """The drop's key in the site's data ("drop_cents"; North Dakota's "gross_proceeds_cents"):
         a client reads a pack's figures under its own names, never another pack's."""

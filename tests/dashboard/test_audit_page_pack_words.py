@@ -1,0 +1,43 @@
+"""The audit log page reads a closed day's figures (the `books.closed` event, stored under the
+records' own keys, North Dakota's names: `gross_proceeds_cents`, `prizes_cents`, `agp_cents`,
+`twenty_one`) in the words of the site's pack, as the books' differences name them
+(`packs.RevenueWords.stored_names`): at a Washington or New York site the drop, paid out and win,
+the gross proceeds left out beside the drop (one figure), blackjack's name for game 21; in North
+Dakota its own words. The full detail below keeps every key as stored. Before, the page wrote
+"Gross proceeds", "Prizes" and "Agp" at every site (found walking the demo as wagm and nygm)."""
+
+from datetime import date
+
+import pytest
+
+from cardroom.models import Role
+from core.models import AuditEvent
+from tests.accounting.books_days import closed_day
+from tests.conformance.words import find, foreign_marks
+
+URL = "/dashboard/audit/"
+DAY = date(2026, 11, 3)
+# The closed day's total in words: (drop, what the tray paid out, win), each $0.00 on an empty day.
+WORDS = {
+    "ND": ("Gross proceeds: $0.00", "Prizes: $0.00", "AGP: $0.00", "Twenty-one: "),
+    "WA-HB": ("Drop: $0.00", "Paid out: $0.00", "Win: $0.00", "Blackjack: "),
+    "NY": ("Drop: $0.00", "Paid out: $0.00", "Win: $0.00", "Black Jack: "),
+}
+
+
+@pytest.mark.parametrize("code", sorted(WORDS))
+def test_a_closed_days_figures_read_in_the_words_of_the_sites_pack(client, site, cast, code):
+    site.jurisdiction = code
+    site.save()
+    closed_day(cast, site, DAY)
+    event = AuditEvent.objects.get(action="books.closed", site=site)
+    client.force_login(cast[Role.AUDITOR].user)
+    html = client.get(URL).content.decode()
+    row = html.split(f'data-seq="{event.seq}"')[1].split("</tr>\n")[0]
+    shown = row.split("<pre")[0]  # the fields in words, above the stored detail
+    for words in WORDS[code]:
+        assert words in shown, words
+    assert not find(shown, foreign_marks(code))
+    if code != "ND":
+        assert "Gross proceeds" not in shown and "Agp" not in shown and "Prizes" not in shown
+    assert "gross_proceeds_cents" in row  # the detail as stored, every key kept
