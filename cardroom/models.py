@@ -733,7 +733,7 @@ class EmployeeRelation(models.Model):
             models.CheckConstraint(
                 condition=~Q(employee=models.F("relative")),
                 name="relation_not_self",
-                violation_error_message="An employee cannot be related to themselves.",
+                violation_error_message=f"{HOUSE_CONTROL}: an employee cannot be related to themselves.",
             ),
         ]
 

@@ -172,3 +172,27 @@ def test_a_u_takes_an_unless_it_is_said_you(monkeypatch, noun, article):
     assert (
         already_recorded(DropBox, ("site",)) == f"House control: {article} {noun} with this site is already recorded."
     )
+
+
+def to_self(client, manager, dealer, site):
+    """Nothing made first: the relation posted names the dealer as their own relative."""
+    return {"employee": dealer.pk, "relative": dealer.pk, "kind": "sibling"}
+
+
+RELATION_TO_SELF = "House control: an employee cannot be related to themselves."
+
+
+def test_a_relation_to_oneself_is_refused_in_one_cited_sentence_by_the_check_and_by_the_database(client, org, site):
+    """The constraint `relation_not_self` said its sentence citing no rule on the API's check; the
+    database's path put House control before it: one sentence now, House control first, a 400 and
+    nothing written on both (the second as a copy that skipped the model's check). The employee's
+    page never offers the employee as their own relative (its choices leave them out)."""
+    url, posted = duplicate(client, org, site, to_self, "/api/v1/employee-relations/")
+    before = written()
+    checked = client.post(url, posted)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(EmployeeRelation, "validate_constraints", skipping_the_check)
+        raced = client.post(url, posted)
+    assert (checked.status_code, raced.status_code) == (400, 400), page(raced)[:500]
+    assert refused_in(checked) == refused_in(raced) == [RELATION_TO_SELF]
+    assert written() == before
