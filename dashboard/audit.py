@@ -196,9 +196,13 @@ def field_words(key: str, site: Site | None = None) -> str:
 
 
 def _pack_names(site: Site | None) -> dict[str, str]:
-    if site is None:
-        return {}
-    return {**revenue_words(site).stored_names, "twenty_one": game_names(site).word("21")}
+    return {} if site is None else _names_in(site.jurisdiction)
+
+
+@cache
+def _names_in(code: str) -> dict[str, str]:
+    """A pack's words for the stored keys, made once a pack, not once a field shown."""
+    return {**revenue_words(code).stored_names, "twenty_one": game_names(code).word("21")}
 
 
 def _shown_fields(values: dict, site: Site | None) -> list[str]:
