@@ -18,10 +18,7 @@ from django.utils.html import escape
 from cardroom.models import Game, Table
 from core.models import AuditEvent
 
-from . import test_table_options
 from .test_table_options import PACKS, as_posted, body
-
-pack_site = test_table_options.pack_site  # the fixture: a site of the pack asked, its controls or licence recorded
 
 FIELD = "jumbo_faced_cards"
 APPROVAL = "non_jumbo_approval"

@@ -13,10 +13,7 @@ import pytest
 
 from cardroom.models import Table
 
-from . import test_table_options
 from .test_table_options import PACKS, as_posted, body
-
-pack_site = test_table_options.pack_site  # the fixture: a site of the pack asked, its controls or licence recorded
 
 PLAQUE = "ND 99-01.3-08-09(1): the twenty-one tables at {site} do not all have the same betting limits"
 

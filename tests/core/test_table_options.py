@@ -8,7 +8,7 @@ from django.utils.html import escape
 from cardroom.models import Table
 from core.models import AuditEvent
 from packs import pack_for
-from tests.pack_setup import record_controls, record_licence
+from tests.pack_setup import record_licence
 
 # Each site's happy table (through the API) and another pack's option posted anyway:
 # Washington house-banked's payout rounding at North Dakota, North Dakota's dealing method in
@@ -30,20 +30,6 @@ SHOWN = {
     "NY": ("tie_option", "insurance_allowed", "dealt_from"),
 }
 CODES = list(PACKS)
-
-
-@pytest.fixture
-def pack_site(site, manager):
-    def as_pack(code):
-        site.jurisdiction = code
-        site.save()
-        if code == "WA-HB":
-            record_controls(manager, site)  # WSGC rules: the internal controls come first
-        if code == "NY":
-            record_licence(manager, site, tie_option=1)  # 9 NYCRR 4620.5(h)
-        return site
-
-    return as_pack
 
 
 def body(site, code, **more):

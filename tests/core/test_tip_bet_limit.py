@@ -17,10 +17,7 @@ from cardroom.models import Table
 from core.models import AuditEvent
 from tests.reports.test_reports import auditor_api, pdf_text, request  # noqa: F401  (fixture)
 
-from . import test_table_options
 from .test_table_options import PACKS, as_posted, body
-
-pack_site = test_table_options.pack_site  # the fixture: a site of the pack asked, its controls or licence recorded
 
 FIELD = "tip_bet_max_cents"
 RULE = "ND 99-01.3-08-09(2)(a): "
