@@ -38,7 +38,8 @@ HOUSE = services.HOUSE
 
 class LicenseeAuthentication(BaseAuthentication):
     """`Authorization: Licensee <secret>`: the request is the licensee's (request.auth is its
-    Credential). A revoked or unknown secret answers 401."""
+    Credential), its use noted (`services.record_credential_use`, at most hourly). A revoked or
+    unknown secret answers 401."""
 
     def authenticate(self, request):
         parts = get_authorization_header(request).split()
@@ -49,6 +50,7 @@ class LicenseeAuthentication(BaseAuthentication):
         credential = services.credential_for(parts[1].decode(errors="replace"))
         if credential is None:
             raise exceptions.AuthenticationFailed(f"{HOUSE}: this credential is unknown or was revoked by the agency.")
+        services.record_credential_use(credential)
         return AnonymousUser(), credential
 
     def authenticate_header(self, request):

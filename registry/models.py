@@ -8,11 +8,19 @@ app imports no organization-side app and runs alone (tests/core/test_layers.py).
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
 
 from core.appendonly import AppendOnlyModel
+from core.rules import HOUSE_CONTROL
 from packs import get_pack
 
 GENESIS = "0" * 64
+# One sentence whichever finds the licence taken: the registration's check and the database's
+# constraint (core.database_refusals), so two registrations sent at once read as one.
+LICENCE_TAKEN = (
+    f"{HOUSE_CONTROL}: the agency has registered this licence number already, whatever its case; a licence "
+    "identifies one licensee at the agency."
+)
 
 
 class Agency(models.Model):
@@ -69,7 +77,7 @@ class Licensee(models.Model):
 
     agency = models.ForeignKey(Agency, on_delete=models.PROTECT, related_name="licensees")
     name = models.CharField(max_length=200)
-    licence_number = models.CharField(max_length=60)
+    licence_number = models.CharField(max_length=60)  # stored trimmed (services.register_licensee)
     # The first day of the first quarter whose return the agency expects (late and missing
     # filings are counted from its quarter on).
     expected_from = models.DateField()
@@ -77,7 +85,13 @@ class Licensee(models.Model):
     class Meta:
         ordering = ["agency_id", "name"]
         constraints = [
-            models.UniqueConstraint(fields=["agency", "licence_number"], name="registry_licence_unique_per_agency")
+            # "ND-0042" and "nd-0042" are one licence, as the filing check reads it (registry 0006).
+            models.UniqueConstraint(
+                models.F("agency"),
+                Lower("licence_number"),
+                name="registry_licence_unique_per_agency_any_case",
+                violation_error_message=LICENCE_TAKEN,
+            )
         ]
 
     def __str__(self):
@@ -96,6 +110,9 @@ class Credential(models.Model):
     issued_by = models.CharField(max_length=150)
     revoked_at = models.DateTimeField(null=True, blank=True)
     revoked_by = models.CharField(max_length=150, blank=True)
+    # When a request last authenticated with it, to the hour (services.LAST_USE_GRANULARITY);
+    # None: never. Not append-only, not audited: the supervisor's evidence before revoking.
+    last_used_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self):
         return f"{self.prefix}... of {self.licensee}"

@@ -12,20 +12,23 @@ import hashlib
 import re
 import secrets
 from dataclasses import dataclass
-from datetime import UTC
+from datetime import UTC, timedelta
 from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from core import filing_package
 from core.audit import record_event
+from core.database_refusals import database_refusal
 from packs import get_pack
 
 from .models import (
     GENESIS,
+    LICENCE_TAKEN,
     Agency,
     Credential,
     Licensee,
@@ -45,6 +48,9 @@ REPORT_KIND = re.compile(r"^[A-Za-z0-9_-]{1,40}$")  # "quarterly": a word of a f
 MAX_DOCUMENT_BYTES = 700 * 1024  # a PDF, decoded (the request's body is at most limits.MAX_BODY_BYTES)
 ANCHOR_CONFLICT = "registry.anchor_conflict"
 LICENSEE_OBJECT = "registry.licensee"
+# A credential's last use is written at most once this often: a request finding it recorded more
+# recently writes nothing, so the API's requests are not each a write (house control).
+LAST_USE_GRANULARITY = timedelta(hours=1)
 SUPERVISOR_ONLY = (
     f"{HOUSE}: only a state supervisor of the agency registers licensees and issues or revokes credentials."
 )
@@ -77,33 +83,22 @@ def register_licensee(
 ) -> tuple[Licensee, bool]:
     """The licensee with `licence_number` at the agency named `agency_name` (the agency created if
     new, under `jurisdiction`, North Dakota's where none is given), registered if new and audited
-    as the credentials are; (licensee, registered). An existing agency of another pack than the
-    `jurisdiction` given is refused naming both: its licensees would file under a pack not theirs.
-    `refuse_existing` (the supervisor's page, which registers and does not issue): a licence the
-    agency holds already is refused naming `licence_number`, nothing written, where the command
-    and the demo find it to issue it a credential."""
+    as the credentials are; (licensee, registered). The number is kept trimmed, and one the agency
+    holds in another case is that licence ("nd-0042 " is "ND-0042", as the filing check reads
+    it). An existing agency of another pack than the `jurisdiction` given is refused naming both:
+    its licensees would file under a pack not theirs. `refuse_existing` (the supervisor's page,
+    which registers and does not issue): a licence the agency holds already is refused naming
+    `licence_number` (`LICENCE_TAKEN`, the database's words too), nothing written, where the
+    command and the demo find it to issue it a credential."""
+    licence_number = licence_number.strip()
     with transaction.atomic():
-        agency = Agency.objects.filter(name=agency_name).first()
-        if agency is not None and jurisdiction is not None and agency.jurisdiction != jurisdiction:
-            raise ValidationError(
-                {
-                    "jurisdiction": f"{HOUSE}: the agency {agency.name!r} is under {agency.jurisdiction}, "
-                    f"not {jurisdiction}; name the agency of {jurisdiction}'s sites."
-                }
-            )
-        agency_created = agency is None
-        if agency_created:
-            agency = Agency.objects.create(name=agency_name, jurisdiction=jurisdiction or "ND", contact=contact)
-        licensee, registered = Licensee.objects.get_or_create(
-            agency=agency, licence_number=licence_number, defaults={"name": name, "expected_from": expected_from}
-        )
+        agency, agency_created = _agency(agency_name, jurisdiction, contact)
+        licensee = _held(agency, licence_number)
+        registered = licensee is None
+        if registered:
+            licensee, registered = _register(agency, name, licence_number, expected_from, refuse_existing)
         if not registered and refuse_existing:
-            raise ValidationError(
-                {
-                    "licence_number": f"{HOUSE}: {agency} has registered licence {licence_number} already, to "
-                    f"{licensee.name}; a licence identifies one licensee at the agency."
-                }
-            )
+            raise ValidationError({"licence_number": LICENCE_TAKEN})
         if registered:
             record_event(
                 actor=acting_user,
@@ -120,6 +115,43 @@ def register_licensee(
                 },
             )
     return licensee, registered
+
+
+def _agency(agency_name: str, jurisdiction: str | None, contact: str) -> tuple[Agency, bool]:
+    """The agency named `agency_name`, created if new; (agency, created)."""
+    agency = Agency.objects.filter(name=agency_name).first()
+    if agency is not None and jurisdiction is not None and agency.jurisdiction != jurisdiction:
+        raise ValidationError(
+            {
+                "jurisdiction": f"{HOUSE}: the agency {agency.name!r} is under {agency.jurisdiction}, "
+                f"not {jurisdiction}; name the agency of {jurisdiction}'s sites."
+            }
+        )
+    if agency is not None:
+        return agency, False
+    return Agency.objects.create(name=agency_name, jurisdiction=jurisdiction or "ND", contact=contact), True
+
+
+def _held(agency: Agency, licence_number: str) -> Licensee | None:
+    """The agency's licensee holding this licence number, whatever its case."""
+    return Licensee.objects.filter(agency=agency, licence_number__iexact=licence_number).first()
+
+
+def _register(agency, name, licence_number, expected_from, refuse_existing) -> tuple[Licensee, bool]:
+    """The licensee written: (licensee, True). Where another registration of the licence, in any
+    case, was written since the look before it (two sent at once), the database's constraint
+    refuses this one in the check's own words (`LICENCE_TAKEN`); the command and the demo take
+    the one written, as they take a licence held: (that licensee, False)."""
+    try:
+        with transaction.atomic():
+            return Licensee.objects.create(
+                agency=agency, name=name, licence_number=licence_number, expected_from=expected_from
+            ), True
+    except IntegrityError as exc:
+        held = _held(agency, licence_number)
+        if held is None or refuse_existing:
+            raise database_refusal(exc) from exc
+        return held, False
 
 
 def issue_credential(*, acting_user, licensee: Licensee) -> Issued:
@@ -174,6 +206,20 @@ def credential_for(secret: str) -> Credential | None:
         .filter(secret_sha256=_secret_digest(secret), revoked_at__isnull=True)
         .first()
     )
+
+
+def record_credential_use(credential: Credential) -> None:
+    """Note that a request authenticated with `credential` now, for the supervisor to see whether
+    it is still in use before revoking it: at most once per `LAST_USE_GRANULARITY`, one
+    conditional UPDATE (none where the moment loaded with it is that recent), so a licensee's
+    requests are not each a write. Not audited: a moment of use, not an act of anyone's."""
+    now = timezone.now()
+    since = now - LAST_USE_GRANULARITY
+    if credential.last_used_at is not None and credential.last_used_at >= since:
+        return
+    stale = Q(last_used_at__isnull=True) | Q(last_used_at__lt=since)
+    if Credential.objects.filter(pk=credential.pk).filter(stale).update(last_used_at=now):
+        credential.last_used_at = now
 
 
 # --- Filings ---------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The migrations that make a name unique whatever its case (cardroom 0025: an organization's name;
 0026: an employee's initials in the organization; 0027: a site's name in the organization; 0028: a
-login's name) stop where existing rows already differ only in
+login's name; registry 0006: a licence number at its agency, its surrounding spaces aside) stop where existing rows already differ only in
 case, naming them, so that someone renames one and migrates again, instead of failing on the
 database's own words (or, where a database made the index anyway, keeping both); and on data
 without such rows they apply, the constraint then refusing a second row in another case.
@@ -13,18 +13,24 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.db.migrations.recorder import MigrationRecorder
 
-from tests.scratch_database import migrate, scratch_database
+from tests.scratch_database import dependencies_of, migrate, scratch_database
 
 ORGANIZATION_NAME = ("cardroom", "0025_organization_name_unique_any_case")
 EMPLOYEE_INITIALS = ("cardroom", "0026_employee_initials_unique_any_case")
 SITE_NAME = ("cardroom", "0027_site_name_unique_in_org_any_case")
 LOGIN_NAME = ("cardroom", "0028_login_name_unique_any_case")
+LICENCE_NUMBER = ("registry", "0006_licence_unique_any_case")
 
 
 def _before(executor, key):
     """The models as they were just before the migration `key` (every earlier one applied)."""
     assert key not in executor.loader.applied_migrations
     return executor.loader.project_state(key, at_end=False).apps
+
+
+def _just_before(key):
+    """Migrate to just before `key` (what it depends on) and return the models as they are then."""
+    return _before(migrate(dependencies_of([key])), key)
 
 
 def _after(key):
@@ -34,29 +40,41 @@ def _after(key):
     return executor.loader.project_state(key).apps
 
 
+def _stopped(key, objects, count: int) -> str:
+    """Migrate to `key`: it stops, nothing of it applied and the `count` rows of `objects` kept;
+    what it said."""
+    with pytest.raises(RuntimeError) as refused:
+        migrate([key])
+    assert key not in MigrationRecorder(connection).applied_migrations()  # nothing half applied
+    assert objects.count() == count
+    return str(refused.value)
+
+
+def _applied(key, model: str, **another):
+    """Migrate to `key` (it applies, the clash gone) and write `another` row, alike but for its
+    case: the database refuses it. The model's rows, as they are then."""
+    objects = _after(key).get_model(*model.split(".")).objects
+    with pytest.raises(IntegrityError), transaction.atomic():
+        objects.create(**another)
+    return objects
+
+
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_an_organization_name_differing_only_in_case_stops_the_migration_naming_both():
     with scratch_database("any-case-organization"):
-        executor = migrate([("cardroom", "0024_chip_marking")])
-        organizations = _before(executor, ORGANIZATION_NAME).get_model("cardroom", "Organization").objects
+        organizations = _just_before(ORGANIZATION_NAME).get_model("cardroom", "Organization").objects
         organizations.create(name="Prairie Charities")
         jane = organizations.create(name="Jane Roe Charities")
         organizations.create(name="JANE ROE charities")
 
-        with pytest.raises(RuntimeError) as refused:
-            migrate([ORGANIZATION_NAME])
-        assert str(refused.value) == (
+        assert _stopped(ORGANIZATION_NAME, organizations, 3) == (
             "House control: an organization's name is unique whatever its case; rename one of "
             "'Jane Roe Charities' and 'JANE ROE charities' before migrating."
         )
-        assert ORGANIZATION_NAME not in MigrationRecorder(connection).applied_migrations()  # nothing half applied
-        assert organizations.count() == 3
 
         organizations.filter(pk=jane.pk).update(name="Jane Roe Fund")  # renamed, as the message asks
-        organizations = _after(ORGANIZATION_NAME).get_model("cardroom", "Organization").objects
-        with pytest.raises(IntegrityError), transaction.atomic():
-            organizations.create(name="prairie CHARITIES")
+        organizations = _applied(ORGANIZATION_NAME, "cardroom.Organization", name="prairie CHARITIES")
         assert sorted(organizations.values_list("name", flat=True)) == [
             "JANE ROE charities",
             "Jane Roe Fund",
@@ -68,8 +86,7 @@ def test_an_organization_name_differing_only_in_case_stops_the_migration_naming_
 @pytest.mark.django_db(transaction=True)
 def test_initials_differing_only_in_case_in_an_organization_stop_the_migration_naming_them():
     with scratch_database("any-case-initials"):
-        executor = migrate([("cardroom", "0025_organization_name_unique_any_case")])
-        old = _before(executor, EMPLOYEE_INITIALS)
+        old = _just_before(EMPLOYEE_INITIALS)
         users, employees = old.get_model("auth", "User").objects, old.get_model("cardroom", "Employee").objects
         prairie, other = (
             old.get_model("cardroom", "Organization").objects.create(name=n) for n in ("Prairie", "Other")
@@ -84,14 +101,10 @@ def test_initials_differing_only_in_case_in_an_organization_stop_the_migration_n
         hire(prairie, "AB")
         hire(other, "Jr")  # another organization's: no clash
 
-        with pytest.raises(RuntimeError) as refused:
-            migrate([EMPLOYEE_INITIALS])
-        assert str(refused.value) == (
+        assert _stopped(EMPLOYEE_INITIALS, employees, 4) == (
             "Initials must be unique in the organization whatever their case: they sign forms; change one "
             f"of 'JR' and 'jr' (organization {prairie.pk}) before migrating."
         )
-        assert EMPLOYEE_INITIALS not in MigrationRecorder(connection).applied_migrations()
-        assert employees.count() == 4
 
         employees.filter(pk=first.pk).update(initials="JRR")  # changed, as the message asks
         new = _after(EMPLOYEE_INITIALS)
@@ -113,8 +126,7 @@ def test_initials_differing_only_in_case_in_an_organization_stop_the_migration_n
 @pytest.mark.django_db(transaction=True)
 def test_site_names_differing_only_in_case_in_an_organization_stop_the_migration_naming_them():
     with scratch_database("any-case-sites"):
-        executor = migrate([EMPLOYEE_INITIALS])
-        old = _before(executor, SITE_NAME)
+        old = _just_before(SITE_NAME)
         sites = old.get_model("cardroom", "Site").objects
         prairie, other = (
             old.get_model("cardroom", "Organization").objects.create(name=n) for n in ("Prairie", "Other")
@@ -124,19 +136,13 @@ def test_site_names_differing_only_in_case_in_an_organization_stop_the_migration
         sites.create(organization=prairie, name="Elks Lodge")
         sites.create(organization=other, name="MAIN HALL")  # another organization's: no clash
 
-        with pytest.raises(RuntimeError) as refused:
-            migrate([SITE_NAME])
-        assert str(refused.value) == (
+        assert _stopped(SITE_NAME, sites, 4) == (
             "House control: a site's name is unique in its organization whatever its case; rename one "
             f"of 'Main Hall' and 'main hall' (organization {prairie.pk}) before migrating."
         )
-        assert SITE_NAME not in MigrationRecorder(connection).applied_migrations()
-        assert sites.count() == 4
 
         sites.filter(pk=hall.pk).update(name="Main Hall East")  # renamed, as the message asks
-        sites = _after(SITE_NAME).get_model("cardroom", "Site").objects
-        with pytest.raises(IntegrityError), transaction.atomic():
-            sites.create(organization_id=prairie.pk, name="ELKS lodge")
+        sites = _applied(SITE_NAME, "cardroom.Site", organization_id=prairie.pk, name="ELKS lodge")
         sites.create(organization_id=other.pk, name="Elks Lodge")  # still free in another organization
         assert sorted(sites.values_list("organization__name", "name")) == [
             ("Other", "Elks Lodge"),
@@ -151,22 +157,52 @@ def test_site_names_differing_only_in_case_in_an_organization_stop_the_migration
 @pytest.mark.django_db(transaction=True)
 def test_logins_differing_only_in_case_stop_the_migration_naming_them():
     with scratch_database("any-case-logins"):
-        executor = migrate([SITE_NAME, ("auth", "0012_alter_user_first_name_max_length")])
-        users = _before(executor, LOGIN_NAME).get_model("auth", "User").objects
+        users = _just_before(LOGIN_NAME).get_model("auth", "User").objects
         jdoe = users.create(username="JDoe")
         users.create(username="jdoe")
         users.create(username="roe")
 
-        with pytest.raises(RuntimeError) as refused:
-            migrate([LOGIN_NAME])
-        assert str(refused.value) == (
+        assert _stopped(LOGIN_NAME, users, 3) == (
             "House control: a login name is unique whatever its case; rename one of 'JDoe' and 'jdoe' before migrating."
         )
-        assert LOGIN_NAME not in MigrationRecorder(connection).applied_migrations()
-        assert users.count() == 3
 
         users.filter(pk=jdoe.pk).update(username="JDoe2")  # renamed, as the message asks
-        users = _after(LOGIN_NAME).get_model("auth", "User").objects
-        with pytest.raises(IntegrityError), transaction.atomic():
-            users.create(username="ROE")
+        users = _applied(LOGIN_NAME, "auth.User", username="ROE")
         assert sorted(users.values_list("username", flat=True)) == ["JDoe2", "jdoe", "roe"]
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_licence_numbers_differing_only_in_case_or_spaces_at_an_agency_stop_the_migration_naming_them():
+    with scratch_database("any-case-licences"):
+        old = _just_before(LICENCE_NUMBER)
+        agencies, licensees = (old.get_model("registry", m).objects for m in ("Agency", "Licensee"))
+        nd, wa = (agencies.create(name=n) for n in ("ND AG", "WSGC"))
+
+        def licence(agency, number):
+            return licensees.create(agency=agency, name=number, licence_number=number, expected_from="2026-01-01")
+
+        first = licence(nd, "ND-0042")
+        for agency, number in ((nd, "nd-0042 "), (nd, " G-7 "), (wa, "ND-0042")):  # WSGC's ND-0042: no clash
+            licence(agency, number)
+
+        assert _stopped(LICENCE_NUMBER, licensees, 4) == (
+            "House control: a licence number is unique at its agency whatever its case; change one of "
+            "'ND-0042' and 'nd-0042 ' (agency 'ND AG') before migrating."
+        )
+
+        licensees.filter(pk=first.pk).update(licence_number="ND-0043")  # changed, as the message asks
+        licensees = _applied(
+            LICENCE_NUMBER,
+            "registry.Licensee",
+            agency_id=nd.pk,
+            name="x",
+            licence_number="g-7",
+            expected_from="2026-01-01",
+        )
+        assert sorted(licensees.values_list("agency__name", "licence_number")) == [
+            ("ND AG", "G-7"),  # kept trimmed, as registration keeps them now
+            ("ND AG", "ND-0043"),
+            ("ND AG", "nd-0042"),
+            ("WSGC", "ND-0042"),
+        ]

@@ -44,7 +44,7 @@ class Command(DatabaseCommand):
             matching = list(
                 Credential.objects.filter(
                     licensee__agency__name=o["agency"],
-                    licensee__licence_number=o["licence"],
+                    licensee__licence_number__iexact=o["licence"].strip(),  # as registration finds it
                     prefix__startswith=o["revoke"],
                     revoked_at__isnull=True,
                 ).order_by("pk")[:2]
