@@ -197,17 +197,22 @@ class _Custody:
                 result += self._table_day(table_id, day_id, day_shifts, wanted, tables, names)
         return result
 
-    def tallies(self, game: str, dealer_ids=None) -> tuple[dict, dict]:
-        """The shifts of `game` summed per dealer and site without a ShiftFigures or Custody each:
-        ({(dealer_id, site_id, game): [shifts, separable shifts, drop, fills, credits, opener,
-        closer]} (the separable shifts' cents), as `totals_of_tallies` takes them, {dealer id: name})."""
+    def tallies(self, dealer_ids=None, *, game: str | None = None, per_table_day: bool = False) -> tuple[dict, dict]:
+        """The shifts (of `game`, every game when None) summed per dealer without a ShiftFigures
+        or Custody each: ({group: {dealer id: [shifts, separable shifts, drop, fills, credits,
+        opener, closer]}} (the separable shifts' cents), a group (site_id, game), or (site_id,
+        gaming_date, table_id) `per_table_day`; {dealer id: name})."""
         wanted = None if dealer_ids is None else set(dealer_ids)
         tables, names = self._tables_and_names(wanted)
-        tallies: dict[tuple, list[int]] = {}
+        groups: dict[tuple, dict[int, list[int]]] = {}
         for (table_id, day_id), day_shifts in self.shifts.items():
-            if tables[table_id][1] == game and (wanted is None or any(row[2] in wanted for row in day_shifts)):
-                self._table_day(table_id, day_id, day_shifts, wanted, tables, names, tallies)
-        return tallies, names
+            table_game = tables[table_id][1]
+            if (game is None or table_game == game) and (wanted is None or any(r[2] in wanted for r in day_shifts)):
+                site_id, day = self.days[day_id]
+                group = (site_id, day, table_id) if per_table_day else (site_id, table_game)
+                into = groups.get(group) or groups.setdefault(group, {})
+                self._table_day(table_id, day_id, day_shifts, wanted, tables, names, into)
+        return groups, names
 
     def _tables_and_names(self, wanted) -> tuple[dict, dict]:
         """{table id: (number, game)} of the shifts' tables and of the table-days with a drop
@@ -227,7 +232,8 @@ class _Custody:
         """The figures of a table-day's shifts (those of `wanted` dealers, every one when None).
         A shift's tray opens with the day's opener (the first) or the count at its change, and
         closes with the count at the next change (the next shift's opener) or the day's closer.
-        Given `tallies` (`tallies`'), each shift is summed into its dealer's instead: no objects.
+        Given `tallies` ({dealer id: tally}, `tallies`'), each shift is summed into its dealer's
+        tally instead: no objects.
 
         One loop without a call a shift (a quarter has thousands): the slips summed in place, and
         each ShiftFigures and Custody made as the dataclass's __init__ leaves it (its fields'
@@ -262,9 +268,9 @@ class _Custody:
                             else:
                                 credits += cents
                 if tallies is not None:  # inline: it runs for every shift of the period
-                    tally = tallies.get((dealer_id, site_id, game))
+                    tally = tallies.get(dealer_id)
                     if tally is None:
-                        tally = tallies[(dealer_id, site_id, game)] = [0, 0, 0, 0, 0, 0, 0]
+                        tally = tallies[dealer_id] = [0, 0, 0, 0, 0, 0, 0]
                     tally[0] += 1
                     if not reason:
                         tally[1] += 1
@@ -417,8 +423,23 @@ def dealer_summaries(site_ids, start: date, end: date, *, dealer_ids=None, game:
     number of shifts, not each shift's figures, which `shift_figures` makes): summed as read,
     without a ShiftFigures and a Custody a shift (issue 37: 1,656 of each for 12 dealers)."""
     custody = _Custody(list(site_ids), start, end)
-    tallies, names = custody.tallies(game, dealer_ids)
+    groups, names = custody.tallies(dealer_ids, game=game)
+    tallies = {
+        (dealer_id, site_id, g): tally for (site_id, g), found in groups.items() for dealer_id, tally in found.items()
+    }
     return totals_of_tallies(tallies, names, custody.site_holds(game), game).dealers
+
+
+def dealer_sums(site_ids, start: date, end: date) -> tuple[dict, dict]:
+    """Each day's shifts with gaming dates in [start, end] summed per dealer and table, as
+    accounting.day_figures snapshots a closed day's (`dealer_sums`): ({(site_id, gaming_date):
+    [[dealer id, table id, shifts, separable shifts, drop, fills, credits, opener, closer], ...]
+    by dealer and table}, {dealer id: name}), without a ShiftFigures and Custody a shift."""
+    groups, names = _Custody(list(site_ids), start, end).tallies(per_table_day=True)
+    days = defaultdict(list)
+    for (site_id, day, table_id), found in groups.items():
+        days[(site_id, day)] += ([dealer_id, table_id, *tally] for dealer_id, tally in found.items())
+    return {key: sorted(rows) for key, rows in days.items()}, names
 
 
 def summarize_dealers(shifts, table_days, game: str = "21") -> list[DealerSummary]:

@@ -268,10 +268,11 @@ def _assert_the_summaries_sums(sites, last, found) -> None:
 
 
 def test_the_dealers_totals_are_the_summaries_sums_from_closed_days_and_a_day_under_way(
-    site, other_site, people, dealers
+    site, other_site, people, dealers, monkeypatch
 ):
     """`day_figures.dealer_totals` sums the closed days' per-dealer sums as snapshotted (the
-    percent-of-hold report reads it): the same dealers, sums, site totals and z-scores as
+    percent-of-hold report reads it) and the day under way's as read (`dealer_hold.dealer_sums`,
+    no ShiftFigures a shift): the same dealers, sums, site totals and z-scores as
     `summarize_dealers` of the shifts' figures, for both games, two sites, shifts that cannot be
     separated and a live day."""
     from accounting import day_figures
@@ -281,7 +282,14 @@ def test_the_dealers_totals_are_the_summaries_sums_from_closed_days_and_a_day_un
     assert day_figures.fill(sites, DAY, last) == 9  # the last day at the first site is open
     stored = DayFigures.objects.filter(site_id__in=sites, computed_at__isnull=False)
     assert stored.count() == 9 and not stored.filter(dealer_sums__isnull=True).exists()
-    _assert_the_summaries_sums(sites, last, day_figures.dealer_totals(sites, DAY, last, ("21", "PW")))
+
+    def no_shift_figures(*args):
+        raise AssertionError("the dealers' totals made each live shift's figures")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(dealer_hold._Custody, "figures", no_shift_figures)
+        found = day_figures.dealer_totals(sites, DAY, last, ("21", "PW"))
+    _assert_the_summaries_sums(sites, last, found)
 
 
 def test_a_day_snapshotted_by_an_older_version_is_summed_again_for_the_dealers_totals(
