@@ -439,15 +439,13 @@ def dealer_totals(site_ids, start: date, end: date, games) -> dict[str, dealer_h
     closed day's shifts as summed per dealer and table when it was snapshotted (`dealer_sums`,
     not its shift rows), and its table days per site, without making an object of each shift and
     table-day (the percent-of-hold report of a quarter made 1,656 shifts to sum 12 dealers).
-    Open days live, as `table_days_and_shifts`."""
+    Open days live, summed as their shifts are read (`dealer_hold.dealer_sums`)."""
     site_ids = sorted(site_ids)
     period, (snapshots, sums) = _closed(site_ids, start, end, "table_days", "dealer_sums")
     drops, slips, trays = _table_day_totals(site_ids, end, period, snapshots)
-    live = _live_shifts(site_ids, end, period)
-    live_days_of = {}  # open site-days: summed here as a closed day's were when snapshotted
-    for shift in live:
-        live_days_of.setdefault((shift.site_id, shift.gaming_date), []).append(shift)
-    sums.update((key, _dealer_sums(shifts)) for key, shifts in live_days_of.items())
+    # Open site-days: summed as a closed day's were when snapshotted, without each shift's figures.
+    live, names = dealer_hold.dealer_sums(site_ids, period.live_from, end) if period.live_from <= end else ({}, {})
+    sums.update((key, day) for key, day in live.items() if period.is_live(key))
     table_ids = {k[1] for found in (drops, slips, trays) for k in found}
     table_ids.update(row[1] for day in sums.values() for row in day)
     tables = {pk: (n, g) for pk, n, g in shaped_rows(live_days.table_numbers_query, ids=sorted(table_ids))}
@@ -463,7 +461,6 @@ def dealer_totals(site_ids, start: date, end: date, games) -> dict[str, dealer_h
             tally[4] += credits
             tally[5] += opener
             tally[6] += closer
-    names = {shift.dealer_id: shift.dealer_name for shift in live}
     wanted = sorted({key[0] for key in tallies} - set(names))
     names.update(
         (pk, f"{first} {last}".strip() or username)

@@ -197,6 +197,23 @@ class _Custody:
                 result += self._table_day(table_id, day_id, day_shifts, wanted, tables, names)
         return result
 
+    def tallies(self, dealer_ids=None, *, game: str | None = None, per_table_day: bool = False) -> tuple[dict, dict]:
+        """The shifts (of `game`, every game when None) summed per dealer without a ShiftFigures
+        or Custody each: ({group: {dealer id: [shifts, separable shifts, drop, fills, credits,
+        opener, closer]}} (the separable shifts' cents), a group (site_id, game), or (site_id,
+        gaming_date, table_id) `per_table_day`; {dealer id: name})."""
+        wanted = None if dealer_ids is None else set(dealer_ids)
+        tables, names = self._tables_and_names(wanted)
+        groups: dict[tuple, dict[int, list[int]]] = {}
+        for (table_id, day_id), day_shifts in self.shifts.items():
+            table_game = tables[table_id][1]
+            if (game is None or table_game == game) and (wanted is None or any(r[2] in wanted for r in day_shifts)):
+                site_id, day = self.days[day_id]
+                group = (site_id, day, table_id) if per_table_day else (site_id, table_game)
+                into = groups.get(group) or groups.setdefault(group, {})
+                self._table_day(table_id, day_id, day_shifts, wanted, tables, names, into)
+        return groups, names
+
     def _tables_and_names(self, wanted) -> tuple[dict, dict]:
         """{table id: (number, game)} of the shifts' tables and of the table-days with a drop
         (`site_holds`), read once; {dealer id: name} of the shifts' dealers."""
@@ -209,10 +226,14 @@ class _Custody:
         }
         return self.tables, names
 
-    def _table_day(self, table_id: int, day_id: int, day_shifts: list, wanted, tables, names) -> list[ShiftFigures]:
+    def _table_day(
+        self, table_id: int, day_id: int, day_shifts: list, wanted, tables, names, tallies: dict | None = None
+    ) -> list[ShiftFigures]:
         """The figures of a table-day's shifts (those of `wanted` dealers, every one when None).
         A shift's tray opens with the day's opener (the first) or the count at its change, and
         closes with the count at the next change (the next shift's opener) or the day's closer.
+        Given `tallies` ({dealer id: tally}, `tallies`'), each shift is summed into its dealer's
+        tally instead: no objects.
 
         One loop without a call a shift (a quarter has thousands): the slips summed in place, and
         each ShiftFigures and Custody made as the dataclass's __init__ leaves it (its fields'
@@ -246,18 +267,33 @@ class _Custody:
                                 fills += cents
                             else:
                                 credits += cents
-                    custody = new(Custody)
-                    custody.__dict__.update(
-                        {"drop_cents": drop, "fills_cents": fills, "credits_cents": credits,
-                         "opener_cents": opener, "closer_cents": closer}
+                if tallies is not None:  # inline: it runs for every shift of the period
+                    tally = tallies.get(dealer_id)
+                    if tally is None:
+                        tally = tallies[dealer_id] = [0, 0, 0, 0, 0, 0, 0]
+                    tally[0] += 1
+                    if not reason:
+                        tally[1] += 1
+                        tally[2] += drop
+                        tally[3] += fills
+                        tally[4] += credits
+                        tally[5] += opener
+                        tally[6] += closer
+                else:
+                    if not reason:
+                        custody = new(Custody)
+                        custody.__dict__.update(
+                            {"drop_cents": drop, "fills_cents": fills, "credits_cents": credits,
+                             "opener_cents": opener, "closer_cents": closer}
+                        )  # fmt: skip
+                    shift = new(ShiftFigures)
+                    shift.__dict__.update(
+                        {"shift_id": pk, "site_id": site_id, "dealer_id": dealer_id, "dealer_name": names[dealer_id],
+                         "table_number": number, "game": game, "gaming_date": day, "started_at": started_at,
+                         "ended_at": ended_at, "custody": custody, "not_separable_because": reason,
+                         "table_id": table_id}
                     )  # fmt: skip
-                shift = new(ShiftFigures)
-                shift.__dict__.update(
-                    {"shift_id": pk, "site_id": site_id, "dealer_id": dealer_id, "dealer_name": names[dealer_id],
-                     "table_number": number, "game": game, "gaming_date": day, "started_at": started_at,
-                     "ended_at": ended_at, "custody": custody, "not_separable_because": reason, "table_id": table_id}
-                )  # fmt: skip
-                result.append(shift)
+                    result.append(shift)
             opener = closer
         return result
 
@@ -380,13 +416,30 @@ def _beside_site(holds: dict, site_id: int, total: Custody) -> tuple[Custody, De
     return site_total, z
 
 
-def dealer_summaries(site_ids, start: date, end: date, *, dealer_ids=None, game: str = "21") -> list[DealerSummary]:
+def dealer_summaries(site_ids, start: date, end: date, *, dealer_ids=None, game: str = "21") -> list["DealerTotals"]:
     """Each dealer's separable shifts of `game` (twenty-one, or paddlewheel for wheel operators,
     ND 99-01.3-08-04(8)) summed per site, beside that site's hold over the same period and the
-    z-score against it. Ordered by dealer name, then site."""
+    z-score against it. Ordered by dealer name, then site. The totals only (`DealerTotals`: the
+    number of shifts, not each shift's figures, which `shift_figures` makes): summed as read,
+    without a ShiftFigures and a Custody a shift (issue 37: 1,656 of each for 12 dealers)."""
     custody = _Custody(list(site_ids), start, end)
-    shifts = custody.figures(dealer_ids)
-    return _summaries(shifts, custody.site_holds(game), game)
+    groups, names = custody.tallies(dealer_ids, game=game)
+    tallies = {
+        (dealer_id, site_id, g): tally for (site_id, g), found in groups.items() for dealer_id, tally in found.items()
+    }
+    return totals_of_tallies(tallies, names, custody.site_holds(game), game).dealers
+
+
+def dealer_sums(site_ids, start: date, end: date) -> tuple[dict, dict]:
+    """Each day's shifts with gaming dates in [start, end] summed per dealer and table, as
+    accounting.day_figures snapshots a closed day's (`dealer_sums`): ({(site_id, gaming_date):
+    [[dealer id, table id, shifts, separable shifts, drop, fills, credits, opener, closer], ...]
+    by dealer and table}, {dealer id: name}), without a ShiftFigures and Custody a shift."""
+    groups, names = _Custody(list(site_ids), start, end).tallies(per_table_day=True)
+    days = defaultdict(list)
+    for (site_id, day, table_id), found in groups.items():
+        days[(site_id, day)] += ([dealer_id, table_id, *tally] for dealer_id, tally in found.items())
+    return {key: sorted(rows) for key, rows in days.items()}, names
 
 
 def summarize_dealers(shifts, table_days, game: str = "21") -> list[DealerSummary]:

@@ -739,8 +739,10 @@ def dealers(request):
     start, end, errors = _period(request, site)
     law = site_law(site)
     game = _game(request, law)
-    # Percent-of-hold is a drop-based house's figure: a fees or session pack's site has none.
-    found = [] if errors or not law["holds"] else published.dealer_summaries([site.pk], start, end, game=game)
+    # Percent-of-hold is a drop-based house's figure: a fees or session pack's site has none. Each
+    # dealer's totals (the number of shifts, not each shift's figures: the dealer's own page has those).
+    holds = not errors and law["holds"]
+    found = published.dealer_totals([site.pk], start, end, (game,))[game].dealers if holds else []
     context = {
         "site": site,
         "law": law,

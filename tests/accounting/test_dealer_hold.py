@@ -268,10 +268,11 @@ def _assert_the_summaries_sums(sites, last, found) -> None:
 
 
 def test_the_dealers_totals_are_the_summaries_sums_from_closed_days_and_a_day_under_way(
-    site, other_site, people, dealers
+    site, other_site, people, dealers, monkeypatch
 ):
     """`day_figures.dealer_totals` sums the closed days' per-dealer sums as snapshotted (the
-    percent-of-hold report reads it): the same dealers, sums, site totals and z-scores as
+    percent-of-hold report reads it) and the day under way's as read (`dealer_hold.dealer_sums`,
+    no ShiftFigures a shift): the same dealers, sums, site totals and z-scores as
     `summarize_dealers` of the shifts' figures, for both games, two sites, shifts that cannot be
     separated and a live day."""
     from accounting import day_figures
@@ -281,7 +282,14 @@ def test_the_dealers_totals_are_the_summaries_sums_from_closed_days_and_a_day_un
     assert day_figures.fill(sites, DAY, last) == 9  # the last day at the first site is open
     stored = DayFigures.objects.filter(site_id__in=sites, computed_at__isnull=False)
     assert stored.count() == 9 and not stored.filter(dealer_sums__isnull=True).exists()
-    _assert_the_summaries_sums(sites, last, day_figures.dealer_totals(sites, DAY, last, ("21", "PW")))
+
+    def no_shift_figures(*args):
+        raise AssertionError("the dealers' totals made each live shift's figures")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(dealer_hold._Custody, "figures", no_shift_figures)
+        found = day_figures.dealer_totals(sites, DAY, last, ("21", "PW"))
+    _assert_the_summaries_sums(sites, last, found)
 
 
 def test_a_day_snapshotted_by_an_older_version_is_summed_again_for_the_dealers_totals(
@@ -309,6 +317,17 @@ def test_a_day_snapshotted_by_an_older_version_is_summed_again_for_the_dealers_t
     assert drops != {(d.dealer_id, d.site_id): d.total.drop_cents for d in found["21"].dealers}
 
 
+def _totals(summaries) -> list[dealer_hold.DealerTotals]:
+    """`DealerSummary`s as `DealerTotals`: the number of their shifts for the shifts."""
+    return [
+        dealer_hold.DealerTotals(
+            d.dealer_id, d.dealer_name, len(d.shifts), d.separable_shifts, d.total, d.site_total, d.z_score,
+            d.site_id, d.game,
+        )
+        for d in summaries
+    ]  # fmt: skip
+
+
 def test_the_live_summaries_hold_the_sites_beside_them_as_the_table_days_do(site, other_site, people, dealers):
     """`dealer_summaries` takes each site's hold and spread from the table-day totals it read with
     the shifts (`site_holds_of_totals`): the same summaries as `summarize_dealers` of the live shifts
@@ -318,11 +337,37 @@ def test_the_live_summaries_hold_the_sites_beside_them_as_the_table_days_do(site
     sites, last = _two_sites_of_play(site, other_site, people, dealers)
     shifts, days = dealer_hold.shift_figures(sites, DAY, last), table_days.table_days(sites, DAY, last)
     for game in ("21", "PW"):
-        expected = dealer_hold.summarize_dealers(shifts, days, game)
+        expected = _totals(dealer_hold.summarize_dealers(shifts, days, game))
         assert dealer_hold.dealer_summaries(sites, DAY, last, game=game) == expected
     assert any(d.z_score is not None for d in dealer_hold.summarize_dealers(shifts, days, "21"))
     mine = dealer_hold.dealer_summaries(sites, DAY, last, dealer_ids=[dealers[0].pk])
-    assert mine == [d for d in dealer_hold.summarize_dealers(shifts, days) if d.dealer_id == dealers[0].pk]
+    assert mine == _totals(d for d in dealer_hold.summarize_dealers(shifts, days) if d.dealer_id == dealers[0].pk)
+
+
+def test_the_live_summaries_are_a_dealers_totals_without_each_shifts_figures(
+    site, other_site, people, dealers, monkeypatch
+):
+    """The live `dealer_summaries` sum the shifts as read, into each dealer's `DealerTotals` (the
+    number of shifts, not the shifts): no ShiftFigures and Custody a shift (issue 37: the bench's
+    quarter made 1,656 of each for 12 dealers), the same seven statements, the same cents as the
+    shifts' figures summed, the separable and the not separable shifts counted."""
+    sites, last = _two_sites_of_play(site, other_site, people, dealers)
+    by_shift = {
+        game: _totals(dealer_hold._summaries(dealer_hold.shift_figures(sites, DAY, last), {}, game))
+        for game in ("21", "PW")
+    }
+
+    def no_shift_figures(*args):
+        raise AssertionError("the live summaries made each shift's figures")
+
+    monkeypatch.setattr(dealer_hold._Custody, "figures", no_shift_figures)
+    for game in ("21", "PW"):
+        found = dealer_hold.dealer_summaries(sites, DAY, last, game=game)
+        assert [type(d) for d in found] == [dealer_hold.DealerTotals] * len(found)
+        assert [(d.dealer_id, d.site_id, d.shifts, d.separable_shifts, d.total) for d in found] == [
+            (d.dealer_id, d.site_id, d.shifts, d.separable_shifts, d.total) for d in by_shift[game]
+        ]
+    assert {d.separable_shifts < d.shifts for d in found} == {True}  # the wheel's shifts without one box each
 
 
 def test_shift_figures_made_without_their_init_are_the_dataclasses_own(site, other_site, people, dealers):

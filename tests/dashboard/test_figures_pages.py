@@ -143,6 +143,35 @@ def test_the_dealer_page_puts_each_dealer_beside_the_sites_hold(client, client_f
         assert f">{api['z_score'] or 'n/a'}</td>" in row
 
 
+def test_the_dealers_page_counts_each_dealers_shifts_without_making_each_shifts_figures(
+    client, client_for, cast, site, play, dealers, monkeypatch
+):
+    """The dealers' list shows totals only (`published.dealer_totals`: the closed days' sums as
+    snapshotted, an open day's summed as read), so it makes no ShiftFigures a shift (issue 37); the
+    same shifts, separable shifts and win as the API's, which lists each shift."""
+    from accounting import day_figures, dealer_hold
+
+    start, end = "2026-05-29", "2026-08-20"
+    api = {
+        dealer.pk: client_for(cast[Role.SHIFT_MANAGER])
+        .get(f"/api/v1/employees/{dealer.pk}/percent-of-hold/?start={start}&end={end}")
+        .json()
+        for dealer in dealers
+    }
+
+    def no_shift_figures(*args):
+        raise AssertionError("the dealers' list made each shift's figures")
+
+    monkeypatch.setattr(dealer_hold._Custody, "figures", no_shift_figures)
+    monkeypatch.setattr(day_figures, "_shifts_from_rows", no_shift_figures)
+    html = _page(client, cast[Role.SHIFT_MANAGER], "/dashboard/dealers/").content.decode()
+    for dealer in dealers:
+        (figures,) = api[dealer.pk]["sites"]
+        assert figures["shifts"] == len(api[dealer.pk]["shifts"]) > 0
+        cells = [str(figures["shifts"]), str(figures["separable_shifts"]), format_money(figures["total"]["agp_cents"])]
+        assert _in_order(_row(html, f'data-dealer="{dealer.pk}"'), cells)
+
+
 def test_a_dealers_shifts_say_why_they_cannot_be_separated(client, cast, site, play, dealers):
     url = f"/dashboard/dealers/{dealers[1].pk}/?site={site.pk}&start={DAY}&end={DAY}"  # table 2, one box
     html = _page(client, cast[Role.AUDITOR], url).content.decode()
