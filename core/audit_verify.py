@@ -743,23 +743,16 @@ def _check_range(walk: _Walk, model, after: int, upto: int | None, again: bool |
         walk.rows_reached[table] = max(walk.rows_reached.get(table, 0), reached)
 
 
-def verify_row(model, pk: int, *, registries: bool = False) -> Problem | None:
-    """One append-only row against its row event (`row.created`, or `row.baseline` for a row that
-    existed when rows were covered), checked as the nightly pass checks a row it reads again
-    (`_check_range`): the event still hashes and its successor links to it, and the row's
-    canonical values are the values it recorded (its digest; else each recorded field compared).
-    None where they match, else the problem named as `verify_audit_log` names it (the row gone,
-    without its event, or differing from it). Two queries by index (the row by id, its event by
-    (row_table, row_pk)), whatever the size of the chain; a third only to name a row's
-    organization where it has no event. With `registries`, its event also against the state
-    registries' heads of its chain (`verify_rows`)."""
-    problems = verify_rows([(model, pk)], registries=registries)
-    return problems[0] if problems else None
-
-
 def verify_rows(rows: list[tuple], *, registries: bool = False) -> list[Problem]:
-    """Append-only rows, each a (model, pk), each checked on its own as `verify_row` checks one;
-    the problems found: one a row at most, and with `registries` one a chain at most.
+    """Append-only rows, each a (model, pk), each checked on its own against its row event
+    (`row.created`, or `row.baseline` for a row that existed when rows were covered) as the nightly
+    pass checks a row it reads again (`_check_range`): the event still hashes and its successor
+    links to it, and the row's canonical values are the values it recorded (its digest; else each
+    recorded field compared). The problems found, each named as `verify_audit_log` names it (the
+    row gone, without its event, or differing from it): one a row at most, and with `registries`
+    one a chain at most. Two queries a row by index (the row by id, its event by (row_table,
+    row_pk)), whatever the size of the chain; a third only to name a row's organization where it
+    has no event.
 
     An event rewritten and rehashed with its row, and every event after it rehashed too (or with
     none after it yet: a row just filed), still links. With `registries` (a caller about to reach
