@@ -96,6 +96,7 @@ class Problem:
     table: str = ""
     row_id: int | None = None
     fields: tuple[str, ...] = ()
+    also: tuple[tuple[str, int, int], ...] = ()  # further rows (table, id, event): one break after several
 
     def __str__(self) -> str:
         where = []
@@ -109,6 +110,7 @@ class Problem:
             where.append(f"table {self.table} id {self.row_id}")
         if self.seq is not None:
             where.append(f"event #{self.seq}")
+        where += [f"and table {table} id {row_id}, event #{seq}" for table, row_id, seq in self.also]
         return f"{', '.join(where)}: {self.reason}" if where else self.reason
 
 
@@ -154,7 +156,7 @@ class _Walk:
         self.planned_heads: dict[str, int] = {}  # chain -> its last event when a split pass was planned
         self.walked: dict[str, tuple[int, int]] = {}  # chain -> the first and last events hashed by this pass
         self.unsure: set[tuple[str, int]] = set()  # (chain, seq): row events whose record and digest differ
-        self.registries = False  # verify_row: a row's event read against the registries' heads of its chain
+        self.reread: list[dict] | None = None  # verify_rows: the row events read again, kept for the registries
         self.tables = {model._meta.db_table for model in covered_models()}  # the append-only tables
 
 
@@ -604,7 +606,9 @@ def join_slices(plan: dict, results: list[dict]) -> Verification:
     problem, each slice's first one kept; else the positions that moved are appended as
     checkpoints, once, as the single pass appends them."""
     found = [plan["problem"]] if plan["problem"] else [r["problem"] for r in results if r["problem"]]
-    problems = tuple(Problem(**{**p, "fields": tuple(p["fields"])}) for p in found)
+    problems = tuple(
+        Problem(**{**p, "fields": tuple(p["fields"]), "also": tuple(map(tuple, p.get("also", ())))}) for p in found
+    )
     events, rows, chains_walked, anchors = (sum(r["counts"][i] for r in results) for i in range(4))
     if not problems:
         walk = _Walk({}, None, 1, 1)
@@ -717,7 +721,9 @@ def _check_range(walk: _Walk, model, after: int, upto: int | None, again: bool |
         else:
             if again:
                 pk, digest, recorded, chain, org_id, seq, values = event
-                known = _recheck_event(values, table, walk.registries)
+                known = _recheck_event(values, table)
+                if walk.reread is not None:
+                    walk.reread.append(values)
             else:
                 pk, digest, recorded, chain, org_id, seq = event
                 span = walked.get(chain)
@@ -737,32 +743,41 @@ def _check_range(walk: _Walk, model, after: int, upto: int | None, again: bool |
         walk.rows_reached[table] = max(walk.rows_reached.get(table, 0), reached)
 
 
-def verify_row(model, pk: int, *, registries: bool = False) -> Problem | None:
-    """One append-only row against its row event (`row.created`, or `row.baseline` for a row that
-    existed when rows were covered), checked as the nightly pass checks a row it reads again
-    (`_check_range`): the event still hashes and its successor links to it, and the row's
-    canonical values are the values it recorded (its digest; else each recorded field compared).
-    None where they match, else the problem named as `verify_audit_log` names it (the row gone,
-    without its event, or differing from it). Two queries by index (the row by id, its event by
-    (row_table, row_pk)), whatever the size of the chain; a third only to name a row's
-    organization where it has no event.
+def verify_rows(rows: list[tuple], *, registries: bool = False) -> list[Problem]:
+    """Append-only rows, each a (model, pk), each checked on its own against its row event
+    (`row.created`, or `row.baseline` for a row that existed when rows were covered) as the nightly
+    pass checks a row it reads again (`_check_range`): the event still hashes and its successor
+    links to it, and the row's canonical values are the values it recorded (its digest; else each
+    recorded field compared). The problems found, each named as `verify_audit_log` names it (the
+    row gone, without its event, or differing from it): one a row at most, and with `registries`
+    one a chain at most. Two queries a row by index (the row by id, its event by (row_table,
+    row_pk)), whatever the size of the chain; a third only to name a row's organization where it
+    has no event.
 
     An event rewritten and rehashed with its row, and every event after it rehashed too (or with
     none after it yet: a row just filed), still links. With `registries` (a caller about to reach
-    the state registries anyway: a filing package sent), the event is read against the first head
-    each registry holds of its chain at or after it (`_check_against_registries`): one request to
-    each, whatever the number of heads they hold, and the chain walked from the event to the
-    farthest of those heads (the events since, at most, the night before it was anchored). Without,
-    or where none holds a head at or after it, nothing outside the organization covers it yet: not
-    a problem (the next anchor covers it, and the nightly verification reads it against that
-    anchor)."""
-    walk = _Walk({}, None, 0, 1)
-    walk.registries = registries
-    try:
-        _check_range(walk, model, pk - 1, pk, again=True)
-    except _Broken as broken:
-        return broken.problem
-    return None
+    the state registries anyway: a filing package sent), the rows' events are then read against
+    the state registries' heads, once a chain (`_check_against_registries`): one request to each
+    registry and one walk, from the earliest of the events to the farthest head, whatever the
+    number of rows; a break is named once. A chain where a row already reads broken is not asked
+    about (the rows are refused anyway, and the walk would name the same event again). Without, or
+    where no registry holds a head at or after the rows, nothing outside the organization covers
+    them yet: not a problem (the next anchor covers them, and the nightly verification reads them
+    against that anchor)."""
+    problems, events = [], []
+    for model, pk in rows:
+        walk = _Walk({}, None, 0, 1)
+        walk.reread = []
+        try:
+            _check_range(walk, model, pk - 1, pk, again=True)
+        except _Broken as broken:
+            problems.append(broken.problem)
+        else:
+            events += walk.reread
+    if registries:
+        broken_chains = {problem.chain for problem in problems}
+        problems += _check_against_registries([event for event in events if event["chain"] not in broken_chains])
+    return problems
 
 
 def _decoded(text: str | None):
@@ -770,12 +785,11 @@ def _decoded(text: str | None):
     return None if text is None else json_value(text)
 
 
-def _recheck_event(event: dict, table: str, registries: bool) -> bool:
+def _recheck_event(event: dict, table: str) -> bool:
     """An event walked by an earlier pass, read again with its row: its content still has its
     hash, and the next event of its chain still links to that hash (an event rewritten and
     rehashed breaks its successor's link, unless every later event was rehashed too, which the
-    anchors catch); with `registries`, it is read against the state registries' heads of its chain
-    (`_check_against_registries`). Whether its record hashes to its row digest."""
+    anchors catch: `verify_rows` with `registries`). Whether its record hashes to its row digest."""
     where = dict(chain=event["chain"], organization_id=event["organization_id"], seq=event["seq"],
                  table=table, row_id=event["row_pk"])  # fmt: skip
     names = CONTENT_FIELDS_V1 if event["chain"] == LEGACY_CHAIN else CONTENT_FIELDS
@@ -787,35 +801,64 @@ def _recheck_event(event: dict, table: str, registries: bool) -> bool:
             raise _Broken(Problem("its content does not match its hash", **where))
     if event["successor_link"] is not None and event["successor_link"] != event["hash"]:
         raise _Broken(Problem("the next event's link to it is broken: it was rewritten", **where))
-    if registries:
-        _check_against_registries(event, where)
     return sha256(record.encode()).hexdigest() == event["row_digest"]
 
 
-def _check_against_registries(event: dict, where: dict) -> None:
-    """A row's event against the first head each state registry holds of its chain at or after it
-    (`registry_anchors`), by the nightly walk (`_walk_chain`) from the event to the farthest such
-    head: every event between still links and hashes, and each head's event has the hash the
-    registry holds (else the chain was rewritten after it was anchored: the event with its row and
-    every event after it rehashed, or the event with none after it yet), and is still there (else
+def _check_against_registries(events: list[dict]) -> list[Problem]:
+    """Rows' events (as `_row_events` reads them again) against the state registries' heads of
+    their chains: one problem a chain at most (`_chain_against_registries`)."""
+    problems = []
+    by_chain = sorted(events, key=lambda event: (event["chain"], event["seq"]))
+    for chain, chain_events in groupby(by_chain, key=lambda event: event["chain"]):
+        problem = _chain_against_registries(chain, list(chain_events))
+        if problem is not None:
+            problems.append(problem)
+    return problems
+
+
+def _chain_against_registries(chain: str, filed: list[dict]) -> Problem | None:
+    """Rows' events of one chain (in chain order) against the first head each state registry holds
+    of it at or after the earliest (`registry_anchors`: one request a registry), by the nightly walk
+    (`_walk_chain`) from that event to the farthest such head (the events since, at most, the night
+    before it was anchored): every event between still links and hashes, and each head's event has
+    the hash the registry holds (else the chain was rewritten after it was anchored: an event with
+    its row and every event after it rehashed, or with none after it yet), and is still there (else
     events were removed from its end). A registry holding none at or after it has nothing to
-    compare. Named at the row: where the break is found at a later event, that event too."""
-    seq, chain = event["seq"], event["chain"]
-    anchors = registry_anchors(event["organization_id"], chain, seq)
+    compare. A head at or after the earliest event covers the later ones where no head lies between
+    them: rows written in one transaction, as a filing's are (a head is anchored once committed).
+    The break named once (`_named_at_rows`)."""
+    first = filed[0]
+    anchors = registry_anchors(first["organization_id"], chain, first["seq"])
     if not anchors:
-        return
+        return None
     walk = _Walk({chain: anchors}, None, 0, 2000)
-    walk.resume[chain] = (seq, event["hash"])
+    walk.resume[chain] = (first["seq"], first["hash"])
     last = max(anchor.seq for anchor in anchors)
-    events = (row for rows in shaped_chunks(_chain_span_query, chunk_size=2000, chain=chain, first=seq, last=last)
-              for row in rows)  # fmt: skip
+    events = (row for rows in shaped_chunks(_chain_span_query, chunk_size=2000, chain=chain, first=first["seq"],
+                                            last=last) for row in rows)  # fmt: skip
     try:
         _walk_chain(walk, chain, events, "")
     except _Broken as broken:
-        found = broken.problem
-        named = found.seq in (None, seq) or f"#{found.seq} " in found.reason
-        after = "" if named else f"event #{found.seq} after it: "
-        raise _Broken(Problem(after + found.reason, **where)) from None
+        return _named_at_rows(broken.problem, filed)
+    return None
+
+
+def _named_at_rows(found: Problem, filed: list[dict]) -> Problem:
+    """A break the walk from the earliest of rows' events `filed` found, named once: at the row
+    whose event it is, else at every row it follows ("event #N after it", or "after them"), unless
+    the reason already names its event."""
+    at = next((event for event in filed if event["seq"] == found.seq), None)
+    if found.seq is None or at is not None:
+        rows, after = [at or filed[0]], ""
+    else:
+        rows = [event for event in filed if event["seq"] < found.seq] or filed[:1]
+        named = f"#{found.seq} " in found.reason
+        after = "" if named else f"event #{found.seq} after {'it' if len(rows) == 1 else 'them'}: "
+    first, *others = rows
+    return Problem(
+        after + found.reason, first["chain"], first["organization_id"], first["seq"], first["row_table"],
+        first["row_pk"], also=tuple((event["row_table"], event["row_pk"], event["seq"]) for event in others),
+    )  # fmt: skip
 
 
 def _chain_span_query(*, chain: str, first: int, last: int):

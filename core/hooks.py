@@ -298,8 +298,8 @@ REGISTRY_CHECK = declare(
 )
 REGISTRY_ANCHORS = declare(
     "registry_anchors",
-    asked_by="core.audit_anchors.registry_anchors (core.audit_verify.verify_row: a filed row about to be sent, its "
-    "event read against the registries' heads of its chain)",
+    asked_by="core.audit_anchors.registry_anchors (core.audit_verify.verify_rows: a filing's rows about to be sent, "
+    "their events read against the registries' heads of their chain, once a package)",
     answered_by="statefiling (statefiling.apps)",
     answer="anchors(organization_id, chain, seq) -> [Anchor]: of each state registry the organization files with, "
     "the first head of the chain it holds at or after seq (one request a registry; none where it holds none or "

@@ -11,17 +11,18 @@ summary, or House control where the pack states none).
 A row rewritten together with its stored digest still hashes to it: so each row is also read
 against the `row.created` event the audit chain recorded when it was written (or the `row.baseline`
 event of a row that existed when rows were covered, cardroom 0004: QuarterFiling is older than
-that migration, FiledDealers younger; none is without one), by the audit log's own check of one row
-(`core.audit_verify.verify_row`: the event still hashes and links, the row's canonical values are
-those it recorded). Two queries a row by index, not a walk of the chain.
+that migration, FiledDealers younger; none is without one), by the audit log's own check of a row
+(`core.audit_verify.verify_rows`: each event still hashes and links, each row's canonical values
+are those it recorded). Two queries a row by index, not a walk of the chain.
 
 That event links to nothing after it while it is the last of its chain (right after filing), and
 still links when every event after it is rehashed with it: a row rewritten with its event's record,
 digest and hash alike still reads as recorded. So before a package is sent (`registries`), the
-event is read against the heads the state registries hold of its chain, beyond the organization's
-reach (`verify_row(registries=True)`: one request a registry, and the chain walked from the event
-to the farthest head). Not when a package is built: a filing never waits on the network (statefiling.services),
-and the package built is read so again before it is sent."""
+rows' events are read against the heads the state registries hold of their chain, beyond the
+organization's reach, once for the filing (`verify_rows(registries=True)`: one request a registry,
+and the chain walked from the earlier of the two events to the farthest head; a break after both
+is named once, at both rows). Not when a package is built: a filing never waits on the network
+(statefiling.services), and the package built is read so again before it is sent."""
 
 from dataclasses import replace
 
@@ -29,7 +30,7 @@ from accounting import published
 from accounting.models import QuarterFiling
 from accounting.rules import QUARTERLY_SUMMARY
 from core.audit import chain_name
-from core.audit_verify import Problem, verify_row
+from core.audit_verify import Problem, verify_rows
 
 from .models import FiledDealers, Submission
 
@@ -52,21 +53,23 @@ def altered(
 ) -> str:
     """Empty where the filing's figures and its frozen dealers' hold (None: a quarter filed before
     it was kept) hash to their stored digests and read as their row events recorded them (with
-    `registries`, each row event also against the state registries' heads of its chain), and the package `queued` (a filing's own, not an amendment's) carries them; else each
-    mismatch (one a row), named after the rule cited."""
-    found = []
+    `registries`, their row events also against the state registries' heads of their chain, once),
+    and the package `queued` (a filing's own, not an amendment's) carries them; else each mismatch
+    (one a row, a break the registries' heads show once), named after the rule cited."""
+    found, hashing = [], []
     figures_now = published.figures_digest(filing.figures)
     if figures_now != filing.figures_sha256:
         found.append(_named(filing, filing, "figures no longer hash", filing.figures_sha256, figures_now))
     else:
-        found += _unrecorded(filing, registries)
+        hashing.append(filing)
     if frozen is not None:
         dealers_now = FiledDealers.digest(frozen.dealers, frozen.dealers_without_identifier)
         if dealers_now != frozen.dealers_sha256:
             what = "dealers, dealers_without_identifier no longer hash"
             found.append(_named(filing, frozen, what, frozen.dealers_sha256, dealers_now))
         else:
-            found += _unrecorded(frozen, registries)
+            hashing.append(frozen)
+    found += _unrecorded(hashing, registries)
     if queued is not None and not found:
         found += _package_differs(filing, frozen, queued)
     return f"{QUARTERLY_SUMMARY.at(filing.site)}: {' '.join(found)}" if found else ""
@@ -79,11 +82,12 @@ def _named(filing: QuarterFiling, row, what: str, filed: str, now: str) -> str:
     return str(Problem(reason, chain_name(organization_id), organization_id, None, row._meta.db_table, row.pk))
 
 
-def _unrecorded(row, registries: bool) -> list[str]:
-    """The row against the row event recorded when it was written, named as `verify_audit_log`
-    names it (a row rewritten with a digest that matches it still differs from its event)."""
-    problem = verify_row(type(row), row.pk, registries=registries)
-    return [] if problem is None else [str(replace(problem, reason=f"{problem.reason}: {NOT_SENT}."))]
+def _unrecorded(rows: list, registries: bool) -> list[str]:
+    """The rows against the row events recorded when they were written, named as `verify_audit_log`
+    names them (a row rewritten with a digest that matches it still differs from its event); with
+    `registries`, their events against the state registries' heads of their chain, once."""
+    problems = verify_rows([(type(row), row.pk) for row in rows], registries=registries)
+    return [str(replace(problem, reason=f"{problem.reason}: {NOT_SENT}.")) for problem in problems]
 
 
 def _package_differs(filing: QuarterFiling, frozen: FiledDealers | None, queued: Submission) -> list[str]:

@@ -116,8 +116,8 @@ def _point_back(submission: Submission) -> None:
 
 def _withheld(submission: Submission) -> bool:
     """Before each attempt: the filing's figures and frozen dealers' hold still hash as filed and
-    read as their row events recorded them, each row event also against the heads the state
-    registries hold of its chain (`as_filed.read(registries=True)`), and an original
+    read as their row events recorded them, those events also against the heads the state
+    registries hold of their chain, once (`as_filed.read(registries=True)`), and an original
     package carries them. Else nothing is sent: the attempt is kept with the problem named (the
     quarter's page and the API show it), audited the first time it is found, and the sweep tries
     again; once the rows are set right the same package goes under its Idempotency-Key (House

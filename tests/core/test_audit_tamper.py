@@ -20,7 +20,7 @@ from core.appendonly import GUARD_TABLE, ImmutableRecordError, drop_trigger_sql,
 from core.audit import GENESIS_HASH, LEGACY_CHAIN, canonical_content, chain_hash, chain_name, event_values, record_event
 from core.audit_anchors import anchor_chains
 from core.audit_rows import ROW_CREATED, canonical_row, covered_models, row_digest, row_fields
-from core.audit_verify import verify_chain, verify_row
+from core.audit_verify import verify_chain, verify_rows
 from core.models import AuditEvent
 from floor import services as floor
 from floor.calculations import business_date
@@ -142,7 +142,8 @@ def test_two_fields_changed_behind_the_applications_back_are_named_in_the_models
     assert names.index("total_cents") < names.index("prepared_as")
     sql = f"UPDATE {table} SET prepared_as = 'forged', total_cents = 90000 WHERE id = %s"
     _tamper(table, sql, [fill.pk])
-    for problem in (_broken(), verify_row(Slip, fill.pk)):
+    (of_the_row,) = verify_rows([(Slip, fill.pk)])
+    for problem in (_broken(), of_the_row):
         assert problem.fields == ("total_cents", "prepared_as")
         assert problem.reason.startswith("total_cents, prepared_as differ from event #") and problem.reason.endswith(
             f"(total_cents was 60000, is 90000; prepared_as was {fill.prepared_as!r}, is 'forged')"

@@ -1,13 +1,14 @@
 """A filed row whose row event is the last of its chain (right after filing: nothing links to it
 yet), or whose every later event is rehashed with it, can be rewritten with its event's record,
 digest and hash alike, and the queued package with it: each still reads as the other records, and
-the per-row check (`as_filed`, through `core.audit_verify.verify_row`) passed it. Before a package
-is sent, the event is now read against the heads the state registry holds of its chain, beyond
-the organization's reach, walking the chain from it to the first such head: a head with another
-hash, or a head past the chain's end (the events after it removed), withholds the package, naming
-the row and the registry's anchor. Where the registry holds no head at or after
-it, nothing outside the organization covers it yet: sent (the limit, until the next anchor). The
-registry runs in this process (registry_in_process)."""
+the per-row check (`as_filed`, through `core.audit_verify.verify_rows`) passed it. Before a package
+is sent, the filed rows' events are now read against the heads the state registry holds of their
+chain, beyond the organization's reach, once a package (one request a registry, whatever the rows),
+walking the chain from the earlier event to the first such head: a head with another hash, or a
+head past the chain's end (the events after it removed), withholds the package, naming the row (or
+every filed row the break follows, in one line) and the registry's anchor. Where the registry holds
+no head at or after them, nothing outside the organization covers them yet: sent (the limit, until
+the next anchor). The registry runs in this process (registry_in_process)."""
 
 import pytest
 
@@ -18,11 +19,12 @@ from core.audit_rows import canonical_row, row_digest, row_fields
 from core.models import AuditEvent
 from registry.models import ReceivedAnchor, ReceivedFiling
 from statefiling import as_filed, services, tasks
+from statefiling.delivery import ANCHORS_PATH
 from statefiling.models import FiledDealers, Submission
 from tests.core.test_audit_tamper import _rewrite_and_rehash, _tamper
 
 from .registry_in_process import URL
-from .test_filed_digest import DEALERS, ND_RULE, filed_q3, posted, rewrite_dealers
+from .test_filed_digest import DEALERS, FILINGS, ND_RULE, filed_q3, posted, rewrite_dealers, row_event_seq
 
 pytestmark = pytest.mark.usefixtures("quarter_played")
 
@@ -60,9 +62,19 @@ def filed_with_its_hold_last(client_for, manager, site) -> tuple:
     return submission, frozen, event
 
 
+def delivered_asking_once(submission: Submission, registry) -> str:
+    """The package's delivery attempt (the task), the registry asked for its heads of the filed
+    rows' chain once, not once a filed row: its outcome."""
+    asked_before = len(registry.requests)
+    outcome = tasks.deliver_filing(submission.pk)
+    asked = [path for method, path in registry.requests[asked_before:] if path.startswith(ANCHORS_PATH)]
+    assert len(asked) == 1, asked
+    return outcome
+
+
 def withheld(submission: Submission, registry) -> str:
     """Not sent, nothing posted: the problem kept on the submission."""
-    assert tasks.deliver_filing(submission.pk) == "withheld"
+    assert delivered_asking_once(submission, registry) == "withheld"
     assert posted(registry) == [] and not ReceivedFiling.objects.exists()
     return Submission.objects.get(pk=submission.pk).last_error
 
@@ -103,11 +115,13 @@ def test_a_hold_whose_later_events_were_removed_to_make_it_last_is_withheld_agai
 
     shown = withheld(submission, in_process_registry)
     assert shown.startswith(f"{ND_RULE}: ")
-    assert (
-        f"organization {org.pk} (chain org-{org.pk}), table {DEALERS} id {frozen.pk}, event #{filed.seq}: "
+    assert (  # after both filed rows: named once, at both
+        f"organization {org.pk} (chain org-{org.pk}), table {FILINGS} id {submission.filing_id}, "
+        f"event #{row_event_seq(submission.filing)}, and table {DEALERS} id {frozen.pk}, event #{filed.seq}: "
         f"anchored event #{head.seq} is missing (the anchor of "
     ) in shown
     assert f"(the ND registry at {URL})); the chain ends at #{filed.seq}: events were removed from its end" in shown
+    assert shown.count("events were removed") == 1
 
 
 def test_a_hold_rewritten_with_its_event_and_every_later_event_rehashed_is_withheld_against_the_registrys_anchor(
@@ -116,7 +130,8 @@ def test_a_hold_rewritten_with_its_event_and_every_later_event_rehashed_is_withh
     """The hold's event has successors, all rehashed with it, so every link holds and the event
     read alone passes: the chain walked from it to the registry's next head finds that head's
     event no longer has the hash the registry holds. The filing's own row, whose event comes
-    before it, is named too: the chain after it no longer reads as anchored."""
+    before it, is named with it in the one line: the chain after both no longer reads as anchored,
+    one break named once."""
     submission, frozen, filed = filed_with_its_hold_last(client_for, manager, site)
     services.connect_registry(  # an audited act after the filing: the hold's event has a successor
         acting_user=manager.user, organization=org, jurisdiction="ND", url=URL, credential=linked.credential
@@ -130,11 +145,12 @@ def test_a_hold_rewritten_with_its_event_and_every_later_event_rehashed_is_withh
 
     shown = withheld(submission, in_process_registry)
     assert (
-        f"organization {org.pk} (chain org-{org.pk}), table {DEALERS} id {frozen.pk}, event #{filed.seq}: "
-        f"event #{head.seq} after it: its hash {rehashed.hash} differs from the anchor of "
+        f"organization {org.pk} (chain org-{org.pk}), table {FILINGS} id {submission.filing_id}, "
+        f"event #{row_event_seq(submission.filing)}, and table {DEALERS} id {frozen.pk}, event #{filed.seq}: "
+        f"event #{head.seq} after them: its hash {rehashed.hash} differs from the anchor of "
     ) in shown
     assert f"(the ND registry at {URL}), {head.hash}: the chain was rewritten after it was anchored" in shown
-    assert f"table accounting_quarterfiling id {submission.filing_id}, event #" in shown
+    assert shown.count(f"event #{head.seq} after") == shown.count("the chain was rewritten") == 1
 
 
 def test_without_an_anchor_at_or_after_it_a_hold_rewritten_with_its_last_event_is_sent_which_is_the_limit(
@@ -144,5 +160,5 @@ def test_without_an_anchor_at_or_after_it_a_hold_rewritten_with_its_last_event_i
     nightly verification reads the chain against it); until then the rewrite reads as filed."""
     submission, frozen, _ = filed_with_its_hold_last(client_for, manager, site)
     forge_hold(submission, frozen, frozen.dealers_without_identifier + 2)
-    assert tasks.deliver_filing(submission.pk) == "delivered"
+    assert delivered_asking_once(submission, in_process_registry) == "delivered"
     assert ReceivedFiling.objects.get().package["dealers_without_identifier"] == frozen.dealers_without_identifier + 2
