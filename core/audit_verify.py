@@ -825,21 +825,24 @@ def _chain_against_registries(chain: str, filed: list[dict]) -> Problem | None:
     its row and every event after it rehashed, or with none after it yet), and is still there (else
     events were removed from its end). A registry holding none at or after it has nothing to
     compare. A head at or after the earliest event covers the later ones where no head lies between
-    them: rows written in one transaction, as a filing's are (a head is anchored once committed).
-    The break named once (`_named_at_rows`)."""
-    first = filed[0]
-    anchors = registry_anchors(first["organization_id"], chain, first["seq"])
-    if not anchors:
-        return None
-    walk = _Walk({chain: anchors}, None, 0, 2000)
-    walk.resume[chain] = (first["seq"], first["hash"])
-    last = max(anchor.seq for anchor in anchors)
-    events = (row for rows in shaped_chunks(_chain_span_query, chunk_size=2000, chain=chain, first=first["seq"],
-                                            last=last) for row in rows)  # fmt: skip
-    try:
-        _walk_chain(walk, chain, events, "")
-    except _Broken as broken:
-        return _named_at_rows(broken.problem, filed)
+    them: rows written in one transaction, as a filing's are (a head is anchored once committed),
+    one request a registry; rows past the farthest head asked (written after it was anchored) are
+    asked about again from the first of them. The break named once (`_named_at_rows`)."""
+    while filed:
+        first = filed[0]
+        anchors = registry_anchors(first["organization_id"], chain, first["seq"])
+        if not anchors:
+            return None
+        walk = _Walk({chain: anchors}, None, 0, 2000)
+        walk.resume[chain] = (first["seq"], first["hash"])
+        last = max(anchor.seq for anchor in anchors)
+        events = (row for rows in shaped_chunks(_chain_span_query, chunk_size=2000, chain=chain, first=first["seq"],
+                                                last=last) for row in rows)  # fmt: skip
+        try:
+            _walk_chain(walk, chain, events, "")
+        except _Broken as broken:
+            return _named_at_rows(broken.problem, filed)
+        filed = [event for event in filed if event["seq"] > last]  # past every head asked: asked again from them
     return None
 
 

@@ -16,7 +16,9 @@ from core import filing_package
 from core.audit import chain_head
 from core.audit_anchors import anchor_chains
 from core.audit_rows import canonical_row, row_digest, row_fields
+from core.audit_verify import verify_rows
 from core.models import AuditEvent
+from floor.models import Slip
 from registry.models import ReceivedAnchor, ReceivedFiling
 from statefiling import as_filed, services, tasks
 from statefiling.delivery import ANCHORS_PATH
@@ -162,3 +164,32 @@ def test_without_an_anchor_at_or_after_it_a_hold_rewritten_with_its_last_event_i
     forge_hold(submission, frozen, frozen.dealers_without_identifier + 2)
     assert delivered_asking_once(submission, in_process_registry) == "delivered"
     assert ReceivedFiling.objects.get().package["dealers_without_identifier"] == frozen.dealers_without_identifier + 2
+
+
+def test_rows_written_on_both_sides_of_an_anchor_are_each_read_against_a_head_at_or_after_them(
+    linked, in_process_registry, client_for, manager, site, org, monkeypatch
+):
+    """Rows of one chain checked together (`verify_rows`) whose events lie on both sides of a head
+    the registry holds: a slip of the quarter played, anchored, then the quarter filed and anchored
+    again. The walk from the slip's event reaches only the first head; the hold after it, rewritten
+    with its event and every later event rehashed, is read against the second head, asked for from
+    the hold's own event: named, not passed because the slip's walk found its chain whole."""
+    slip = Slip.objects.filter(table__site=site).order_by("pk").first()
+    anchor_at_the_registry(monkeypatch, org.pk)
+    first_head = chain_head(org.pk)
+    submission, frozen, filed = filed_with_its_hold_last(client_for, manager, site)
+    assert filed.seq > first_head.seq
+    services.connect_registry(  # an audited act after the filing: the hold's event has a successor
+        acting_user=manager.user, organization=org, jurisdiction="ND", url=URL, credential=linked.credential
+    )
+    anchor_at_the_registry(monkeypatch, org.pk)
+    head = chain_head(org.pk)
+    forge_hold(submission, frozen, frozen.dealers_without_identifier + 2)
+    asked_before = len(in_process_registry.requests)
+
+    (problem,) = verify_rows([(Slip, slip.pk), (FiledDealers, frozen.pk)], registries=True)
+    assert (problem.table, problem.row_id, problem.seq) == (DEALERS, frozen.pk, filed.seq)
+    assert problem.reason.startswith(f"event #{head.seq} after it: its hash ")
+    asked = [path for _, path in in_process_registry.requests[asked_before:] if path.startswith(ANCHORS_PATH)]
+    assert len(asked) == 2, asked  # from the slip's event, then from the hold's, past the first head
+    assert verify_rows([(Slip, slip.pk)], registries=True) == []  # the slip itself reads as anchored
