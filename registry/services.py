@@ -93,7 +93,7 @@ def register_licensee(
     licence_number = licence_number.strip()
     with transaction.atomic():
         agency, agency_created = _agency(agency_name, jurisdiction, contact)
-        licensee = _held(agency, licence_number)
+        licensee = licence_holder(agency, licence_number)
         registered = licensee is None
         if registered:
             licensee, registered = _register(agency, name, licence_number, expected_from, refuse_existing)
@@ -132,7 +132,7 @@ def _agency(agency_name: str, jurisdiction: str | None, contact: str) -> tuple[A
     return Agency.objects.create(name=agency_name, jurisdiction=jurisdiction or "ND", contact=contact), True
 
 
-def _held(agency: Agency, licence_number: str) -> Licensee | None:
+def licence_holder(agency: Agency, licence_number: str) -> Licensee | None:
     """The agency's licensee holding this licence number, whatever its case."""
     return Licensee.objects.filter(agency=agency, licence_number__iexact=licence_number).first()
 
@@ -148,7 +148,7 @@ def _register(agency, name, licence_number, expected_from, refuse_existing) -> t
                 agency=agency, name=name, licence_number=licence_number, expected_from=expected_from
             ), True
     except IntegrityError as exc:
-        held = _held(agency, licence_number)
+        held = licence_holder(agency, licence_number)
         if held is None or refuse_existing:
             raise database_refusal(exc) from exc
         return held, False

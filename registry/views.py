@@ -354,5 +354,9 @@ def register_licensee(request, regulator):
         if registered is not None:
             messages.success(request, f"{registered[0]} is registered with {agency}; issue it a credential below.")
             return redirect("registry:licensee", pk=registered[0].pk)
-    context = {"agency": agency, "form": form}
+    # A licence refused as held: which licensee holds it, one click to its page (House control:
+    # a licence identifies one licensee at the agency, whatever its case).
+    taken = form.is_bound and "licence_number" in form.errors and form.data.get("licence_number", "").strip()
+    holder = services.licence_holder(agency, form.data["licence_number"].strip()) if taken else None
+    context = {"agency": agency, "form": form, "holder": holder}
     return render(request, "registry/register_licensee.html", context, status=page_status(form))

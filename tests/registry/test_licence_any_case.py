@@ -79,6 +79,8 @@ def test_the_page_refuses_a_licence_held_in_another_case_at_its_field_with_a_400
     assert response.status_code == 400
     assert error_at(response.content.decode(), "licence_number").count("<li>") == 1
     assert SAID in error_at(response.content.decode(), "licence_number")
+    holder = f'held by <a href="/registry/licensees/{world["elks"].pk}/">{world["elks"].name}</a>'
+    assert holder in response.content.decode()  # one click to the licensee holding it
     assert numbers() == ["G-1"] and registrations() == before
 
 
@@ -98,13 +100,13 @@ def test_the_database_refuses_a_licence_held_in_another_case_in_the_checks_words
 def looked_before_it_was_written(monkeypatch):
     """The service's look, for a registration that looked before another of the licence (sent at
     the same moment) was written: it finds nothing the first time."""
-    held, looks = services._held, []
+    held, looks = services.licence_holder, []
 
     def first_finds_nothing(agency, licence_number):
         looks.append(licence_number)
         return None if len(looks) == 1 else held(agency, licence_number)
 
-    monkeypatch.setattr(services, "_held", first_finds_nothing)
+    monkeypatch.setattr(services, "licence_holder", first_finds_nothing)
 
 
 def test_the_page_answers_the_databases_refusal_of_a_raced_registration_as_a_400_at_the_field(world, monkeypatch):
@@ -113,6 +115,8 @@ def test_the_page_answers_the_databases_refusal_of_a_raced_registration_as_a_400
     response = world["supervisor"].post(REGISTER, {**MOOSE, "licence_number": "g-1"})
     assert response.status_code == 400
     assert SAID in error_at(response.content.decode(), "licence_number")
+    holder = f'held by <a href="/registry/licensees/{world["elks"].pk}/">{world["elks"].name}</a>'
+    assert holder in response.content.decode()  # one click to the licensee holding it
     assert numbers() == ["G-1"] and registrations() == before
 
 
@@ -130,7 +134,7 @@ def test_two_registrations_of_one_licence_in_two_cases_sent_at_once_register_one
     SQLite, where writers queue, the second waits and its look finds the first. Either way one
     licensee, and the other refused at its field in the one sentence."""
     other = after_first_look(
-        monkeypatch, services, "_held",
+        monkeypatch, services, "licence_holder",
         lambda user: register(" g-7", refuse_existing=True, name="Other Lodge"), manager.user,
     )  # fmt: skip
     try:
