@@ -27,8 +27,9 @@ def dealer_holds(site: Site, quarter: Quarter) -> DealerHolds:
     number of queries."""
     if get_pack(site.jurisdiction).dealer_view_absent():
         return DealerHolds(None)
-    days, shifts = published.table_days_and_shifts([site.pk], quarter.start, quarter.end)
-    summaries = [s for game in GAMES for s in published.summarize_dealers(shifts, days, game)]
+    # The dealer hold report's own totals (`dealer_totals`): what is filed is what it prints.
+    totals = published.dealer_totals([site.pk], quarter.start, quarter.end, GAMES)
+    summaries = [s for game in GAMES for s in totals[game].dealers]
     identifiers = dict(
         Employee.objects.filter(pk__in={s.dealer_id for s in summaries}).values_list("pk", "state_identifier")
     )
@@ -43,7 +44,7 @@ def dealer_holds(site: Site, quarter: Quarter) -> DealerHolds:
                 "identifier": identifier,
                 "name": s.dealer_name[:200] or identifier,
                 "game": s.game,
-                "shifts": len(s.shifts),
+                "shifts": s.shifts,
                 "separable_shifts": s.separable_shifts,
                 "drop_cents": s.total.drop_cents,
                 "gross_proceeds_cents": s.total.gross_proceeds_cents,
