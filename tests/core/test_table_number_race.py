@@ -18,24 +18,21 @@ from .test_table_options import CODES, as_posted, body
 CITED = {"ND": "ND 99-01.3-08-02(1)", "WA-HB": "House control", "WA-BJ": "House control", "NY": "House control"}
 
 
-def looking_before_once(patch):
-    """The table checks (the pack's number check and the model's constraints) skipped for one
-    request's first look only: the copy that looked before the other was written; a second look
-    (the service's, once the database refused) sees it."""
+def looking_before(patch, looks: int = 1):
+    """The table checks (the pack's number check and the model's constraints) skipped for the
+    request's first `looks` looks (the API's one, the service's; the page's form's and the
+    service's, two): the copy that looked before the other was written; a later look (the
+    service's, once the database refused) sees it."""
     real_number, real_constraints = packs.common.number_errors, Table.validate_constraints
-    looked = {"number": False, "constraints": False}
+    looked = {"number": 0, "constraints": 0}
 
     def number_errors(table):
-        if not looked["number"]:
-            looked["number"] = True
-            return {}
-        return real_number(table)
+        looked["number"] += 1
+        return {} if looked["number"] <= looks else real_number(table)
 
     def validate_constraints(self, exclude=None):
-        if not looked["constraints"]:
-            looked["constraints"] = True
-            return None
-        return real_constraints(self, exclude=exclude)
+        looked["constraints"] += 1
+        return None if looked["constraints"] <= looks else real_constraints(self, exclude=exclude)
 
     patch.setattr(packs.common, "number_errors", number_errors)
     patch.setattr(Table, "validate_constraints", validate_constraints)
@@ -53,7 +50,7 @@ def test_the_api_refuses_a_raced_table_number_in_the_checks_words_citing_the_pac
     before = written()
     checked = api.post("/api/v1/tables/", body(site, code), format="json")
     with pytest.MonkeyPatch.context() as patch:
-        looking_before_once(patch)
+        looking_before(patch)
         raced = api.post("/api/v1/tables/", body(site, code), format="json")
     assert (checked.status_code, raced.status_code) == (400, 400), raced.json()
     assert raced.json() == checked.json()
@@ -71,7 +68,7 @@ def test_the_setup_page_refuses_a_raced_table_number_inline_citing_north_dakota(
     assert first.status_code == 302, first.context["form"].errors
     before = written()
     with pytest.MonkeyPatch.context() as patch:
-        looking_before_once(patch)
+        looking_before(patch, looks=2)  # the form's check, then the service's
         raced = client.post("/setup/tables/new/", posted)
     assert raced.status_code == 400, page(raced)[:500]
     assert raced.context["form"].errors["number"] == [
