@@ -115,18 +115,7 @@ def test_a_registration_given_expected_from_keeps_it(world):
     assert Licensee.objects.get(licence_number="G-7").expected_from == date(2026, 7, 1)
 
 
-@pytest.mark.parametrize(
-    ("posted", "field", "said"),
-    [
-        ({"name": "  "}, "name", "House control: Name is required; the record is not kept without it."),
-        ({"licence_number": ""}, "licence_number", "House control: Licence number is required"),
-        ({"licence_number": "G" * 61}, "licence_number", "at most 60 characters"),
-        ({"expected_from": "2026-02-30"}, "expected_from", "House control: expected_from names no day of the calendar"),
-        ({"expected_from": "1999-12-31"}, "expected_from", "2000-01-01"),
-        ({"licence_number": "G-1"}, "licence_number", LICENCE_TAKEN),
-        ({"licence_number": " g-1 "}, "licence_number", LICENCE_TAKEN),  # one licence whatever its case
-    ],
-)
+@pytest.mark.parametrize(("posted", "field", "said"), pages.REFUSALS)
 def test_a_registration_refused_is_a_400_at_its_field_in_the_pages_words_and_writes_nothing(world, posted, field, said):
     before = (Licensee.objects.count(), Agency.objects.count(), events(REGISTERED).count())
     response = register(world["supervisor"], {**MOOSE, **posted})
