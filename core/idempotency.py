@@ -102,22 +102,37 @@ class IdempotencyMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        key = request.headers.get(HEADER)
-        if key is None or request.method != "POST" or not request.path.startswith(API_PREFIX):
+        if not request.path.startswith(API_PREFIX):
             return self.get_response(request)
-        problem = key_problem(key)
-        if problem:
-            return _refusal(400, problem)
-        user = _user(request)
-        if user is None:
-            return self.get_response(request)  # the view answers 401 (or 403)
-        try:
-            digest = fingerprint(request)
-        except RequestDataTooBig:
-            return self.get_response(request)  # the view answers 413
-        return self._once(request, user, key, digest)
+        return once(request, self.get_response)
 
-    def _once(self, request, user, key, digest):
+
+def once(request, get_response):
+    """`get_response(request)`, run once per Idempotency-Key as this module says (a POST with the
+    header; anything else runs as it comes). The middleware's for /api/; a view elsewhere (the
+    state registry's API, `registry.api`) calls it from its `dispatch` for the acts it makes safe
+    to retry."""
+    key = request.headers.get(HEADER)
+    if key is None or request.method != "POST":
+        return get_response(request)
+    problem = key_problem(key)
+    if problem:
+        return _refusal(400, problem)
+    user = _user(request)
+    if user is None:
+        return get_response(request)  # the view answers 401 (or 403)
+    try:
+        digest = fingerprint(request)
+    except RequestDataTooBig:
+        return get_response(request)  # the view answers 413
+    return _Once(get_response).run(request, user, key, digest)
+
+
+class _Once:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def run(self, request, user, key, digest):
         now = timezone.now()
         with transaction.atomic():
             IdempotentRequest.objects.filter(user=user, key=key, expires_at__lte=now).delete()
@@ -146,6 +161,8 @@ class IdempotencyMiddleware:
     def _keep(self, claim: IdempotentRequest, response) -> None:
         """Keep a success; on anything else give the key back (the retry runs afresh)."""
         try:
+            if getattr(response, "render", None) and not getattr(response, "is_rendered", True):
+                response.render()  # a view's own answer (`once` from a dispatch), not yet rendered
             if 200 <= response.status_code < 300 and not response.streaming:
                 claim.status_code = response.status_code
                 claim.content_type = response.get("Content-Type", "")

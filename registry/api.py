@@ -22,6 +22,7 @@ from rest_framework.authentication import BaseAuthentication, SessionAuthenticat
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core import idempotency
 from core.api_filters import Pagination
 from core.limits import record_id
 from core.periods import Quarter
@@ -30,6 +31,7 @@ from packs import get_pack
 
 from . import api_schema as doc
 from . import queries, services
+from .forms import RegisterLicenseeForm
 from .models import Credential, Licensee, ReceivedAnchor, ReceivedDocument, ReceivedFiling
 
 KEYWORD = "Licensee"
@@ -418,7 +420,15 @@ def _licensee_param(request) -> int | None:
 
 
 class LicenseesView(RegistryView):
-    """The agency's licensees with their sites, filings, late and missing quarters (staff only)."""
+    """The agency's licensees with their sites, filings, late and missing quarters (staff only);
+    a state supervisor registers one with the agency (POST), as the supervisor's page does."""
+
+    def get_permissions(self):
+        return [SupervisorOnly()] if self.request.method == "POST" else super().get_permissions()
+
+    def dispatch(self, request, *args, **kwargs):
+        # A retry with the same Idempotency-Key registers once (core.idempotency, as under /api/).
+        return idempotency.once(request, lambda r: super(LicenseesView, self).dispatch(r, *args, **kwargs))
 
     @extend_schema(
         operation_id="licensees_list",
@@ -434,6 +444,39 @@ class LicenseesView(RegistryView):
         limit, offset = paginator.get_limit(request), paginator.get_offset(request)
         views = queries.licensees(party.agency, offset=offset, limit=limit)
         return Response({"results": [licensee_json(v) for v in views], "offset": offset, "limit": limit})
+
+    @extend_schema(
+        operation_id="licensees_create",
+        summary="Register a licensee with the agency (a state supervisor)",
+        parameters=[doc.IDEMPOTENCY_KEY],
+        request=doc.LicenseeIn,
+        responses={201: doc.LicenseeOut},
+    )
+    def post(self, request):
+        """The fields and checks of the supervisor's page (`views.register_licensee`: its form, then
+        `services.register_licensee(refuse_existing=True)`, audited): a field refused is a 400 keyed
+        by it, a licence the agency holds in any case refused at licence_number (`LICENCE_TAKEN`)."""
+        agency = request.party.regulator.agency
+        sent = request.data if isinstance(request.data, dict) else {}
+        data = {name: sent[name] for name in RegisterLicenseeForm.Meta.fields if sent.get(name) is not None}
+        not_text = {
+            name: f"{HOUSE}: give {name} as text." for name, value in data.items() if not isinstance(value, str)
+        }
+        if not_text:
+            raise exceptions.ValidationError(not_text)
+        data.setdefault("expected_from", timezone.localdate().replace(day=1).isoformat())  # as the page's default
+        form = RegisterLicenseeForm(data)
+        if not form.is_valid():
+            raise exceptions.ValidationError({name: list(errors) for name, errors in form.errors.items()})
+        licensee, _ = services.register_licensee(
+            acting_user=request.user,
+            agency_name=agency.name,
+            jurisdiction=agency.jurisdiction,
+            contact=agency.contact,
+            refuse_existing=True,
+            **form.cleaned_data,
+        )
+        return Response(licensee_json(queries.LicenseeView(licensee)), status=201)
 
 
 def licensee_json(view: queries.LicenseeView) -> dict:
@@ -473,10 +516,24 @@ class SupervisorOnly(LicenseeOrRegulator):
 
 
 class CredentialsView(RegistryView):
-    """A state supervisor issues a licensee of the agency a credential: the secret is in this
-    answer only (the registry keeps its SHA-256)."""
+    """A licensee's credentials, read by the agency's staff (GET), as its page lists them; a state
+    supervisor issues it a credential (POST): the secret is in this answer only (the registry keeps
+    its SHA-256)."""
 
-    permission_classes = [SupervisorOnly]
+    def get_permissions(self):
+        return [SupervisorOnly()] if self.request.method == "POST" else super().get_permissions()
+
+    @extend_schema(
+        operation_id="credentials_list",
+        summary="A licensee's credentials, newest first, with their last use (staff)",
+        responses=doc.CredentialRowOut(many=True),
+    )
+    def get(self, request, pk):
+        party = request.party
+        if party.regulator is None:
+            raise exceptions.PermissionDenied(f"{HOUSE}: a licensee's credentials are the agency's staff's.")
+        licensee = get_object_or_404(Licensee.objects.filter(agency=party.agency), pk=pk)
+        return Response([credential_json(c) for c in queries.credentials(licensee)])
 
     @extend_schema(
         operation_id="credentials_create",
@@ -513,3 +570,20 @@ class RevokeView(RegistryView):
         credential = get_object_or_404(Credential.objects.filter(licensee__agency=request.party.agency), pk=pk)
         credential = services.revoke_credential(acting_user=request.user, credential=credential)
         return Response({"id": credential.pk, "revoked_at": credential.revoked_at.isoformat()})
+
+
+def credential_json(credential: Credential) -> dict:
+    """A credential as the licensee's page lists it: never its secret nor the secret's digest."""
+
+    def when(moment):
+        return moment.isoformat() if moment else None
+
+    return {
+        "id": credential.pk,
+        "prefix": credential.prefix,
+        "issued_at": when(credential.issued_at),
+        "issued_by": credential.issued_by,
+        "revoked_at": when(credential.revoked_at),
+        "revoked_by": credential.revoked_by,
+        "last_used_at": when(credential.last_used_at),
+    }

@@ -4,6 +4,7 @@ is documented apart from the organization's (/api/schema/), which leaves it out 
 describe what registry.api answers; the licensee's credential is its security scheme."""
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.utils import OpenApiParameter
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework import serializers
 
@@ -203,6 +204,39 @@ class CredentialOut(serializers.Serializer):
     licensee = serializers.IntegerField()
     prefix = serializers.CharField()
     secret = serializers.CharField(help_text="Shown in this answer only.")
+
+
+class CredentialRowOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    prefix = serializers.CharField(help_text="The secret's first characters, as the licensee's page lists it.")
+    issued_at = serializers.DateTimeField()
+    issued_by = serializers.CharField()
+    revoked_at = serializers.DateTimeField(allow_null=True)
+    revoked_by = serializers.CharField(help_text="Empty while the credential is live.")
+    last_used_at = serializers.DateTimeField(
+        allow_null=True, help_text="When a request last authenticated with it, to the hour; null if never."
+    )
+
+
+class LicenseeIn(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    licence_number = serializers.CharField(
+        max_length=60,
+        help_text="Identifies the licensee at the agency, whatever its case; the packages it files name it.",
+    )
+    expected_from = serializers.DateField(
+        required=False,
+        help_text="A day of the first quarter whose return the agency expects of it; the first of this month if "
+        "not given.",
+    )
+
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    description="A retry with the same key and body answers the first answer again and writes nothing.",
+)
 
 
 class RevokedOut(serializers.Serializer):

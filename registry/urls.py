@@ -1,4 +1,6 @@
-from django.urls import path
+from django.urls import path, re_path
+
+from core.api import api_not_found
 
 from . import api, api_schema, views
 
@@ -24,4 +26,5 @@ urlpatterns = [
     path("api/v1/licensees/", api.LicenseesView.as_view(), name="api-licensees"),
     path("api/v1/licensees/<int:pk>/credentials/", api.CredentialsView.as_view(), name="api-credentials"),
     path("api/v1/credentials/<int:pk>/revoke/", api.RevokeView.as_view(), name="api-revoke"),
+    re_path(r"^api/", api_not_found),  # an id that is not a number, or no endpoint: JSON, never the HTML 404 page
 ]

@@ -14,8 +14,8 @@ ENDPOINTS = {
     "/registry/api/v1/anchors/": {"get", "post"},
     "/registry/api/v1/alerts/": {"get", "post"},
     "/registry/api/v1/dealers/": {"get"},
-    "/registry/api/v1/licensees/": {"get"},
-    "/registry/api/v1/licensees/{id}/credentials/": {"post"},
+    "/registry/api/v1/licensees/": {"get", "post"},
+    "/registry/api/v1/licensees/{id}/credentials/": {"get", "post"},
     "/registry/api/v1/credentials/{id}/revoke/": {"post"},
 }
 
