@@ -125,50 +125,48 @@ def once(request, get_response):
         digest = fingerprint(request)
     except RequestDataTooBig:
         return get_response(request)  # the view answers 413
-    return _Once(get_response).run(request, user, key, digest)
+    return _claimed(request, get_response, user, key, digest)
 
 
-class _Once:
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def run(self, request, user, key, digest):
-        now = timezone.now()
-        with transaction.atomic():
-            IdempotentRequest.objects.filter(user=user, key=key, expires_at__lte=now).delete()
-            try:
-                with transaction.atomic():
-                    claim = IdempotentRequest.objects.create(
-                        user=user,
-                        key=key,
-                        method=request.method,
-                        path=request.get_full_path()[:2000],
-                        fingerprint=digest,
-                        status_code=0,
-                        body=b"",
-                        created_at=now,
-                        expires_at=now + timedelta(hours=limits.IDEMPOTENCY_KEY_HOURS),
-                    )
-            except IntegrityError:  # the key's first request committed while this one waited
-                claim = None
-            if claim is None:
-                previous = IdempotentRequest.objects.get(user=user, key=key)
-                return _replay(previous) if previous.fingerprint == digest else _mismatch()
-            response = self.get_response(request)
-            self._keep(claim, response)
-        return response
-
-    def _keep(self, claim: IdempotentRequest, response) -> None:
-        """Keep a success; on anything else give the key back (the retry runs afresh)."""
+def _claimed(request, get_response, user, key: str, digest: str):
+    """The request run under its key's claim, or the first answer replayed (a mismatch refused)."""
+    now = timezone.now()
+    with transaction.atomic():
+        IdempotentRequest.objects.filter(user=user, key=key, expires_at__lte=now).delete()
         try:
-            if getattr(response, "render", None) and not getattr(response, "is_rendered", True):
-                response.render()  # a view's own answer (`once` from a dispatch), not yet rendered
-            if 200 <= response.status_code < 300 and not response.streaming:
-                claim.status_code = response.status_code
-                claim.content_type = response.get("Content-Type", "")
-                claim.body = response.content
-                claim.save(update_fields=["status_code", "content_type", "body"])
-            else:
-                claim.delete()
-        except DatabaseError:  # the request's own transaction failed: nothing it did is kept
-            transaction.set_rollback(True)
+            with transaction.atomic():
+                claim = IdempotentRequest.objects.create(
+                    user=user,
+                    key=key,
+                    method=request.method,
+                    path=request.get_full_path()[:2000],
+                    fingerprint=digest,
+                    status_code=0,
+                    body=b"",
+                    created_at=now,
+                    expires_at=now + timedelta(hours=limits.IDEMPOTENCY_KEY_HOURS),
+                )
+        except IntegrityError:  # the key's first request committed while this one waited
+            claim = None
+        if claim is None:
+            previous = IdempotentRequest.objects.get(user=user, key=key)
+            return _replay(previous) if previous.fingerprint == digest else _mismatch()
+        response = get_response(request)
+        _keep(claim, response)
+    return response
+
+
+def _keep(claim: IdempotentRequest, response) -> None:
+    """Keep a success; on anything else give the key back (the retry runs afresh)."""
+    try:
+        if getattr(response, "render", None) and not getattr(response, "is_rendered", True):
+            response.render()  # a view's own answer (`once` from a dispatch), not yet rendered
+        if 200 <= response.status_code < 300 and not response.streaming:
+            claim.status_code = response.status_code
+            claim.content_type = response.get("Content-Type", "")
+            claim.body = response.content
+            claim.save(update_fields=["status_code", "content_type", "body"])
+        else:
+            claim.delete()
+    except DatabaseError:  # the request's own transaction failed: nothing it did is kept
+        transaction.set_rollback(True)
