@@ -8,6 +8,8 @@ from drf_spectacular.utils import OpenApiParameter
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework import serializers
 
+from core import filing_package
+
 DOCUMENT = "registry"
 
 
@@ -99,8 +101,9 @@ class FilingDetailOut(FilingOut):
 
 
 class AnchorIn(serializers.Serializer):
-    chain = serializers.CharField()
-    seq = serializers.IntegerField(min_value=1)
+    # The rules `core.filing_package.anchor_problems` holds a head to, stated.
+    chain = serializers.RegexField(filing_package.CHAIN.pattern, help_text="The chain's name, like org-3.")
+    seq = serializers.IntegerField(min_value=1, max_value=filing_package.MAX_REF)
     hash = serializers.RegexField(r"^[0-9a-f]{64}$")
     head_at = serializers.CharField()
 
