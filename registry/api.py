@@ -128,6 +128,14 @@ class RegistryView(APIView):
     schema_document = doc.DOCUMENT
     permission_classes = [LicenseeOrRegulator]
     throttle_classes = [CredentialWriteThrottle]
+    # The methods that are a state supervisor's acts (registering a licensee, issuing a credential):
+    # SupervisorOnly answers them, the view's permission_classes the others.
+    supervisor_methods: frozenset[str] = frozenset()
+
+    def get_permissions(self):
+        if self.request.method in self.supervisor_methods:
+            return [SupervisorOnly()]
+        return super().get_permissions()
 
     def get_authenticators(self):
         return [LicenseeAuthentication(), _knox()(), SessionAuthentication()]
@@ -423,8 +431,7 @@ class LicenseesView(RegistryView):
     """The agency's licensees with their sites, filings, late and missing quarters (staff only);
     a state supervisor registers one with the agency (POST), as the supervisor's page does."""
 
-    def get_permissions(self):
-        return [SupervisorOnly()] if self.request.method == "POST" else super().get_permissions()
+    supervisor_methods = frozenset({"POST"})
 
     def dispatch(self, request, *args, **kwargs):
         # A retry with the same Idempotency-Key registers once (core.idempotency, as under /api/).
@@ -448,24 +455,19 @@ class LicenseesView(RegistryView):
     @extend_schema(
         operation_id="licensees_create",
         summary="Register a licensee with the agency (a state supervisor)",
-        parameters=[doc.IDEMPOTENCY_KEY],
         request=doc.LicenseeIn,
         responses={201: doc.LicenseeOut},
     )
     def post(self, request):
         """The fields and checks of the supervisor's page (`views.register_licensee`: its form, then
-        `services.register_licensee(refuse_existing=True)`, audited): a field refused is a 400 keyed
-        by it, a licence the agency holds in any case refused at licence_number (`LICENCE_TAKEN`)."""
+        `services.register_licensee(refuse_existing=True)`, audited), the body read strictly first
+        (`doc.LicenseeIn`; a body that is no JSON object reads as no fields): a field refused is a
+        400 keyed by it, a licence the agency holds in any case refused at licence_number
+        (`LICENCE_TAKEN`); expected_from, the first of this month if not sent (the page's default)."""
         agency = request.party.regulator.agency
-        sent = request.data if isinstance(request.data, dict) else {}
-        data = {name: sent[name] for name in RegisterLicenseeForm.Meta.fields if sent.get(name) is not None}
-        not_text = {
-            name: f"{HOUSE}: give {name} as text." for name, value in data.items() if not isinstance(value, str)
-        }
-        if not_text:
-            raise exceptions.ValidationError(not_text)
-        data.setdefault("expected_from", timezone.localdate().replace(day=1).isoformat())  # as the page's default
-        form = RegisterLicenseeForm(data)
+        sent = doc.LicenseeIn(data=request.data if isinstance(request.data, dict) else {})
+        sent.is_valid(raise_exception=True)
+        form = RegisterLicenseeForm({"expected_from": timezone.localdate().replace(day=1), **sent.validated_data})
         if not form.is_valid():
             raise exceptions.ValidationError({name: list(errors) for name, errors in form.errors.items()})
         licensee, _ = services.register_licensee(
@@ -520,8 +522,7 @@ class CredentialsView(RegistryView):
     supervisor issues it a credential (POST): the secret is in this answer only (the registry keeps
     its SHA-256)."""
 
-    def get_permissions(self):
-        return [SupervisorOnly()] if self.request.method == "POST" else super().get_permissions()
+    supervisor_methods = frozenset({"POST"})
 
     @extend_schema(
         operation_id="credentials_list",

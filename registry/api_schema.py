@@ -4,11 +4,12 @@ is documented apart from the organization's (/api/schema/), which leaves it out 
 describe what registry.api answers; the licensee's credential is its security scheme."""
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.utils import OpenApiParameter
+from drf_spectacular.hooks import postprocess_schema_enums
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework import serializers
 
 from core import filing_package
+from core.api import DateField, Input
 
 DOCUMENT = "registry"
 
@@ -32,6 +33,18 @@ class LicenseeCredentialScheme(OpenApiAuthenticationExtension):
         }
 
 
+STRICT_BODIES = {"LicenseeInRequest"}  # read as `core.api.Input` reads: an unknown field is a 400
+
+
+def strict_bodies(result, generator, request, public):
+    """Postprocessing hook: the enums, then `additionalProperties: false` on the bodies read strictly.
+    The licensee's bodies (a package, heads, alerts) keep what else they say, as sent."""
+    result = postprocess_schema_enums(result, generator, request=request, public=public)
+    for name in STRICT_BODIES & set(result.get("components", {}).get("schemas", {})):
+        result["components"]["schemas"][name]["additionalProperties"] = False
+    return result
+
+
 class RegistrySchemaView(SpectacularAPIView):
     custom_settings = {
         "TITLE": "State registry API",
@@ -42,7 +55,7 @@ class RegistrySchemaView(SpectacularAPIView):
         ),
         "VERSION": "1",
         "PREPROCESSING_HOOKS": ["registry.api_schema.registry_document"],
-        "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums"],
+        "POSTPROCESSING_HOOKS": ["registry.api_schema.strict_bodies"],
     }
 
 
@@ -221,25 +234,31 @@ class CredentialRowOut(serializers.Serializer):
     )
 
 
-class LicenseeIn(serializers.Serializer):
-    name = serializers.CharField(max_length=200)
-    licence_number = serializers.CharField(
-        max_length=60,
+class FormText(serializers.CharField):
+    """Text the supervisor's page judges (`RegisterLicenseeForm`: a blank, a length, in the page's
+    words): read here only as text, untrimmed; its length `most` is the schema's maxLength, and the
+    form refuses a longer one."""
+
+    def __init__(self, *, most: int, **kwargs):
+        super().__init__(allow_blank=True, trim_whitespace=False, **kwargs)
+        self.max_length = most  # documented; no validator of DRF's words is added for it
+
+
+class LicenseeIn(Input):
+    """A registration, read as the organization's API reads its input (`core.api.Input`): only these
+    fields, each named where it is refused (an unknown one, a value that is no text, a required one
+    left out); then the page's form judges them (`api.LicenseesView.post`)."""
+
+    name = FormText(most=200)
+    licence_number = FormText(
+        most=60,
         help_text="Identifies the licensee at the agency, whatever its case; the packages it files name it.",
     )
-    expected_from = serializers.DateField(
+    expected_from = DateField(
         required=False,
         help_text="A day of the first quarter whose return the agency expects of it; the first of this month if "
         "not given.",
     )
-
-
-IDEMPOTENCY_KEY = OpenApiParameter(
-    "Idempotency-Key",
-    str,
-    OpenApiParameter.HEADER,
-    description="A retry with the same key and body answers the first answer again and writes nothing.",
-)
 
 
 class RevokedOut(serializers.Serializer):
