@@ -5,11 +5,14 @@ describe what registry.api answers; the licensee's credential is its security sc
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.hooks import postprocess_schema_enums
+from drf_spectacular.utils import extend_schema_field
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework import serializers
 
 from core import filing_package
 from core.api import DateField, Input
+
+from .models import Licensee
 
 DOCUMENT = "registry"
 
@@ -237,21 +240,25 @@ class CredentialRowOut(serializers.Serializer):
 class FormText(serializers.CharField):
     """Text the supervisor's page judges (`RegisterLicenseeForm`: a blank, a length, in the page's
     words): read here only as text, untrimmed; its length `most` is the schema's maxLength, and the
-    form refuses a longer one."""
+    form refuses a longer one (DRF's own check would say it in other words than the page's)."""
 
     def __init__(self, *, most: int, **kwargs):
         super().__init__(allow_blank=True, trim_whitespace=False, **kwargs)
-        self.max_length = most  # documented; no validator of DRF's words is added for it
+        # Documented, and checked by the form (at most `most`; a blank refused): no validator in DRF's words.
+        extend_schema_field({"type": "string", "maxLength": most})(self)
 
 
 class LicenseeIn(Input):
-    """A registration, read as the organization's API reads its input (`core.api.Input`): only these
-    fields, each named where it is refused (an unknown one, a value that is no text, a required one
-    left out); then the page's form judges them (`api.LicenseesView.post`)."""
+    """A licensee to register: these fields only (another is a 400 naming it); a field refused is a
+    400 keyed by it, in the words of the supervisor's page."""
 
-    name = FormText(most=200)
+    # Read as the organization's API reads its input (core.api.Input: an unknown field, a value that
+    # is no text, a required one left out, each refused naming it); then the page's form judges the
+    # values (api.LicenseesView.post).
+
+    name = FormText(most=Licensee._meta.get_field("name").max_length)
     licence_number = FormText(
-        most=60,
+        most=Licensee._meta.get_field("licence_number").max_length,
         help_text="Identifies the licensee at the agency, whatever its case; the packages it files name it.",
     )
     expected_from = DateField(
