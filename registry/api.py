@@ -22,7 +22,7 @@ from rest_framework.authentication import BaseAuthentication, SessionAuthenticat
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core import idempotency
+from core import filing_package, idempotency
 from core.api_filters import Pagination
 from core.limits import record_id
 from core.periods import Quarter
@@ -398,7 +398,15 @@ class DealersView(RegistryView):
     @extend_schema(
         operation_id="dealers_list",
         summary="A dealer across licensees, by their state-issued identifier (staff)",
-        parameters=[OpenApiParameter("identifier", str, required=True, description="The state-issued identifier.")],
+        parameters=[
+            OpenApiParameter(
+                "identifier",
+                str,
+                required=True,
+                pattern=filing_package.IDENTIFIER.pattern,
+                description="The state-issued identifier: letters, digits and hyphens, at most 40.",
+            )
+        ],
         responses=doc.DealerViewOut,
     )
     def get(self, request):
