@@ -87,13 +87,20 @@ def licensees(request, regulator):
 
 @regulator_page
 def filings(request, regulator):
+    """The agency's filings as received, newest first; `?licensee=` keeps one licensee's (its page
+    links here), as the alerts page does."""
+    agency = regulator.agency
+    licensee_id, error = _licensee_filter(request, agency)
+    context = {"agency": agency, "licensees": list(agency.licensees.order_by("name")), "licensee": licensee_id}
+    if error:
+        return render(request, "registry/filings.html", {**context, "error": error, "filings": []}, status=400)
     offset = _offset(request)
-    rows = list(queries.filings(regulator.agency, with_documents=True)[offset : offset + PAGE])
+    rows = list(queries.filings(agency, licensee_id=licensee_id, with_documents=True)[offset : offset + PAGE])
     return render(
         request,
         "registry/filings.html",
         {
-            "agency": regulator.agency,
+            **context,
             "filings": rows,
             "offset": offset,
             "next_offset": offset + PAGE if len(rows) == PAGE else None,
@@ -247,15 +254,23 @@ def alerts(request, regulator):
 
 def _alert_filters(request, agency) -> tuple[int | None, str | None, str]:
     """(licensee id, state, "" or what is wrong) from ?licensee= and ?state=."""
-    raw, state = request.GET.get("licensee") or "", request.GET.get("state") or None
+    state = request.GET.get("state") or None
     if state not in (None, "open", "closed"):
         return None, None, f"{HOUSE}: state is open or closed."
+    licensee, error = _licensee_filter(request, agency)
+    return licensee, state, error
+
+
+def _licensee_filter(request, agency) -> tuple[int | None, str]:
+    """(licensee id or None for every licensee, "" or what is wrong) from ?licensee=: a licensee of
+    the agency, by id."""
+    raw = request.GET.get("licensee") or ""
     if not raw:
-        return None, state, ""
+        return None, ""
     pk = record_id(raw)
     if pk is None or not agency.licensees.filter(pk=pk).exists():
-        return None, state, f"{HOUSE}: licensee: no licensee {raw!r} of {agency}."
-    return pk, state, ""
+        return None, f"{HOUSE}: licensee: no licensee {raw!r} of {agency}."
+    return pk, ""
 
 
 # --- A licensee's credentials; the supervisor's acts ----------------------------------------------

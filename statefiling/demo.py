@@ -100,8 +100,17 @@ def _licensed(licensee: Licensee, organization, gm) -> None:
     _deliver_filings(organization, link, credential)
     head = chain_head(organization.pk)
     if head is not None:
-        registry.receive_anchors(credential=credential, anchors=[services.anchor_json(head)])
-    registry.receive_alerts(credential=credential, alerts=services.alerts_to_share(link))
+        registry.receive_anchors(credential=_used(credential), anchors=[services.anchor_json(head)])
+    registry.receive_alerts(credential=_used(credential), alerts=services.alerts_to_share(link))
+
+
+def _used(credential):
+    """The credential, its use noted as the registry's API notes a request authenticated with it
+    (`registry.record_credential_use`): what the demo sends in this process stands for the
+    licensee's requests, so the supervisor's page reads when it was last used, not "never" beside
+    the filings, anchors and alerts it sent."""
+    registry.record_credential_use(credential)
+    return credential
 
 
 def _agency_staff(
@@ -146,7 +155,7 @@ def _in_process(credential):
 
     def send(_link, body: dict, idempotency_key: str) -> dict:
         received, _ = registry.receive_filing(
-            credential=credential, idempotency_key=idempotency_key, package=body["package"], pdfs=body["pdfs"]
+            credential=_used(credential), idempotency_key=idempotency_key, package=body["package"], pdfs=body["pdfs"]
         )
         return {**registry.receipt_json(received), "agency": credential.licensee.agency.name}
 

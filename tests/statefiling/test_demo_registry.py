@@ -9,7 +9,7 @@ from accounting import services as accounting
 from accounting.models import FilingAmendment
 from compliance.models import Alert
 from core.periods import Quarter
-from registry.models import ReceivedAlert, ReceivedAnchor, ReceivedFiling, Regulator, RegulatorRole
+from registry.models import Credential, ReceivedAlert, ReceivedAnchor, ReceivedFiling, Regulator, RegulatorRole
 from registry.services import verify_filings
 from statefiling import demo
 from statefiling.models import AmendmentReceipt, FilingReceipt, Submission
@@ -51,6 +51,14 @@ def test_the_demo_registry_holds_the_filed_quarters_and_the_chain_head(filed_bot
     assert (supervisor.agency, supervisor.role) == (agency, RegulatorRole.STATE_SUPERVISOR)
     client.force_login(supervisor.user)
     assert 'id="register-a-licensee"' in client.get("/registry/").content.decode()
+
+    # The credential the filings, the anchor and the alerts came with reads as used, as a request
+    # authenticated with it would note it: not "never" beside what it sent.
+    [credential] = Credential.objects.filter(licensee__agency=agency)
+    assert credential.last_used_at is not None
+    page = client.get(f"/registry/licensees/{credential.licensee_id}/").content.decode()
+    row = page[page.index(f'<tr id="credential-{credential.pk}">') :].split("</tr>")[0]
+    assert ">never<" not in row
 
 
 def test_the_demo_sends_each_quarters_pdf_and_the_amendments_recorded_before_the_link(
