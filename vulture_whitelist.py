@@ -248,6 +248,7 @@ _.all_clear  # property (surveillance/models.py)
 # Named by a string: settings (REST_FRAMEWORK, SPECTACULAR_SETTINGS, WSGI, FORMAT_MODULE_PATH), django-filter's method=, a report kind registered when its module loads.
 organization_document  # function (core/api_schema.py: SPECTACULAR_SETTINGS' PREPROCESSING_HOOKS)
 registry_document  # function (registry/api_schema.py: the registry schema's PREPROCESSING_HOOKS)
+strict_bodies  # function (registry/api_schema.py: the registry schema's POSTPROCESSING_HOOKS)
 custom_settings  # variable (registry/api_schema.py: drf-spectacular's SpectacularAPIView reads it)
 _.filter_site  # method (cardroom/api.py)
 StationReadsThePit  # class (cardroom/api_permissions.py)

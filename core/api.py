@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from django.core.exceptions import NON_FIELD_ERRORS, RequestDataTooBig, SuspiciousOperation
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import ProhibitNullCharactersValidator
 from django.db import DataError, IntegrityError, models
 from django.http import JsonResponse
 from django.utils import timezone
@@ -23,6 +24,7 @@ from rest_framework import exceptions, mixins, serializers, viewsets
 from rest_framework.fields import get_error_detail
 from rest_framework.response import Response
 from rest_framework.settings import ISO_8601, api_settings
+from rest_framework.validators import ProhibitSurrogateCharactersValidator
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from . import limits
@@ -308,6 +310,13 @@ def _stock_messages(name: str, field: serializers.Field) -> None:
         for key, message in each.error_messages.items():
             if key != "required" and key in defaults and str(defaults[key]) == str(message):  # lazy text
                 each.error_messages[key] = stock_message_named(name, str(message))
+        for validator in each.validators:  # a text's NUL or half surrogate pair: DRF's validators' words
+            if isinstance(validator, _CHARACTER_VALIDATORS) and str(validator.message) == str(type(validator).message):
+                validator.message = stock_message_named(name, str(validator.message))
+
+
+# What every CharField checks with a validator of its own, not an error message (DRF's own words).
+_CHARACTER_VALIDATORS = (ProhibitNullCharactersValidator, ProhibitSurrogateCharactersValidator)
 
 
 def _drf_defaults(cls: type) -> dict[str, str]:

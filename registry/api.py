@@ -22,7 +22,7 @@ from rest_framework.authentication import BaseAuthentication, SessionAuthenticat
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core import idempotency
+from core import filing_package, idempotency
 from core.api_filters import Pagination
 from core.limits import record_id
 from core.periods import Quarter
@@ -128,6 +128,14 @@ class RegistryView(APIView):
     schema_document = doc.DOCUMENT
     permission_classes = [LicenseeOrRegulator]
     throttle_classes = [CredentialWriteThrottle]
+    # The methods that are a state supervisor's acts (registering a licensee, issuing a credential):
+    # SupervisorOnly answers them, the view's permission_classes the others.
+    supervisor_methods: frozenset[str] = frozenset()
+
+    def get_permissions(self):
+        if self.request.method in self.supervisor_methods:
+            return [SupervisorOnly()]
+        return super().get_permissions()
 
     def get_authenticators(self):
         return [LicenseeAuthentication(), _knox()(), SessionAuthentication()]
@@ -390,7 +398,15 @@ class DealersView(RegistryView):
     @extend_schema(
         operation_id="dealers_list",
         summary="A dealer across licensees, by their state-issued identifier (staff)",
-        parameters=[OpenApiParameter("identifier", str, required=True, description="The state-issued identifier.")],
+        parameters=[
+            OpenApiParameter(
+                "identifier",
+                str,
+                required=True,
+                pattern=filing_package.IDENTIFIER.pattern,
+                description="The state-issued identifier: letters, digits and hyphens, at most 40.",
+            )
+        ],
         responses=doc.DealerViewOut,
     )
     def get(self, request):
@@ -423,8 +439,7 @@ class LicenseesView(RegistryView):
     """The agency's licensees with their sites, filings, late and missing quarters (staff only);
     a state supervisor registers one with the agency (POST), as the supervisor's page does."""
 
-    def get_permissions(self):
-        return [SupervisorOnly()] if self.request.method == "POST" else super().get_permissions()
+    supervisor_methods = frozenset({"POST"})
 
     def dispatch(self, request, *args, **kwargs):
         # A retry with the same Idempotency-Key registers once (core.idempotency, as under /api/).
@@ -448,24 +463,19 @@ class LicenseesView(RegistryView):
     @extend_schema(
         operation_id="licensees_create",
         summary="Register a licensee with the agency (a state supervisor)",
-        parameters=[doc.IDEMPOTENCY_KEY],
         request=doc.LicenseeIn,
         responses={201: doc.LicenseeOut},
     )
     def post(self, request):
         """The fields and checks of the supervisor's page (`views.register_licensee`: its form, then
-        `services.register_licensee(refuse_existing=True)`, audited): a field refused is a 400 keyed
-        by it, a licence the agency holds in any case refused at licence_number (`LICENCE_TAKEN`)."""
+        `services.register_licensee(refuse_existing=True)`, audited), the body read strictly first
+        (`doc.LicenseeIn`; a body that is no JSON object reads as no fields): a field refused is a
+        400 keyed by it, a licence the agency holds in any case refused at licence_number
+        (`LICENCE_TAKEN`); expected_from, the first of this month if not sent (the page's default)."""
         agency = request.party.regulator.agency
-        sent = request.data if isinstance(request.data, dict) else {}
-        data = {name: sent[name] for name in RegisterLicenseeForm.Meta.fields if sent.get(name) is not None}
-        not_text = {
-            name: f"{HOUSE}: give {name} as text." for name, value in data.items() if not isinstance(value, str)
-        }
-        if not_text:
-            raise exceptions.ValidationError(not_text)
-        data.setdefault("expected_from", timezone.localdate().replace(day=1).isoformat())  # as the page's default
-        form = RegisterLicenseeForm(data)
+        sent = doc.LicenseeIn(data=request.data if isinstance(request.data, dict) else {})
+        sent.is_valid(raise_exception=True)
+        form = RegisterLicenseeForm({"expected_from": timezone.localdate().replace(day=1), **sent.validated_data})
         if not form.is_valid():
             raise exceptions.ValidationError({name: list(errors) for name, errors in form.errors.items()})
         licensee, _ = services.register_licensee(
@@ -520,8 +530,7 @@ class CredentialsView(RegistryView):
     supervisor issues it a credential (POST): the secret is in this answer only (the registry keeps
     its SHA-256)."""
 
-    def get_permissions(self):
-        return [SupervisorOnly()] if self.request.method == "POST" else super().get_permissions()
+    supervisor_methods = frozenset({"POST"})
 
     @extend_schema(
         operation_id="credentials_list",

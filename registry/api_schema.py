@@ -4,9 +4,15 @@ is documented apart from the organization's (/api/schema/), which leaves it out 
 describe what registry.api answers; the licensee's credential is its security scheme."""
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.utils import OpenApiParameter
+from drf_spectacular.hooks import postprocess_schema_enums
+from drf_spectacular.utils import extend_schema_field
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework import serializers
+
+from core import filing_package
+from core.api import DateField, Input
+
+from .models import Licensee
 
 DOCUMENT = "registry"
 
@@ -30,6 +36,18 @@ class LicenseeCredentialScheme(OpenApiAuthenticationExtension):
         }
 
 
+STRICT_BODIES = {"LicenseeInRequest"}  # read as `core.api.Input` reads: an unknown field is a 400
+
+
+def strict_bodies(result, generator, request, public):
+    """Postprocessing hook: the enums, then `additionalProperties: false` on the bodies read strictly.
+    The licensee's bodies (a package, heads, alerts) keep what else they say, as sent."""
+    result = postprocess_schema_enums(result, generator, request=request, public=public)
+    for name in STRICT_BODIES & set(result.get("components", {}).get("schemas", {})):
+        result["components"]["schemas"][name]["additionalProperties"] = False
+    return result
+
+
 class RegistrySchemaView(SpectacularAPIView):
     custom_settings = {
         "TITLE": "State registry API",
@@ -40,7 +58,7 @@ class RegistrySchemaView(SpectacularAPIView):
         ),
         "VERSION": "1",
         "PREPROCESSING_HOOKS": ["registry.api_schema.registry_document"],
-        "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums"],
+        "POSTPROCESSING_HOOKS": ["registry.api_schema.strict_bodies"],
     }
 
 
@@ -99,8 +117,9 @@ class FilingDetailOut(FilingOut):
 
 
 class AnchorIn(serializers.Serializer):
-    chain = serializers.CharField()
-    seq = serializers.IntegerField(min_value=1)
+    # The rules `core.filing_package.anchor_problems` holds a head to, stated.
+    chain = serializers.RegexField(filing_package.CHAIN.pattern, help_text="The chain's name, like org-3.")
+    seq = serializers.IntegerField(min_value=1, max_value=filing_package.MAX_REF)
     hash = serializers.RegexField(r"^[0-9a-f]{64}$")
     head_at = serializers.CharField()
 
@@ -218,25 +237,35 @@ class CredentialRowOut(serializers.Serializer):
     )
 
 
-class LicenseeIn(serializers.Serializer):
-    name = serializers.CharField(max_length=200)
-    licence_number = serializers.CharField(
-        max_length=60,
+class FormText(serializers.CharField):
+    """Text the supervisor's page judges (`RegisterLicenseeForm`: a blank, a length, in the page's
+    words): read here only as text, untrimmed; its length `most` is the schema's maxLength, and the
+    form refuses a longer one (DRF's own check would say it in other words than the page's)."""
+
+    def __init__(self, *, most: int, **kwargs):
+        super().__init__(allow_blank=True, trim_whitespace=False, **kwargs)
+        # Documented, and checked by the form (at most `most`; a blank refused): no validator in DRF's words.
+        extend_schema_field({"type": "string", "maxLength": most})(self)
+
+
+class LicenseeIn(Input):
+    """A licensee to register: these fields only (another is a 400 naming it); a field refused is a
+    400 keyed by it, in the words of the supervisor's page."""
+
+    # Read as the organization's API reads its input (core.api.Input: an unknown field, a value that
+    # is no text, a required one left out, each refused naming it); then the page's form judges the
+    # values (api.LicenseesView.post).
+
+    name = FormText(most=Licensee._meta.get_field("name").max_length)
+    licence_number = FormText(
+        most=Licensee._meta.get_field("licence_number").max_length,
         help_text="Identifies the licensee at the agency, whatever its case; the packages it files name it.",
     )
-    expected_from = serializers.DateField(
+    expected_from = DateField(
         required=False,
         help_text="A day of the first quarter whose return the agency expects of it; the first of this month if "
         "not given.",
     )
-
-
-IDEMPOTENCY_KEY = OpenApiParameter(
-    "Idempotency-Key",
-    str,
-    OpenApiParameter.HEADER,
-    description="A retry with the same key and body answers the first answer again and writes nothing.",
-)
 
 
 class RevokedOut(serializers.Serializer):

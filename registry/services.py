@@ -556,6 +556,9 @@ def _alert_row(index: int, alert) -> ReceivedAlert:
 
     if not isinstance(alert, dict):
         refuse("alert", "an alert is a JSON object.")
+    where = filing_package.unkeepable_text(alert)
+    if where is not None:
+        refuse(where or "alert", filing_package.UNKEEPABLE_TEXT)
     site = alert.get("site")
     if not filing_package.whole(alert.get("id"), 1):
         refuse("id", "give the alert's id as a whole number.")

@@ -8,7 +8,7 @@ from drf_spectacular.generators import SchemaGenerator
 from rest_framework import serializers
 
 from cardroom.models import Role, Site
-from core.api import StrictInputMixin
+from core.api import Input, StrictInputMixin
 
 
 def request_serializers():
@@ -206,3 +206,23 @@ def test_a_slip_purpose_not_among_its_choices_is_a_400_naming_them_and_writes_no
         "purpose": ['House control: purpose is one of regular, tray_transfer, jar_bar (got "bogus").']
     }
     assert not Slip.objects.exists()
+
+
+class NoteInput(Input):
+    note = serializers.CharField()
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("a\x00b", "House control: note: null characters are not allowed."),
+        ("a\ud800b", "House control: note: surrogate characters are not allowed: U+D800."),
+    ],
+    ids=["NUL", "half a surrogate pair"],
+)
+def test_text_no_database_keeps_is_refused_naming_the_field_and_house_control(text, said):
+    """DRF refuses it with a validator of its own, not an error message: named as its other stock
+    messages are (core.api._stock_messages), no more its bare words."""
+    parsed = NoteInput(data={"note": text})
+    assert not parsed.is_valid()
+    assert parsed.errors == {"note": [said]}

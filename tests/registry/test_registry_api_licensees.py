@@ -183,3 +183,34 @@ def test_the_credentials_newest_first_with_their_last_use_and_never_the_hash(wor
     text = response.content.decode()
     for credential, secret in ((first, world["issued"].secret), (live.credential, live.secret)):
         assert credential.secret_sha256 not in text and secret not in text
+
+
+# --- Read strictly, as the organization's API reads its input ---------------------------------------
+
+
+def test_a_registration_naming_a_field_the_endpoint_does_not_read_is_a_400_naming_it_and_registers_nothing(world):
+    """core.api.Input, as under /api/: a misspelt field is refused, never dropped (the first of this
+    month would have stood for an `expected_form` of 2026-07-01)."""
+    body = {"name": "Moose Lodge", "licence_number": "G-7", "expected_form": "2026-07-01"}
+    response = register(world["supervisor"], body)
+    assert response.status_code == 400
+    assert response.json() == {
+        "expected_form": [
+            "House control: unknown field 'expected_form'; this endpoint reads expected_from, licence_number, name."
+        ]
+    }
+    assert not Licensee.objects.filter(licence_number="G-7").exists()
+
+
+@pytest.mark.parametrize(
+    ("sent", "said"),
+    [
+        ({"name": {"a": 1}}, {"name": ["House control: name: not a valid string."]}),
+        ({"licence_number": True}, {"licence_number": ["House control: licence_number: not a valid string."]}),
+        ({"name": None}, {"name": ["House control: name may not be null."]}),
+    ],
+)
+def test_a_value_that_is_no_text_is_refused_at_its_field_in_the_organization_apis_words(world, sent, said):
+    response = register(world["supervisor"], {**MOOSE, **sent})
+    assert response.status_code == 400 and response.json() == said
+    assert not Licensee.objects.filter(licence_number="G-7").exists()

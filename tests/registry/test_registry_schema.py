@@ -60,3 +60,24 @@ def test_the_registry_schema_speaks_no_packs_words_but_the_packages_keys(schema)
 
     text = json.dumps(schema)
     assert not re.search(r"\bAGP\b|[Gg]ross proceeds|North Dakota|\bSFN\b|99-01", text)
+
+
+def test_no_operation_lists_a_parameter_twice(schema):
+    """Registering listed its Idempotency-Key twice (its own, and the one every POST gets,
+    core.api_schema): OpenAPI names a parameter once by its name and place."""
+    for path, methods in schema["paths"].items():
+        for method, operation in methods.items():
+            named = [(p["name"], p["in"]) for p in operation.get("parameters", [])]
+            assert len(named) == len(set(named)), f"{method} {path}: {named}"
+
+
+def test_the_registry_schema_states_the_rules_its_bodies_are_read_by(schema):
+    """A registration is read strictly (an unknown field a 400); a head's chain is named as the
+    registry reads it (core.filing_package.CHAIN), so a client, or the fuzzer, can send one."""
+    from core import filing_package
+
+    components = schema["components"]["schemas"]
+    assert components["LicenseeInRequest"]["additionalProperties"] is False
+    assert components["LicenseeInRequest"]["properties"]["licence_number"]["maxLength"] == 60
+    assert components["AnchorInRequest"]["properties"]["chain"]["pattern"] == filing_package.CHAIN.pattern
+    assert "additionalProperties" not in components["AnchorsInRequest"]  # a licensee's heads keep what else they say
