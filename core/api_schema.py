@@ -71,7 +71,8 @@ class ErrorDocumentingSchema(AutoSchema):
         if operation is None:
             return None
         parameters = operation.get("parameters", [])
-        if self.method == "POST":  # every POST: a bad key is a 400, a key reused for another request a 409
+        keyed = self.method == "POST" and getattr(self.view, "honours_idempotency_key", True)
+        if keyed:  # every POST that honours it: a bad key is a 400, a key reused for another request a 409
             parameters.append(dict(IDEMPOTENCY_PARAMETER))
             operation["parameters"] = parameters
         codes = ["401", "403"]
@@ -83,7 +84,7 @@ class ErrorDocumentingSchema(AutoSchema):
             codes.append("413")
         if self._throttled():
             codes.append("429")
-        if self.method == "POST":
+        if keyed:
             codes.append("409")
             for code, response in operation["responses"].items():
                 if code.startswith("2"):

@@ -131,6 +131,11 @@ class RegistryView(APIView):
     # The methods that are a state supervisor's acts (registering a licensee, issuing a credential):
     # SupervisorOnly answers them, the view's permission_classes the others.
     supervisor_methods: frozenset[str] = frozenset()
+    # Whether its POST honours an Idempotency-Key (the schema states the header, its 409 and the
+    # replayed answer only where it does): a filing (services.receive_filing) and a registration
+    # (core.idempotency.once) do; an anchor or an alert sent twice is held once by its own identity,
+    # and issuing a credential takes no key (the registry keeps only the secret's digest, README).
+    honours_idempotency_key = False
 
     def get_permissions(self):
         if self.request.method in self.supervisor_methods:
@@ -176,6 +181,8 @@ def _filing_json(f: ReceivedFiling, *, regulator: bool) -> dict:
 
 
 class FilingsView(RegistryView):
+    honours_idempotency_key = True
+
     @extend_schema(
         operation_id="filings_list",
         summary="Receipts: a licensee's own, or every licensee's of the agency for its staff",
@@ -440,6 +447,7 @@ class LicenseesView(RegistryView):
     a state supervisor registers one with the agency (POST), as the supervisor's page does."""
 
     supervisor_methods = frozenset({"POST"})
+    honours_idempotency_key = True
 
     def dispatch(self, request, *args, **kwargs):
         # A retry with the same Idempotency-Key registers once (core.idempotency, as under /api/).

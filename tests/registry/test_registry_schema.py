@@ -81,3 +81,20 @@ def test_the_registry_schema_states_the_rules_its_bodies_are_read_by(schema):
     assert components["LicenseeInRequest"]["properties"]["licence_number"]["maxLength"] == 60
     assert components["AnchorInRequest"]["properties"]["chain"]["pattern"] == filing_package.CHAIN.pattern
     assert "additionalProperties" not in components["AnchorsInRequest"]  # a licensee's heads keep what else they say
+
+
+def test_the_idempotency_key_is_stated_only_on_the_posts_that_honour_it(schema):
+    """A filing (the registry's receipt for the key) and a registration (core.idempotency) honour an
+    Idempotency-Key: the schema states the header, its 409 and the replayed answer there only. An
+    anchor or an alert sent twice is held once by what it is, and issuing or revoking a credential
+    takes no key: stating one there promised a replay and a 409 those operations never answer."""
+    keyed, unkeyed = set(), set()
+    for methods in schema["paths"].values():
+        post = methods.get("post")
+        if post is None:
+            continue
+        names = {p["name"] for p in post.get("parameters", [])}
+        (keyed if "Idempotency-Key" in names else unkeyed).add(post["operationId"])
+        assert ("409" in post["responses"]) == ("Idempotency-Key" in names), post["operationId"]
+    assert keyed == {"filings_create", "licensees_create"}
+    assert unkeyed == {"anchors_create", "alerts_create", "credentials_create", "credentials_revoke"}
