@@ -388,7 +388,7 @@ def quarter_rows(agency: Agency, quarter: Quarter, *, shown: bool = False, limit
             }
         )
         if shown:
-            out[-1]["received_at"] = timezone.localtime(f.received_at).strftime("%Y-%m-%d %H:%M")
+            out[-1]["received_at"] = timezone.localtime(f.received_at).strftime("%Y-%m-%d %H:%M %Z")
     return _tax_once(out)
 
 

@@ -390,7 +390,10 @@ def test_the_quarter_writes_the_receipt_time_as_the_filings_page_and_each_organi
     body = html[html.index("<tbody>") : html.index("</tbody>")]
     rows = {number: body[body.index(number) :].split("</tr>")[0] for number in [*elks_receipts, eagles_receipt]}
 
-    assert all(">2026-11-30 20:01</td>" in row for row in rows.values())
+    assert all(">2026-11-30 20:01 CST</td>" in row for row in rows.values())  # the agency's zone named
+    # The filings page writes the same moment the same way, the zone named as the alerts page names
+    # it (North Dakota's agency: Central).
+    assert page.get("/registry/filings/").content.decode().count(">2026-11-30 20:01 CST</td>") == 4
     assert "2026-11-30T" not in html and "2026-12-01" not in html
     first, *others = elks_receipts
     assert body.count("$73.10") == 2  # the organization's tax and the tax filed, once for Elks

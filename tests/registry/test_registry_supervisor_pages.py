@@ -204,7 +204,7 @@ def test_a_credential_issued_on_the_page_is_shown_once_files_and_once_revoked_is
     page = supervisor.get(licensee_page(elks)).content.decode()
     assert f"Credential {credential.prefix}... of Elks (G-1) is revoked" in page
     assert re.search(
-        rf'id="credential-{credential.pk}">.*?class="revoked">\d{{4}}-\d\d-\d\d \d\d:\d\d by boss', page, re.S
+        rf'id="credential-{credential.pk}">.*?class="revoked">\d{{4}}-\d\d-\d\d \d\d:\d\d C[SD]T by boss', page, re.S
     )
     assert post_filing(holder, package(site_id=2), key="k-2").status_code == 401
     assert holder.post(ANCHORS, {"anchors": [{**head, "seq": 2}]}, format="json").status_code == 401
