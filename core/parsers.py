@@ -86,16 +86,16 @@ class JSONParser(parsers.JSONParser):
             raise ParseError(f"JSON parse error - {exc} ({limits.HOUSE_CONTROL}).") from None
         if json_depth(data) > limits.MAX_JSON_DEPTH:
             raise _too_deep()
-        return kept_text(data)
+        return _kept(data)
 
 
-def kept_text(data):
+def _kept(data):
     """`data` (a parsed JSON body), or ParseError keyed by where it holds text no database keeps."""
     _refuse_unkept(limits.unkeepable_text(data))
     return data
 
 
-def unkept_field(fields) -> str | None:
+def _unkept_field(fields) -> str | None:
     """Of (name, [values]) pairs (a form's fields, a query string, headers), the name of the first
     holding text no database keeps ("" where it is in a name itself), or None."""
     for name, values in fields:
@@ -106,7 +106,7 @@ def unkept_field(fields) -> str | None:
     return None
 
 
-def refusal_of_unkept(where: str) -> dict[str, list[str]]:
+def _refusal_of_unkept(where: str) -> dict[str, list[str]]:
     """The 400's body: the refusal keyed by where (`non_field_errors` for "": the body itself, or
     a name that cannot be shown)."""
     return {where or api_settings.NON_FIELD_ERRORS_KEY: [limits.unkeepable_message()]}
@@ -114,14 +114,14 @@ def refusal_of_unkept(where: str) -> dict[str, list[str]]:
 
 def _refuse_unkept(where: str | None) -> None:
     if where is not None:
-        raise ParseError(refusal_of_unkept(where))
+        raise ParseError(_refusal_of_unkept(where))
 
 
 class FormParser(parsers.FormParser):
     def parse(self, stream, media_type=None, parser_context=None):
         refuse_large_body((parser_context or {})["request"])
         data = super().parse(stream, media_type, parser_context)
-        _refuse_unkept(unkept_field(data.lists()))
+        _refuse_unkept(_unkept_field(data.lists()))
         return data
 
 
@@ -130,12 +130,12 @@ class MultiPartParser(parsers.MultiPartParser):
         refuse_large_body((parser_context or {})["request"])
         parsed = super().parse(stream, media_type, parser_context)
         names = [(field, [upload.name for upload in uploads]) for field, uploads in parsed.files.lists()]
-        _refuse_unkept(unkept_field([*parsed.data.lists(), *names]))
+        _refuse_unkept(_unkept_field([*parsed.data.lists(), *names]))
         return parsed
 
 
 class KeptTextMiddleware:
-    """The API's query parameters and headers hold no text a database keeps (`limits.UNKEEPABLE`;
+    """No query parameter or header of the API holds text no database keeps (`limits.UNKEEPABLE`;
     HTTP allows no NUL in a header, and a query string decodes half a surrogate pair as U+FFFD, so
     in practice a NUL): a 400 keyed by the parameter or header, before any view, filter, page or
     authentication reads it. A filter's own check said "Null characters are not allowed." naming
@@ -147,9 +147,9 @@ class KeptTextMiddleware:
     def __call__(self, request):
         if request.path.startswith(API_PREFIXES):
             headers = [(name, [value]) for name, value in request.headers.items()]
-            where = unkept_field([*request.GET.lists(), *headers])
+            where = _unkept_field([*request.GET.lists(), *headers])
             if where is not None:
-                return JsonResponse(refusal_of_unkept(where), status=400)
+                return JsonResponse(_refusal_of_unkept(where), status=400)
         return self.get_response(request)
 
 
