@@ -166,6 +166,7 @@ AXES_CLIENT_IP_CALLABLE = "core.client_address.client_address"
 SILENCED_SYSTEM_CHECKS = ["axes.W006"]
 
 # Sessions last one long shift.
+SESSION_ENGINE = "core.sessions"  # a cookie naming a key no database keeps names no session
 SESSION_COOKIE_AGE = 12 * 60 * 60
 SESSION_EXPIRE_AT_BROWSER_CLOSE = True
 
