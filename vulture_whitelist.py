@@ -188,6 +188,7 @@ _.clean_dealer  # method (floor/forms.py: a form's clean_<field>, Django calls i
 _.clean_table  # method (floor/forms.py: a form's clean_<field>, Django calls it by name)
 _.clean_username  # method (cardroom/forms.py: a form's clean_<field>, Django calls it by name)
 _.process_view  # method (config/middleware.py: a middleware hook, Django calls it by name before each view)
+_._validate_session_key  # method (core/sessions.py: Django's session store checks a cookie's key with it)
 
 # Attributes a library reads: simple-history's _history_user, form fields' options, openpyxl's and ReportLab's settings.
 _.cash_fields  # attribute (cage/forms.py)

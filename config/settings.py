@@ -77,6 +77,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "core.parsers.KeptTextMiddleware",  # the API's query and headers hold text a database keeps
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -165,6 +166,7 @@ AXES_CLIENT_IP_CALLABLE = "core.client_address.client_address"
 SILENCED_SYSTEM_CHECKS = ["axes.W006"]
 
 # Sessions last one long shift.
+SESSION_ENGINE = "core.sessions"  # a cookie naming a key no database keeps names no session
 SESSION_COOKIE_AGE = 12 * 60 * 60
 SESSION_EXPIRE_AT_BROWSER_CLOSE = True
 

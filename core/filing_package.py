@@ -47,15 +47,13 @@ import hashlib
 import json
 import re
 
+from . import limits
+
 FORMAT = "cardroom.filing/2"
 READS = ("cardroom.filing/1", FORMAT)  # the versions a registry accepts
 QUARTER = re.compile(r"^\d{4}Q[1-4]$")
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 CHAIN = re.compile(r"^[a-z0-9-]{1,24}$")
-# What no database keeps in text: a NUL character, or half of a UTF-16 surrogate pair (JSON's
-# "\ud800" escape alone is no character of UTF-8).
-UNKEEPABLE = re.compile("[\x00\ud800-\udfff]")
-UNKEEPABLE_TEXT = "give text a database keeps: no NUL character and no half of a UTF-16 surrogate pair."
 REQUIRED = ("format", "organization", "site", "quarter", "filed_at", "figures", "figures_sha256", "chain_head")
 
 
@@ -106,32 +104,13 @@ def digest(value) -> str:
     return hashlib.sha256(canonical(value)).hexdigest()
 
 
-def unkeepable_text(value) -> str | None:
-    """Where JSON `value` (a package, an anchor, an alert) holds text no database keeps
-    (`UNKEEPABLE`: PostgreSQL refuses a NUL, and neither database encodes half a surrogate pair,
-    a server error once stored): the path of the value holding it ("site.name", "dealers[0].name",
-    "" for `value` itself; for a key, the object holding it, as the key cannot be shown), or None."""
-    stack = [("", value)]
-    while stack:
-        path, item = stack.pop()
-        if isinstance(item, str) and UNKEEPABLE.search(item):
-            return path
-        if isinstance(item, dict):
-            if any(UNKEEPABLE.search(key) for key in item):
-                return path
-            stack.extend((f"{path}.{key}" if path else key, child) for key, child in item.items())
-        elif isinstance(item, list):
-            stack.extend((f"{path}[{index}]", child) for index, child in enumerate(item))
-    return None
-
-
 def problems(package) -> dict[str, str]:
     """{field: what is wrong} for a package that is not a version-1 filing package; empty if it is."""
     if not isinstance(package, dict):
         return {"package": "a filing package is a JSON object."}
-    where = unkeepable_text(package)
+    where = limits.unkeepable_text(package)  # a NUL or half a surrogate pair
     if where is not None:
-        return {where or "package": UNKEEPABLE_TEXT}
+        return {where or "package": limits.UNKEEPABLE_TEXT}
     found = {key: f"the package needs `{key}`." for key in REQUIRED if key not in package}
     if found:
         return found
@@ -274,9 +253,9 @@ def anchor_problems(anchor) -> dict[str, str]:
     """{field: what is wrong} for an anchor that is not {chain, seq, hash, head_at}."""
     if not isinstance(anchor, dict):
         return {"anchor": "an anchor is a JSON object {chain, seq, hash, head_at}."}
-    where = unkeepable_text(anchor)
+    where = limits.unkeepable_text(anchor)
     if where is not None:
-        return {where or "anchor": UNKEEPABLE_TEXT}
+        return {where or "anchor": limits.UNKEEPABLE_TEXT}
     found = {}
     if not (isinstance(anchor.get("chain"), str) and CHAIN.match(anchor["chain"])):
         found["chain"] = "a chain is named like org-3."

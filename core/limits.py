@@ -32,6 +32,11 @@ FIRST_DATE = date(2000, 1, 1)
 LAST_DATE = date(2100, 12, 31)
 # A note, reason, description, explanation or finding.
 MAX_TEXT_LENGTH = 2000
+# What no database keeps in text: a NUL character, or half of a UTF-16 surrogate pair (JSON's
+# "\ud800" escape alone is no character of UTF-8). PostgreSQL refuses a NUL (SQLite keeps it), and
+# neither database, nor the JSON of an answer quoting it, encodes half a pair: a server error.
+UNKEEPABLE = re.compile("[\x00\ud800-\udfff]")
+UNKEEPABLE_TEXT = "give text a database keeps: no NUL character and no half of a UTF-16 surrogate pair."
 # A request body, and how deeply its JSON may nest.
 MAX_BODY_BYTES = 1024 * 1024
 MAX_JSON_DEPTH = 32
@@ -61,6 +66,30 @@ def record_id(text) -> int | None:
         return None
     value = int(text)
     return value if 0 < value <= MAX_ID else None
+
+
+def unkeepable_text(value) -> str | None:
+    """Where JSON `value` (a request's body, a filing package, an anchor, an alert) holds text no
+    database keeps (`UNKEEPABLE`): the path of the value holding it ("site.name", "dealers[0].name",
+    "" for `value` itself; for a key, the object holding it, as the key cannot be shown), or None."""
+    stack = [("", value)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, str) and UNKEEPABLE.search(item):
+            return path
+        if isinstance(item, dict):
+            if any(isinstance(key, str) and UNKEEPABLE.search(key) for key in item):
+                return path
+            stack.extend((f"{path}.{key}" if path else str(key), child) for key, child in item.items())
+        elif isinstance(item, list):
+            stack.extend((f"{path}[{index}]", child) for index, child in enumerate(item))
+    return None
+
+
+def unkeepable_message() -> str:
+    """The refusal of text no database keeps, wherever it is sent (a body's field, a query
+    parameter, a header), keyed by where it is: "House control: give text a database keeps: ..."."""
+    return f"{CITED_HOUSE_CONTROL}: {UNKEEPABLE_TEXT}"
 
 
 def amount_message(label: str = "The amount") -> str:

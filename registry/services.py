@@ -21,7 +21,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from core import filing_package
+from core import filing_package, limits
 from core.audit import record_event
 from core.database_refusals import database_refusal
 from packs import get_pack
@@ -556,9 +556,9 @@ def _alert_row(index: int, alert) -> ReceivedAlert:
 
     if not isinstance(alert, dict):
         refuse("alert", "an alert is a JSON object.")
-    where = filing_package.unkeepable_text(alert)
+    where = limits.unkeepable_text(alert)
     if where is not None:
-        refuse(where or "alert", filing_package.UNKEEPABLE_TEXT)
+        refuse(where or "alert", limits.UNKEEPABLE_TEXT)
     site = alert.get("site")
     if not filing_package.whole(alert.get("id"), 1):
         refuse("id", "give the alert's id as a whole number.")

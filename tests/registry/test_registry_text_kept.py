@@ -1,7 +1,9 @@
 """What the registry keeps is text a database keeps: a licensee's package, chain heads or alerts,
 or a supervisor's registration, holding a NUL character or half of a UTF-16 surrogate pair (JSON's
-"\\ud800" escape alone) is a 400 naming where it is, in the words of House control, and nothing is
-kept. Before, half a pair was a 500 on both databases (no UTF-8 encodes it) and a NUL a 400 naming
+"\\ud800" escape alone) is a 400 naming where it is in the body, in the words of House control, and
+nothing is kept: the API's parser refuses it (core.parsers), as in every body the organization's
+API reads, and the registry's own checks of a package, an anchor or an alert say it in the same
+words. Before, half a pair was a 500 on both databases (no UTF-8 encodes it) and a NUL a 400 naming
 no field on PostgreSQL, kept on SQLite (the registry's fuzzer found the first, tests/api/test_fuzz.py)."""
 
 import json
@@ -48,7 +50,7 @@ SENT = {
         lambda text: {"alerts": [{**ALERT, "site": {"id": 7, "name": text}}]},
         "alerts[0].site.name",
     ),
-    "a package's site": (FILINGS, lambda text: {"package": with_site_name(text)}, "site.name"),
+    "a package's site": (FILINGS, lambda text: {"package": with_site_name(text)}, "package.site.name"),
     "a package's key": (FILINGS, lambda text: {"package": {**package(), text: 1}}, "package"),
 }
 
@@ -63,17 +65,13 @@ def test_a_licensees_text_no_database_keeps_is_a_400_naming_where_and_nothing_is
     assert not (ReceivedAnchor.objects.exists() or ReceivedAlert.objects.exists() or ReceivedFiling.objects.exists())
 
 
-@pytest.mark.parametrize(
-    ("text", "said"),
-    [(NUL, "null characters are not allowed."), (HALF_PAIR, "surrogate characters are not allowed: U+D800.")],
-    ids=["NUL", "half a pair"],
-)
+@pytest.mark.parametrize("text", [NUL, HALF_PAIR], ids=["NUL", "half a pair"])
 @pytest.mark.parametrize("field", ["name", "licence_number"])
-def test_a_registration_with_text_no_database_keeps_is_a_400_at_its_field_and_registers_nothing(
-    world, field, text, said
-):
+def test_a_registration_with_text_no_database_keeps_is_a_400_at_its_field_and_registers_nothing(world, field, text):
+    """In the words of every body's refusal (core.parsers reads it before the form's CharField;
+    it said DRF's "House control: name: null characters are not allowed.")."""
     before = Licensee.objects.count()
     response = post_json(world["supervisor"], LICENSEES, {**MOOSE, field: text})
     assert response.status_code == 400, response.content
-    assert response.json() == {field: [f"House control: {field}: {said}"]}
+    assert response.json() == {field: [KEPT]}
     assert Licensee.objects.count() == before
