@@ -48,7 +48,9 @@ def test_an_authenticated_request_notes_the_credentials_use_shown_on_the_license
         assert licensee_client(world["issued"]).get(FILINGS).status_code == 200
     assert last_used(credential) == NOON
     html = world["supervisor"].get(licensee_page(world["elks"])).content.decode()
-    assert '<td data-label="Last used" class="last-used text-nowrap">2026-11-20 12:00 CST</td>' in row_of(html, credential)
+    assert '<td data-label="Last used" class="last-used text-nowrap">2026-11-20 12:00 CST</td>' in row_of(
+        html, credential
+    )
     assert last_used(world["evergreen_credential"]) is None  # another credential's use is its own
 
 
