@@ -90,8 +90,9 @@ def filings(request, regulator):
     """The agency's filings as received, newest first; `?licensee=` keeps one licensee's (its page
     links here), as the alerts page does."""
     agency = regulator.agency
-    licensee_id, error = _licensee_filter(request, agency)
-    context = {"agency": agency, "licensees": list(agency.licensees.order_by("name")), "licensee": licensee_id}
+    licensees = list(agency.licensees.order_by("name"))
+    licensee_id, error = _licensee_filter(request, agency, licensees)
+    context = {"agency": agency, "licensees": licensees, "licensee": licensee_id}
     if error:
         return render(request, "registry/filings.html", {**context, "error": error, "filings": []}, status=400)
     offset = _offset(request)
@@ -234,8 +235,9 @@ def alerts(request, regulator):
     """The compliance alerts the agency's licensees shared, each in its latest state, newest first:
     per licensee, open or closed, the rule cited; CSV/XLSX of every one the filter keeps."""
     agency = regulator.agency
-    licensee, state, error = _alert_filters(request, agency)
-    context = {"agency": agency, "licensees": list(agency.licensees.order_by("name")), "state": state}
+    licensees = list(agency.licensees.order_by("name"))
+    licensee, state, error = _alert_filters(request, agency, licensees)
+    context = {"agency": agency, "licensees": licensees, "state": state}
     if error:
         return render(request, "registry/alerts.html", {**context, "error": error, "rows": []}, status=400)
     qs = queries.alerts(agency, licensee_id=licensee, state=state)
@@ -252,23 +254,23 @@ def alerts(request, regulator):
     )
 
 
-def _alert_filters(request, agency) -> tuple[int | None, str | None, str]:
+def _alert_filters(request, agency, licensees) -> tuple[int | None, str | None, str]:
     """(licensee id, state, "" or what is wrong) from ?licensee= and ?state=."""
     state = request.GET.get("state") or None
     if state not in (None, "open", "closed"):
         return None, None, f"{HOUSE}: state is open or closed."
-    licensee, error = _licensee_filter(request, agency)
+    licensee, error = _licensee_filter(request, agency, licensees)
     return licensee, state, error
 
 
-def _licensee_filter(request, agency) -> tuple[int | None, str]:
-    """(licensee id or None for every licensee, "" or what is wrong) from ?licensee=: a licensee of
-    the agency, by id."""
+def _licensee_filter(request, agency, licensees) -> tuple[int | None, str]:
+    """(licensee id or None for every licensee, "" or what is wrong) from ?licensee=: one of
+    `licensees` (the agency's, read once for the page's list), by id."""
     raw = request.GET.get("licensee") or ""
     if not raw:
         return None, ""
     pk = record_id(raw)
-    if pk is None or not agency.licensees.filter(pk=pk).exists():
+    if pk is None or pk not in {licensee.pk for licensee in licensees}:
         return None, f"{HOUSE}: licensee: no licensee {raw!r} of {agency}."
     return pk, ""
 
