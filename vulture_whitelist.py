@@ -273,6 +273,7 @@ KIND  # variable (reports/kinds/surveillance_log.py)
 KIND  # variable (reports/kinds/tournament_record.py)
 
 # Called by a framework by name: HTMLParser, kombu's transport, ReportLab's Flowable.draw, DRF's viewsets and authentication, Django's user and migration operation protocol, DRF's exception codes.
+TokenScheme  # class (core/api_schema.py: drf-spectacular's OpenApiAuthenticationExtension, registered by subclassing)
 LicenseeCredentialScheme  # class (registry/api_schema.py: drf-spectacular's OpenApiAuthenticationExtension, registered by subclassing)
 target_class  # variable (registry/api_schema.py: drf-spectacular's extension protocol)
 auto_schema  # variable (registry/api_schema.py: get_security_definition's argument, drf-spectacular's protocol)

@@ -27,7 +27,7 @@ from core.api_filters import FilterSet, IdFilter
 from core.lockouts import SIGN_IN_BLANKS, SIGN_IN_REFUSED
 from core.plurals import plural
 from core.throttles import LoginRateThrottle
-from core.tokens import issue_token
+from core.tokens import TokenAuthentication, issue_token
 
 from . import services
 from .access import access_for, reads_personnel_of
@@ -683,7 +683,11 @@ def _locked_message() -> str:
 class LogoutView(KnoxLogoutView):
     """Revoke the token this request is authenticated with."""
 
+    authentication_classes = (TokenAuthentication,)
+
 
 @extend_schema(request=None, responses={204: None, 401: OpenApiResponse(description="No valid token.")})
 class LogoutAllView(KnoxLogoutAllView):
     """Revoke every token of the signed-in login (all devices)."""
+
+    authentication_classes = (TokenAuthentication,)

@@ -200,7 +200,7 @@ TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "knox.auth.TokenAuthentication",  # first: a bad or expired token answers 401
+        "core.tokens.TokenAuthentication",  # knox's; first: a bad or expired token answers 401
         "rest_framework.authentication.SessionAuthentication",
     ],
     # Writes are limited per user, sign-ins per client address (core/throttles.py);

@@ -9,6 +9,7 @@ a body (the message names the field and the rule), 413 when it reads a body
 request. Request bodies declare `additionalProperties: false`: an unknown field is a 400
 (core.api.StrictInputMixin)."""
 
+from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
 from drf_spectacular.hooks import postprocess_schema_enums
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import is_list_serializer
@@ -17,6 +18,14 @@ from rest_framework.generics import GenericAPIView
 from . import limits
 from .idempotency import HEADER as IDEMPOTENCY_HEADER
 from .idempotency import REPLAYED_HEADER
+
+
+class TokenScheme(KnoxTokenScheme):
+    """knox's bearer token, as core.tokens.TokenAuthentication reads it (knox's own extension
+    matches knox's class only)."""
+
+    target_class = "core.tokens.TokenAuthentication"
+
 
 DETAIL = {
     "type": "object",

@@ -9,12 +9,26 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models.signals import post_save
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from knox.auth import TokenAuthentication as KnoxTokenAuthentication
 from knox.models import get_token_model
 from knox.settings import knox_settings
+from rest_framework import exceptions
 
 # A login holds at most this many live tokens (one per device or script); signing in once more
 # revokes the oldest. Keeps every request's token lookup short.
 MAX_TOKENS_PER_LOGIN = 10
+
+
+class TokenAuthentication(KnoxTokenAuthentication):
+    """knox's `Authorization: Token <token>`, refusing a token of bytes beyond ASCII as any
+    unknown token (401 "Invalid token.") where knox decoded it as UTF-8 and a byte such as
+    0xE9 (a header reaches Django as Latin-1) was a 500 on every API path."""
+
+    def authenticate_credentials(self, token: bytes):
+        if not token.isascii():
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        return super().authenticate_credentials(token)
 
 
 def issue_token(user) -> tuple[object, str]:

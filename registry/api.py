@@ -27,6 +27,7 @@ from core.api_filters import Pagination
 from core.limits import record_id
 from core.periods import Quarter
 from core.throttles import WriteRateThrottle
+from core.tokens import TokenAuthentication
 from packs import get_pack
 
 from . import api_schema as doc
@@ -57,12 +58,6 @@ class LicenseeAuthentication(BaseAuthentication):
 
     def authenticate_header(self, request):
         return KEYWORD
-
-
-def _knox():
-    from knox.auth import TokenAuthentication
-
-    return TokenAuthentication
 
 
 class Party:
@@ -143,7 +138,7 @@ class RegistryView(APIView):
         return super().get_permissions()
 
     def get_authenticators(self):
-        return [LicenseeAuthentication(), _knox()(), SessionAuthentication()]
+        return [LicenseeAuthentication(), TokenAuthentication(), SessionAuthentication()]
 
     def dispatch(self, request, *args, **kwargs):
         # The agency's times and dates (a return's due day, a receipt's date), not the server's,

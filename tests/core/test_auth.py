@@ -322,3 +322,23 @@ def test_signing_in_clears_the_logins_expired_tokens(api_client, manager, time_m
     time_machine.shift(timedelta(hours=13))
     sign_in(api_client, manager.user.username)
     assert AuthToken.objects.filter(user=manager.user).count() == 1
+
+
+# A header's bytes beyond ASCII (WSGI hands them over as Latin-1): knox decoded the token as UTF-8
+# and a byte such as 0xE9 raised UnicodeDecodeError, a 500 on every API path, the registry's and
+# the Idempotency-Key check's included (core.tokens.TokenAuthentication).
+@pytest.mark.parametrize("token", ["\u00e9\u00e9", "\u00ff\u00fe", "abc\u00e9"])
+@pytest.mark.parametrize(
+    "method,path,headers",
+    [
+        ("get", "/api/v1/sites/", {}),
+        ("post", "/api/v1/auth/logout/", {}),
+        ("post", "/api/v1/tables/", {"HTTP_IDEMPOTENCY_KEY": "k-1"}),
+        ("get", "/registry/api/v1/filings/", {}),
+    ],
+)
+def test_a_token_of_bytes_beyond_ascii_is_refused_401_not_a_500(api_client, manager, token, method, path, headers):
+    api_client.raise_request_exception = False
+    answer = getattr(with_token(api_client, token), method)(path, {}, format="json", **headers)
+    assert answer.status_code == 401, answer.content[:200]
+    assert answer.json() == {"detail": "Invalid token."}
