@@ -48,3 +48,18 @@ def test_a_supervisor_issues_a_credential_and_revokes_it(browser_page, live_serv
     expect(page.locator(f"#credential-{credential.pk} .revoked")).to_contain_text("by boss")
     expect(page.locator(f"#revoke-{credential.pk}")).to_have_count(0)
     assert post_filing(licensee_client(services.Issued(credential, secret)), package(), key="k-2").status_code == 401
+
+    # The quarter across licensees at 1280 px: a wide table scrolling sideways, each heading two
+    # lines at most (its headings stood a word a line, "Tournament gross proceeds" three lines
+    # and the head row four, pushing the rows a screen's third down).
+    page.goto(f"{live_server.url}/registry/quarter/?quarter=2026Q3")
+    expect(page.locator("#quarter-rows tbody")).to_contain_text("Elks")
+    lines = page.evaluate(HEADING_LINES)
+    assert lines and max(lines.values()) <= 2, lines
+
+
+# Each heading of the quarter's table: the lines its text is set on.
+HEADING_LINES = """() => Object.fromEntries([...document.querySelectorAll('#quarter-rows th')].map(th => {
+    const range = document.createRange(); range.selectNodeContents(th);
+    return [th.textContent, new Set([...range.getClientRects()].map(r => Math.round(r.top))).size];
+}))"""
