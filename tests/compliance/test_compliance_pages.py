@@ -419,6 +419,12 @@ def test_the_calendar_is_a_month_grid_with_items_on_their_day(client, cast, site
     assert "?month=2026-10" in html and "?month=2026-12" in html
 
 
+def test_the_calendar_says_whose_due_dates_it_shows(client, cast, site, stranger_site, in_november):
+    lead = page(client, cast[Role.SHIFT_MANAGER].user, "/compliance/calendar/").split('id="calendar-sites">')[1]
+    assert lead.split("</p>")[0] == f"The due dates of {site.name}."
+    assert stranger_site.name not in lead
+
+
 def test_the_calendar_moves_by_month_across_the_year(client, cast, site, in_november):
     due = open_alert(site, due_date=date(2027, 1, 30))
     html = page(client, cast[Role.AUDITOR].user, "/compliance/calendar/?month=2027-01")
