@@ -29,7 +29,7 @@ ORGANIZATIONS = {
     "ny": dict(
         name="Hudson Valley Volunteer Fire Company",
         licence_number="NY-GC-4620",
-        manager=("nygm", "Nora", "Yates", "NY"),
+        manager=("nygm", "Nora", "Baines", "NB"),
     ),
 }
 
@@ -77,7 +77,8 @@ TABLES = {
     ],
 }
 
-# login, first, last, initials, role, employment type, organization key, site keys
+# login, first, last, initials, role, employment type, organization key, site keys. No initials
+# that read as a state's code ("books closed by NY", "dealer ND" at a New York site).
 PEOPLE = [
     ("washift", "Willa", "Shaw", "WS", Role.SHIFT_MANAGER, "gaming", "wa", "spokane tacoma"),
     # Spokane only: Tacoma's game is dealt and banked by a player (WAC 230-40-125(2)), no house dealer.
@@ -89,7 +90,7 @@ PEOPLE = [
     ("wacount1", "Cody", "Walsh", "CW", Role.COUNT_TEAM, "non_gaming", "wa", "spokane"),
     ("wacount2", "Carmen", "Vega", "CV", Role.COUNT_TEAM, "non_gaming", "wa", "spokane"),
     ("nyshift", "Ned", "Shapiro", "NS", Role.SHIFT_MANAGER, "gaming", "ny", "kingston"),
-    ("nydealer", "Nina", "Delgado", "ND", Role.DEALER, "gaming", "ny", "kingston"),
+    ("nydealer", "Nina", "Falk", "NF", Role.DEALER, "gaming", "ny", "kingston"),
     ("nycashier", "Noel", "Carver", "NC", Role.CASHIER, "gaming", "ny", "kingston"),
     ("nycount1", "Nell", "Kerr", "NK", Role.COUNT_TEAM, "non_gaming", "ny", "kingston"),
     ("nycount2", "Nate", "Quinn", "NQ", Role.COUNT_TEAM, "non_gaming", "ny", "kingston"),

@@ -5,7 +5,7 @@ name, and the words its text alone uses (North Dakota's gross proceeds, AGP and 
 game). At a site of one pack the marks of every pack of another state are foreign (a Washington
 house-banked site and a Washington player-banked site share their state's words). The patterns
 are citation-shaped so that what is not law does not match: a time zone ("America/New_York"),
-an employee's initials ("ND" are Nina Delgado's), a hash or token (no word boundary).
+an employee's initials (a New York dealer's may be "ND"), a hash or token (no word boundary).
 """
 
 import html
