@@ -51,7 +51,7 @@ DAILY_FIGURES = ReadRule(
 )
 DEALER_FIGURES = ReadRule(DAILY_FIGURES.roles, HOUSE_CONTROL, "see dealers' hold figures")
 QUARTER_FIGURES = ReadRule(
-    frozenset({Role.GAMING_MANAGER, Role.AUDITOR}), HOUSE_CONTROL, "see a site's quarterly figures and the tax"
+    frozenset({Role.GAMING_MANAGER, Role.AUDITOR}), HOUSE_CONTROL, "see a site's quarterly figures"
 )
 
 # --- The gaming tax and the other per-pack rules of the books --------------------------------------
