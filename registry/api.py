@@ -86,7 +86,7 @@ class LicenseeOrRegulator(permissions.BasePermission):
 
 
 class LicenseeOnly(LicenseeOrRegulator):
-    message = f"{HOUSE}: only a licensee, with the credential the agency issued, sends filings and anchors."
+    message = f"{HOUSE}: only a licensee, with the credential the agency issued, sends filings, anchors and alerts."
 
     def has_permission(self, request, view):
         return super().has_permission(request, view) and request.party.credential is not None
@@ -126,6 +126,8 @@ class RegistryView(APIView):
     # The methods that are a state supervisor's acts (registering a licensee, issuing a credential):
     # SupervisorOnly answers them, the view's permission_classes the others.
     supervisor_methods: frozenset[str] = frozenset()
+    # The methods only a licensee sends (a filing, anchors, alerts): LicenseeOnly answers them.
+    licensee_methods: frozenset[str] = frozenset()
     # Whether its POST honours an Idempotency-Key (the schema states the header, its 409 and the
     # replayed answer only where it does): a filing (services.receive_filing) and a registration
     # (core.idempotency.once) do; an anchor or an alert sent twice is held once by its own identity,
@@ -135,6 +137,8 @@ class RegistryView(APIView):
     def get_permissions(self):
         if self.request.method in self.supervisor_methods:
             return [SupervisorOnly()]
+        if self.request.method in self.licensee_methods:
+            return [LicenseeOnly()]
         return super().get_permissions()
 
     def get_authenticators(self):
@@ -177,6 +181,7 @@ def _filing_json(f: ReceivedFiling, *, regulator: bool) -> dict:
 
 class FilingsView(RegistryView):
     honours_idempotency_key = True
+    licensee_methods = frozenset({"POST"})
 
     @extend_schema(
         operation_id="filings_list",
@@ -201,8 +206,6 @@ class FilingsView(RegistryView):
         responses={201: doc.ReceiptOut, 200: doc.ReceiptOut},
     )
     def post(self, request):
-        if request.party.credential is None:
-            raise exceptions.PermissionDenied(LicenseeOnly.message)
         key = request.headers.get("Idempotency-Key", "")
         try:
             filing, created = services.receive_filing(
@@ -275,6 +278,8 @@ class DocumentView(RegistryView):
 
 
 class AnchorsView(RegistryView):
+    licensee_methods = frozenset({"POST"})
+
     @extend_schema(
         operation_id="anchors_list",
         summary="Chain heads held",
@@ -314,8 +319,6 @@ class AnchorsView(RegistryView):
         responses={201: doc.AnchorsReceivedOut},
     )
     def post(self, request):
-        if request.party.credential is None:
-            raise exceptions.PermissionDenied(LicenseeOnly.message)
         anchors = request.data.get("anchors") if isinstance(request.data, dict) else None
         try:
             received = services.receive_anchors(credential=request.party.credential, anchors=anchors)
@@ -360,6 +363,8 @@ def _alert_json(a) -> dict:
 
 
 class AlertsView(RegistryView):
+    licensee_methods = frozenset({"POST"})
+
     @extend_schema(
         operation_id="alerts_list",
         summary="Compliance alerts reported, each in its latest state: a licensee's own, or every licensee's "
@@ -386,8 +391,6 @@ class AlertsView(RegistryView):
         responses={201: doc.AnchorsReceivedOut},
     )
     def post(self, request):
-        if request.party.credential is None:
-            raise exceptions.PermissionDenied(LicenseeOnly.message)
         alerts = request.data.get("alerts") if isinstance(request.data, dict) else None
         received = services.receive_alerts(credential=request.party.credential, alerts=alerts)
         return Response({"stored": received.stored, "already_held": received.already_held}, status=201)

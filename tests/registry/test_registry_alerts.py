@@ -3,9 +3,9 @@ field by field, read by the agency's staff per licensee and by the licensee itse
 
 import pytest
 
-from registry.models import ReceivedAlert
+from registry.models import ReceivedAlert, RegulatorRole
 
-from .test_registry_api import LICENSEES, _licensee, licensee_client, regulator_client
+from .test_registry_api import ANCHORS, FILINGS, LICENSEES, _licensee, licensee_client, regulator_client
 
 ALERTS = "/registry/api/v1/alerts/"
 
@@ -79,3 +79,15 @@ def test_the_agencys_staff_read_alerts_but_do_not_send_them(agency):
         refused = staff.get(f"{ALERTS}?licensee={wrong}")
         assert refused.status_code == 400 and "give a licensee's id" in refused.json()["licensee"]
     assert staff.post(ALERTS, {"alerts": [alert(43)]}, format="json").status_code == 403
+
+
+SENDS = "House control: only a licensee, with the credential the agency issued, sends filings, anchors and alerts."
+
+
+@pytest.mark.parametrize("role", [RegulatorRole.STATE_AUDITOR, RegulatorRole.STATE_SUPERVISOR])
+@pytest.mark.parametrize("path", [FILINGS, ANCHORS, ALERTS])
+def test_the_agencys_staff_sending_what_a_licensee_sends_are_told_who_sends_it(agency, role, path):
+    # The view's permission for its POST (RegistryView.licensee_methods): the staff read the general
+    # "the registry answers its licensees and its agency's staff only" though they are its staff.
+    response = regulator_client(agency, role=role).post(path, {}, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
+    assert response.status_code == 403 and response.json() == {"detail": SENDS}

@@ -233,7 +233,7 @@ def test_the_registry_shows_an_amended_returns_figures_now_in_the_packs_words_ea
     # keeps the tax filed, and the page says so in the licensee's own words (it said "Tax now (amended)")
     assert lines["Gaming tax"]["now_cents"] == filed_tax
     assert (
-        '<th class="text-end">Tax as the return now stands</th>' in html
+        '<th class="text-end wide-heading">Tax as the return now stands</th>' in html
         and "never again in the quarter it corrects" in html
     )
     assert body.count(f'<td class="text-end tax-filed">{money(filed_tax)}</td>') == 1  # on the return's own row

@@ -126,6 +126,6 @@ def test_the_state_reads_a_returns_tournament_play_beside_its_tables_as_filed_an
     book = {r["receipt_number"]: r for r in (dict(zip(header, c, strict=True)) for c in cells)}
     assert book[filed_number]["tournament_agp_cents"] == played["agp_cents"]  # a number
     html = state.get(url).content.decode()
-    assert '<th class="text-end">Tournament gross proceeds</th>' in html
+    assert '<th class="text-end wide-heading">Tournament gross proceeds</th>' in html
     assert '<th class="text-end">Tournament AGP</th>' in html
     assert f'<td class="text-end tournament">{money(played["agp_cents"])}</td>' in html
