@@ -51,7 +51,7 @@ def key_problem(key: str) -> str | None:
 
 def _user(request):
     """The user the API will see: a knox token's, else the session's; None when neither."""
-    from core.tokens import TokenAuthentication
+    from .tokens import TokenAuthentication
 
     try:
         found = TokenAuthentication().authenticate(Request(request))
