@@ -227,7 +227,7 @@ def calendar(request):
         "compliance/calendar.html",
         {
             "month": month,
-            "sites": list(access.sites().order_by("name").values_list("name", flat=True)),
+            "sites": list(ALERTS.sites(access).order_by("name").values_list("name", flat=True)),
             "weeks": month_grid(month, by_day, today, obligations.by_day(o for o in running if o.due_date >= first)),
             "weekdays": WEEKDAYS,
             "today": today,

@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from cardroom.models import Role
+from cardroom.models import Membership, Role
 from compliance import notifications, services
 from compliance.models import AlertStep, ComplianceRun
 from compliance.rules import Finding
@@ -423,6 +423,14 @@ def test_the_calendar_says_whose_due_dates_it_shows(client, cast, site, stranger
     lead = page(client, cast[Role.SHIFT_MANAGER].user, "/compliance/calendar/").split('id="calendar-sites">')[1]
     assert lead.split("</p>")[0] == f"The due dates of {site.name}."
     assert stranger_site.name not in lead
+
+
+def test_the_calendars_lead_names_only_the_sites_whose_alerts_it_shows(client, cast, site, other_site, in_november):
+    # A shift manager at `site` who is a dealer at `other_site` reads no alerts there (ALERTS).
+    shift = cast[Role.SHIFT_MANAGER]
+    Membership.objects.create(employee=shift, site=other_site, role=Role.DEALER)
+    lead = page(client, shift.user, "/compliance/calendar/").split('id="calendar-sites">')[1]
+    assert lead.split("</p>")[0] == f"The due dates of {site.name}."
 
 
 def test_the_calendar_moves_by_month_across_the_year(client, cast, site, in_november):
