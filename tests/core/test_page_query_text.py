@@ -8,8 +8,8 @@ tests/api/test_text_no_database_keeps.py); a page reads its parameters itself, a
 passed one on to a query unread would answer 500 on PostgreSQL."""
 
 import pytest
-from django.urls import NoReverseMatch, URLResolver, get_resolver, reverse
 
+from tests.conformance.walk import build_path, gets, params, routes
 from tests.page_support import at_site
 from tests.registry.test_registry_supervisor_pages import world  # noqa: F401  (fixture)
 
@@ -24,23 +24,11 @@ READ = (
 NUL_QUERY = {name: "2026\x00" for name in READ}
 
 
-def _names(resolver, prefix=""):
-    for pattern in resolver.url_patterns:
-        if isinstance(pattern, URLResolver):
-            yield from _names(pattern, prefix + (f"{pattern.namespace}:" if pattern.namespace else ""))
-        elif pattern.name:
-            yield prefix + pattern.name
-
-
 def pages() -> list[str]:
-    """The page addresses with no id (the API's, the admin's and signing out left out)."""
-    found = set()
-    for name in _names(get_resolver()):
-        try:
-            found.add(reverse(name))
-        except NoReverseMatch:
-            continue
-    return sorted(p for p in found if not p.startswith(("/api/", "/registry/api/", "/admin/", "/logout")))
+    """The page addresses with no id (tests.conformance.walk's routes; the API's, the admin's and
+    signing out left out)."""
+    found = {build_path(route, {}) for route, pattern in routes() if not params(route) and gets(pattern)}
+    return sorted(p for p in found if not p.startswith(("/api/", "/registry/api/", "/admin/", "/logout", "/^")))
 
 
 def test_the_pages_addressed_with_no_id_are_found():
