@@ -203,6 +203,20 @@ PRIMARY_OFF_SCREEN = """() => [...document.querySelectorAll("main .btn-primary")
   .filter((el) => { const r = el.getBoundingClientRect(); return r.left < -0.5 || r.right > window.innerWidth + 0.5; })
   .map((el) => (el.id ? "#" + el.id : el.tagName.toLowerCase()) + " '" + el.textContent.trim().slice(0, 30) + "'")"""
 
+# The buttons shown whose words stand off the middle of their height by more than 3 px (a button
+# is at least 2.6rem tall, a touch target: an <a class="btn btn-sm"> had its words at the top);
+# measured on the button's own text, not on a visually hidden label inside it.
+WORDS_OFF_CENTRE = """() => [...document.querySelectorAll(".btn")]
+  .filter((el) => el.getClientRects().length && getComputedStyle(el).visibility !== "hidden")
+  .map((el) => { const texts = [...el.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!texts.length) return null;
+    const range = document.createRange(); let top = Infinity, bottom = -Infinity;
+    for (const text of texts) { range.selectNodeContents(text); const r = range.getBoundingClientRect();
+      top = Math.min(top, r.top); bottom = Math.max(bottom, r.bottom); }
+    const box = el.getBoundingClientRect(), off = (top + bottom) / 2 - (box.top + box.bottom) / 2;
+    return Math.abs(off) > 3 ? (el.id ? "#" + el.id : el.tagName.toLowerCase()) + " '" +
+      el.textContent.trim().slice(0, 30) + "' " + Math.round(off) + " px" : null; })
+  .filter((found) => found)"""
 
 # Two animation frames: the page has laid out and painted what its scripts last changed (and
 # its resize observers have run: Chart.js redraws its canvases).
@@ -236,7 +250,7 @@ def settle(page) -> None:
 # A page's layout read in one round trip: whether it is a full page (a navbar; else a fragment a
 # page loads) and its navbar expanded (its toggler hidden, its menus #nav shown, as Playwright's
 # `is_visible` sees them: a box of some size, not `visibility: hidden`), its widths, the culprits
-# when it scrolls sideways and its primary buttons off the screen.
+# when it scrolls sideways, its primary buttons off the screen and its buttons' words off centre.
 LAYOUT = f"""() => {{
   const shown = (el) => {{ if (!el) return false; const box = el.getBoundingClientRect();
     return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== "hidden"; }};
@@ -244,7 +258,7 @@ LAYOUT = f"""() => {{
   return {{navbar: document.querySelector("nav.navbar") !== null,
     navbarExpanded: !shown(document.querySelector("nav.navbar .navbar-toggler")) && shown(document.querySelector("#nav")),
     scrollWidth, innerWidth, wide: scrollWidth > innerWidth ? ({WIDE_ELEMENTS})() : [],
-    primaryOff: ({PRIMARY_OFF_SCREEN})()}};
+    primaryOff: ({PRIMARY_OFF_SCREEN})(), offCentre: ({WORDS_OFF_CENTRE})()}};
 }}"""
 
 
@@ -255,7 +269,8 @@ def layout(page) -> dict:
 
 
 def layout_problems(page, measured: dict) -> list[str]:
-    """The page `measured` (`layout`) scrolling sideways, and its primary buttons off the screen."""
+    """The page `measured` (`layout`) scrolling sideways, its primary buttons off the screen and
+    its buttons' words off the middle of their height."""
     problems = []
     if measured["scrollWidth"] > measured["innerWidth"]:
         problems.append(
@@ -263,6 +278,8 @@ def layout_problems(page, measured: dict) -> list[str]:
         )
     if measured["primaryOff"]:
         problems.append(f"{page.url}: primary buttons off the screen: {measured['primaryOff']}")
+    if measured["offCentre"]:
+        problems.append(f"{page.url}: buttons' words off the middle of their height: {measured['offCentre']}")
     return problems
 
 
