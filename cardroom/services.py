@@ -33,7 +33,7 @@ from .models import (
     refuse_weak_password,
 )
 from .table_limits import table_warnings
-from .table_rules import licensed_values, option_errors, table_defaults, table_fields
+from .table_rules import licensed_values, option_errors, table_defaults, table_fields, validate_table
 
 # What a save says of the row as saved, where its site's rules ask something of it (nothing is
 # refused): (every warning, those said of the whole site), set as the instance's `warnings` for the
@@ -156,6 +156,8 @@ def refuse_moving_the_books(current: Site, site: Site) -> None:
     changed = [name for name in BOOKS_FIELDS if getattr(current, name) != getattr(site, name)]
     first = _first_record_on(current) if changed else None
     if first is None:
+        if "jurisdiction" in changed:
+            refuse_tables_outside_the_law(current, site)
         return
     law = current.get_jurisdiction_display()
     kept = f"{HOUSE_CONTROL}: {current.name} has records under {law}'s law (first on {first:%Y-%m-%d})"
@@ -171,6 +173,34 @@ def refuse_moving_the_books(current: Site, site: Site) -> None:
     raise ValidationError(
         {name: f"{kept}; its {BOOKS_FIELDS[name]} cannot be changed, or {reasons[name]}" for name in changed}
     )
+
+
+def refuse_tables_outside_the_law(current: Site, site: Site) -> None:
+    """A site only set up may change its jurisdiction (a set-up mistake fixed), but its active
+    tables then follow the new pack's law, as a table created there would (New York's 9 NYCRR
+    4620.5: a $5 maximum bet, one to four decks, the licence's tie option; Washington blackjack's
+    WAC 230-40-125(2): a player dealer/banker; the WSGC rules' internal controls...): each is
+    judged as its save would judge it at the site under the new law, and the change is refused
+    naming each table and the rules it would break. Before, the change was saved and the tables
+    stayed as they were, unjudged. An inactive table is judged when it is made active again."""
+    broken = []
+    tables = Table.objects.filter(site_id=current.pk, active=True).order_by("number")
+    for table in tables:
+        table.site = site  # the site as it would be saved: its new pack judges the table
+        try:
+            validate_table(table)
+        except ValidationError as refused:
+            messages = [m for found in refused.message_dict.values() for m in found]
+            broken.append(f"table {table.number}: " + " ".join(messages))
+    if broken:
+        law = site.get_jurisdiction_display()
+        raise ValidationError(
+            {
+                "jurisdiction": f"{current.name}'s active tables would break {law}'s rules, as a table created there "
+                f"would be refused: {'; '.join(broken)} Change or deactivate each table first, then the site's "
+                "jurisdiction."
+            }
+        )
 
 
 # The table's fields its records are read by (the figures' game lines, the forms' table number,

@@ -102,6 +102,9 @@ def test_the_other_fields_still_change_at_a_site_with_records(day_under_way, cli
 def test_a_site_only_set_up_still_changes_through_the_form_and_the_api(client, client_for, cast, site, table):
     manager = cast[Role.GAMING_MANAGER]
     services.update_table(acting_user=manager.user, table=table, max_wager_cents=2000)  # set-up, not a record
+    # Set-up too; an active North Dakota table would break New York's 4620.5 and hold the site's
+    # jurisdiction (test_a_site_whose_active_table_would_break_the_new_law_keeps_its_jurisdiction).
+    services.update_table(acting_user=manager.user, table=table, active=False)
     client.force_login(manager.user)
     response = client.post(f"/setup/sites/{site.pk}/", form_data(site, time_zone="America/Denver"))
     assert response.status_code == 302, response.content.decode()
@@ -123,3 +126,49 @@ def test_the_admin_refuses_the_change_at_the_field_not_with_a_500(day_under_way,
     assert response.status_code == 400
     assert "its time zone cannot be changed" in response.content.decode().replace("&#x27;", "'")
     assert as_it_was(site) == before
+
+
+# A site only set up may change its jurisdiction, but its active tables then follow the new pack's
+# law: a North Dakota table ($1-$25, six decks, the house banking) moved under New York's 9 NYCRR
+# 4620.5 ($5 maximum bet, one to four decks, the licence's tie option) or Washington blackjack's
+# WAC 230-40-125 (a player dealer/banker) would be a table no form, API or admin would let anyone
+# create there. Before, the change was saved and the table stayed as it was, unjudged.
+
+
+def test_a_site_whose_active_table_would_break_the_new_law_keeps_its_jurisdiction(cast, site, table):
+    manager = cast[Role.GAMING_MANAGER]
+    with pytest.raises(ValidationError) as refused:
+        services.update_site(acting_user=manager.user, site=Site.objects.get(pk=site.pk), jurisdiction="NY")
+    message = refused.value.message_dict["jurisdiction"][0]
+    assert "table 1" in message.lower()
+    assert "9 NYCRR 4620.5(f)(2)" in message and "9 NYCRR 4620.5(a)(2)" in message
+    assert "ND 99-01.3" not in message
+    with pytest.raises(ValidationError) as refused:
+        services.update_site(acting_user=manager.user, site=Site.objects.get(pk=site.pk), jurisdiction="WA-BJ")
+    assert "WAC 230-40-125(2) (1999 proposed amendment)" in refused.value.message_dict["jurisdiction"][0]
+    assert as_it_was(site)[0] == "ND"
+
+
+def test_the_api_form_and_admin_refuse_a_jurisdiction_its_tables_break_at_the_field(
+    client, client_for, cast, site, table
+):
+    manager = cast[Role.GAMING_MANAGER]
+    response = client_for(manager).patch(f"/api/v1/sites/{site.pk}/", {"jurisdiction": "NY"}, format="json")
+    assert response.status_code == 400, response.content
+    assert "9 NYCRR 4620.5(f)(2)" in response.json()["jurisdiction"][0]
+    client.force_login(manager.user)
+    response = client.post(f"/setup/sites/{site.pk}/", form_data(site, jurisdiction="NY"))
+    assert response.status_code == 400
+    assert "9 NYCRR 4620.5(f)(2)" in response.content.decode()
+    data = form_data(site, jurisdiction="NY") | {"organization": site.organization_id}
+    response = client.post(f"/admin/cardroom/site/{site.pk}/change/", data)
+    assert response.status_code == 400
+    assert "9 NYCRR 4620.5(f)(2)" in response.content.decode()
+    assert as_it_was(site)[0] == "ND"
+
+
+def test_a_site_whose_tables_are_inactive_still_changes_its_jurisdiction(cast, site, table):
+    manager = cast[Role.GAMING_MANAGER]
+    services.update_table(acting_user=manager.user, table=table, active=False)
+    services.update_site(acting_user=manager.user, site=Site.objects.get(pk=site.pk), jurisdiction="NY")
+    assert as_it_was(site)[0] == "NY"
