@@ -70,11 +70,13 @@ def table_defaults(given) -> dict[str, object]:
     """A new New York table's options not given, as 4620.5 fixes them: doubling on a first two
     cards of 10 or 11 only ((l)(1)), none on split pairs ((k)(6)), the natural paid as the tie
     option says ((h)(2)). Its decks (one to four, (a)(2)) and the organization's tie option ((h))
-    have no single value: a table not given them is refused, naming each (`Required`). Another
-    game is refused as such by `table_rules`."""
+    have no single value: a table not given them is refused, naming each (`Required`). A table
+    not given its game is the model's game 21, Black Jack, as at the other packs (before, it took
+    none of these values and was refused for the model's). Another game is refused as such by
+    `table_rules`."""
     from cardroom.models import Game
 
-    if given.get("game") != Game.TWENTY_ONE:
+    if given.get("game", Game.TWENTY_ONE) != Game.TWENTY_ONE:  # the model's game when none is given
         return {}
     values: dict[str, object] = {"double_on": "ten_eleven", "double_after_split": False}
     if given.get("decks") is None:

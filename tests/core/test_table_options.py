@@ -176,6 +176,35 @@ def test_a_minimal_new_york_table_takes_the_packs_values_and_is_asked_only_for_w
     )
 
 
+def test_a_new_york_table_sent_without_its_game_takes_the_packs_values_as_a_blackjack_table(client_for, manager, site):
+    """The API's `game` is optional (the model's game 21, Black Jack, the only game New York's pack
+    deals): a table sent without it is the same Black Jack table, so it takes 4620.5's doubling on
+    10 or 11 ((l)(1)), none on split pairs ((k)(6)) and the natural's payout under the licence's tie
+    option ((h)(2)), and is asked for its decks ((a)(2)), as with `"game": "21"`. Before, the pack's
+    values were left out and the model's refused instead (doubling on any two, 3 to 2 under tie
+    option 2, "(got 6)" decks), asking the user to choose what the rule fixes."""
+    site.jurisdiction = "NY"
+    site.save()
+    record_licence(manager, site, tie_option=2)
+    api = client_for(manager)
+    minimal = {"site": site.pk, "number": 1, "min_wager_cents": 100, "max_wager_cents": 500}
+    refused = api.post("/api/v1/tables/", minimal, format="json")
+    assert refused.status_code == 400
+    assert refused.json() == {
+        "decks": ["9 NYCRR 4620.5(a)(2): give the table's decks, one to four decks of 52 cards each."]
+    }
+    created = api.post("/api/v1/tables/", {**minimal, "decks": 2}, format="json")
+    assert created.status_code == 201, created.content
+    table = Table.objects.get(site=site)
+    assert (table.game, table.tie_option, table.double_on, table.double_after_split, table.blackjack_payout) == (
+        "21",
+        2,
+        "ten_eleven",
+        False,
+        "2:1",
+    )
+
+
 def test_a_new_york_table_not_given_its_decks_is_told_its_other_refusals_at_once(client_for, manager, site):
     """The decks asked for do not hide what else is wrong: a $10 maximum is refused with them,
     citing 4620.5(f)(2); nothing is written."""
