@@ -7,7 +7,8 @@ from a shoe at all times, a player who is both the dealer and the banker; (3) a 
 house rule not over $500; (4) a maximum wager not over $25 (`WAGER_LIMITS`);
 (5) a natural collects 1.5 times the bet and all ties push. Soft 17 (13), the conditions of doubling
 (14), insurance (16) and additional splits (17) are set by house rule; that a wager may be doubled
-(14) and a pair split (17) is not.
+(14) and a pair split (17) is not, nor that a doubled wager receives only one more card, the
+player then standing on those three cards (14).
 """
 
 from ..base import Limit, WagerLimits
@@ -99,6 +100,12 @@ def table_rules(table) -> dict[str, str]:
         errors["double_on"] = (
             f"{cite(14)}: the conditions for doubling down are set by house rule, provided that the wager may be "
             "doubled (the player receiving only one more card); choose the first two cards a player may double on."
+        )
+    if table.double_on == "any_card":
+        errors["double_on"] = (
+            f"{cite(14)}: a doubled wager receives only one more card and the player must then stand on those "
+            "three cards; no doubling again after each card received. Choose the first two cards a player may "
+            "double on."
         )
     if table.split_pairs in ("aces_eights", "none"):
         errors["split_pairs"] = (

@@ -134,6 +134,10 @@ REFUSALS = [
     ("WA-BJ", {"tie_option": 3}, "tie_option", "WAC 230-40-125(5) (1999 proposed amendment)"),
     ("WA-BJ", {"surrender": "late"}, "surrender", "WAC 230-40-125(7) (1999 proposed amendment)"),
     ("WA-BJ", {"double_on": "none"}, "double_on", "WAC 230-40-125(14) (1999 proposed amendment)"),
+    # (14): "the player received only one more card. The player must then stand on those three cards": no
+    # doubling on any card again after each card (an approved house-banked game's play; before, refused as
+    # House control asking for a game approval, which no player-banked site has).
+    ("WA-BJ", {"double_on": "any_card"}, "double_on", "WAC 230-40-125(14) (1999 proposed amendment)"),
     ("WA-BJ", {"split_pairs": "none"}, "split_pairs", "WAC 230-40-125(17) (1999 proposed amendment)"),
     ("WA-BJ", {"split_pairs": "aces_eights"}, "split_pairs", "WAC 230-40-125(17) (1999 proposed amendment)"),
     # ND: chapter 99-01.3-08
