@@ -191,13 +191,13 @@ def refuse_tables_outside_the_law(current: Site, site: Site) -> None:
             validate_table(table)
         except ValidationError as refused:
             messages = [m for found in refused.message_dict.values() for m in found]
-            broken.append(f"table {table.number}: " + " ".join(messages))
+            broken.append(f"Table {table.number}: " + " ".join(messages))
     if broken:
         law = site.get_jurisdiction_display()
         raise ValidationError(
             {
                 "jurisdiction": f"{current.name}'s active tables would break {law}'s rules, as a table created there "
-                f"would be refused: {'; '.join(broken)} Change or deactivate each table first, then the site's "
+                f"would be refused. {' '.join(broken)} Change or deactivate each table first, then the site's "
                 "jurisdiction."
             }
         )
