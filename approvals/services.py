@@ -126,22 +126,21 @@ def _rules_of_play(lines) -> list[str]:
 
 def _approval_jurisdiction(organization: Organization, jurisdiction: str | None) -> str:
     """The pack the approval is for: given, or the one pack of the organization's sites whose law
-    has game approvals (`rules.GAME_APPROVAL`)."""
-    codes = sorted(
-        {
-            code
-            for code in organization.sites.values_list("jurisdiction", flat=True)
-            if rules.GAME_APPROVAL.applies(code)
-        }
-    )
-    codes = codes or [pack.code for pack in all_packs() if rules.GAME_APPROVAL.applies(pack)]
+    has game approvals (`rules.GAME_APPROVAL`). An organization with sites, none of whose packs
+    has them (a New York games-of-chance organization), records none: the approval would be another
+    state's law in its records, for no table of its to offer (before, it was recorded as a
+    Washington approval). An organization with no site yet may record one for a pack that has them."""
+    site_codes = set(organization.sites.values_list("jurisdiction", flat=True))
+    codes = sorted(code for code in site_codes if rules.GAME_APPROVAL.applies(code))
+    if not site_codes:
+        codes = [pack.code for pack in all_packs() if rules.GAME_APPROVAL.applies(pack)]
     if jurisdiction is None and len(codes) == 1:
         return codes[0]
-    if jurisdiction is None or not rules.GAME_APPROVAL.applies(jurisdiction):
+    if jurisdiction is None or jurisdiction not in codes:
         raise ValidationError(
             {
-                "jurisdiction": f"{rules.HOUSE_CONTROL}: a game approval is recorded for a jurisdiction whose law "
-                f"has the state's game approvals ({', '.join(codes) or 'none'})."
+                "jurisdiction": f"{rules.HOUSE_CONTROL}: a game approval is recorded for the jurisdiction of one of "
+                f"the organization's sites whose law has the state's game approvals ({', '.join(codes) or 'none'})."
             }
         )
     return jurisdiction

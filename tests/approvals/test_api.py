@@ -532,3 +532,29 @@ def test_linking_a_table_back_to_standard_blackjack_keeping_the_approved_play_is
     assert answer.status_code == 400, answer.content
     assert "Any card, again after each card received" in answer.json()["double_on"][0]
     assert TableGame.objects.filter(table=ddm_table).count() == 1
+
+
+def test_an_organization_with_no_site_under_game_approvals_records_none(db, client_for):
+    """A New York games-of-chance organization (9 NYCRR 4620.5 has no game approvals) posting the
+    Double Down Madness letter is refused at `jurisdiction`, nothing recorded, and so is the service
+    told the approval is Washington house-banked: before, it was recorded as a Washington approval
+    (the pack chosen among every pack's when none of the organization's sites had game approvals),
+    so the organization's records held the WSGC's letter and WAC 230-15-140 for no table of its to
+    offer."""
+    from django.core.exceptions import ValidationError
+
+    from approvals import services
+    from tests.factories import OrganizationFactory, SiteFactory, make_person
+
+    organization = OrganizationFactory()
+    SiteFactory(organization=organization, name="Kingston Fire Hall", jurisdiction="NY", time_zone="America/New_York")
+    manager = make_person(organization, Role.GAMING_MANAGER, None)
+    answer = client_for(manager).post("/api/v1/game-approvals/", _approval_body(), format="json")
+    message = refused(answer, "jurisdiction")
+    assert "House control" in message and "(none)" in message
+    with pytest.raises(ValidationError) as refusal:
+        services.record_game_approval(
+            acting_user=manager.user, organization=organization, jurisdiction="WA-HB", **DDM_APPROVAL
+        )
+    assert "jurisdiction" in refusal.value.message_dict
+    assert not GameApproval.objects.filter(organization=organization).exists()
