@@ -9,8 +9,11 @@ from .base import pack_of
 
 
 def validate_table_wagers(table: Table) -> None:
-    """Refuse limits the site's jurisdiction does not allow, naming the field and the rule."""
-    limits = pack_of(table.site).wager_limits_on()
+    """Refuse limits the site's jurisdiction does not allow, naming the field and the rule: the
+    limits in force on the site's own day (an effective-dated row, WAC 230-15-140's, begins on a
+    date in the state), as an approved game's doubles are judged (`approvals.checks`), never the
+    server's date (an API request's zone)."""
+    limits = pack_of(table.site).wager_limits_on(table.site.today())
     if limits is None or table.game != Game.TWENTY_ONE:
         return
     errors = {}

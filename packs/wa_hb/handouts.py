@@ -17,7 +17,7 @@ IN_CONTROLS = "as documented in the internal controls"
 def _single_wager_limit(t) -> str:
     """The State's single-wager limit in force today (the pack's effective-dated limits): the limit
     of a wager made in the hand (a double down), beside the table's own maximum wager."""
-    limits = pack_of(t).wager_limits_on()
+    limits = pack_of(t).wager_limits_on(t.site.today())  # in force on the site's own day
     if not limits or not limits.max_cents:
         return ""
     return f" No single wager, a double down included, above the State's limit of {money(limits.max_cents)}."

@@ -276,3 +276,38 @@ def test_the_table_number_is_a_house_control_outside_north_dakota(client_for, ma
     assert again.status_code == 400
     message = again.json()["number"][0]
     assert message.startswith("House control") and "99-01.3" not in message
+
+
+def test_the_state_wager_limit_in_force_is_the_one_of_the_sites_own_day(client_for, manager, as_pack):
+    """The single-wager limit is effective-dated (WAC 230-15-140: the record held says $300; the
+    commission's $400 proposal, WSR 23-09-065, is added as a later row when it applies,
+    shared/regulations/wa-wager-limits.md). A table is judged by the row in force on the site's own
+    day, as its approved game's doubles are (`approvals.checks.double_limit_cents`), not the
+    server's: at 00:30 on 1 January in Chicago (settings.TIME_ZONE, an API request's zone) it is
+    still 31 December in Washington, so a $400 maximum is refused there. Before, the API judged it
+    by the server's date and accepted it two hours early."""
+    from datetime import date, datetime
+    from zoneinfo import ZoneInfo
+
+    import time_machine
+
+    from packs.base import WagerLimits
+
+    site = as_pack("WA-HB")
+    site.time_zone = "America/Los_Angeles"
+    site.save()
+    pack = pack_for(site)
+    kept = pack.wager_limits
+    later = WagerLimits("WAC 230-15-140 (a later limit: test)", 100, 40_000, 100, effective_from=date(2027, 1, 1))
+    object.__setattr__(pack, "wager_limits", (*kept, later))
+    try:
+        server_new_year = datetime(2027, 1, 1, 0, 30, tzinfo=ZoneInfo("America/Chicago"))
+        with time_machine.travel(server_new_year, tick=False):
+            refused = post(client_for(manager), site, {**WA_HB_OK, "max_wager_cents": 40_000})
+        assert refused.status_code == 400, refused.content
+        assert "$300.00" in refused.json()["max_wager_cents"][0]
+        with time_machine.travel(datetime(2027, 1, 1, 0, 30, tzinfo=ZoneInfo("America/Los_Angeles")), tick=False):
+            created = post(client_for(manager), site, {**WA_HB_OK, "max_wager_cents": 40_000})
+        assert created.status_code == 201, created.content
+    finally:
+        object.__setattr__(pack, "wager_limits", kept)
