@@ -34,9 +34,11 @@ NATURAL_PAYOUT = "3:2"  # (5): "one and a half (1.5) times the amount of their b
 # The settings a Washington blackjack table states (beyond `packs.base.COMMON_TABLE_FIELDS`): its
 # decks and shoe and the player dealer/banker (2), the minimum bank (3), the natural's payout (5)
 # and what the rule leaves to house rule: soft 17 (13), doubling (14), insurance (16) and further
-# splits (17). No tie option ((5): all ties push), no surrender, no payout rounding.
+# splits (17). No tie option ((5): all ties push), no surrender, no payout rounding. Its seats (its
+# betting spaces) are the house's, as its players are: a fee per seat is charged for at most that
+# many (`fees.services`, House control; before, every table kept the model's 7, whatever its players).
 TABLE_OPTIONS = (
-    "decks", "max_players", "dealt_from", "banker", "min_bank_cents", "blackjack_payout", "dealer_hits_soft_17",
+    "decks", "max_players", "betting_spaces", "dealt_from", "banker", "min_bank_cents", "blackjack_payout", "dealer_hits_soft_17",
     "double_on", "double_after_split", "insurance_allowed", "split_pairs", "resplit_allowed",
 )  # fmt: skip
 

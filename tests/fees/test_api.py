@@ -105,6 +105,22 @@ def test_more_seats_than_the_table_has_are_refused(cast, client_for, fee_payload
     assert response.status_code == 400 and "1 to 4 seats" in response.json()["count"][0]
 
 
+def test_a_table_of_nine_seats_set_up_through_the_api_is_charged_for_nine(cast, client_for, fee_payload, site):
+    """A Washington blackjack table states its seats (its betting spaces) as it states its players:
+    before, the option was not one of the pack's, so every table kept the model's 7 and a fee per
+    seat at a table of nine players stopped at seven seats (House control's "1 to 7 seats")."""
+    manager = client_for(cast[Role.GAMING_MANAGER])
+    table = {"site": site.pk, "number": 2, "game": "21", "min_wager_cents": 100, "max_wager_cents": 2500, "decks": 6}
+    table |= {"banker": "player", "min_bank_cents": 30000, "max_players": 9, "betting_spaces": 9}
+    created = manager.post("/api/v1/tables/", table, format="json")
+    assert created.status_code == 201, created.json()
+    assert created.json()["betting_spaces"] == 9
+    fee = {**fee_payload, "table": created.json()["id"], "count": 9, "amount_cents": 9 * fee_payload["rate_cents"]}
+    charged = client_for(cast[Role.PIT_BOSS]).post(FEES, fee, format="json")
+    assert charged.status_code == 201, charged.json()
+    assert charged.json()["count"] == 9
+
+
 def test_a_fee_at_an_inactive_table_is_refused_citing_the_house_control(cast, client_for, fee_payload, bj_table):
     bj_table.active = False
     bj_table.save()
