@@ -41,6 +41,7 @@ SPACES_MAX = 7
 TABLE_CITATION = "ND 99-01.3-08-02(1)"
 PAYOUT = "3:2"
 TIP_BETS_CITATION = "ND 99-01.3-08-09(2)(a)"
+INSURANCE_CITATION = "ND 99-01.3-08-09(2)(b)"
 SPLITS_CITATION = "ND 99-01.3-08-09(2)(c)"
 DOUBLES_CITATION = "ND 99-01.3-08-09(2)(d)"
 DEALING_METHOD_CITATION = "ND 99-01.3-08-10(1)"
@@ -89,6 +90,8 @@ CITATIONS = {
     "double_on": DOUBLES_CITATION,
     "double_after_split": DOUBLES_CITATION,
     "tip_bet_max_cents": TIP_BETS_CITATION,
+    "even_money_offered": INSURANCE_CITATION,
+    "tip_double_down": DOUBLES_CITATION,
     "dealing_method": DEALING_METHOD_CITATION,
     "card_reader_malfunction": CARD_READER_MALFUNCTION_CITATION,
     "surrender": PLAY_CITATION,
@@ -217,6 +220,22 @@ def _play_errors(table) -> dict[str, str]:
     if table.tie_option is not None:
         errors["tie_option"] = (
             f"{TIES_CITATION}: all ties are a push - no payoff is made; no other tie rule may be set."
+        )
+    # 08-09(2)(b): the even money payoff is offered instead of an insurance bet, and "This rule does not
+    # apply if an insurance bet is not permitted."
+    if table.even_money_offered and not table.insurance_allowed:
+        errors["even_money_offered"] = (
+            f"{INSURANCE_CITATION}: even money is offered in place of an insurance bet and does not apply if an "
+            "insurance bet is not permitted; permit insurance, or do not offer even money."
+        )
+    # 08-09(2)(d): "An organization may permit doubling-down on tips bets": on a tip bet, which exists only
+    # where the organization permits tip betting (08-09(2)(a)); the handout would otherwise say both
+    # (08-13(2)(l), (m)).
+    if table.tip_double_down != "not_permitted" and not table.tip_betting_allowed:
+        errors["tip_double_down"] = (
+            f"{DOUBLES_CITATION}: doubling-down on tip bets is permitted only where tip betting is permitted "
+            f"({TIP_BETS_CITATION}); this table does not permit tip betting "
+            f"({choose(table, 'tip_double_down', 'not_permitted')}, or permit tip betting)."
         )
     return errors
 

@@ -204,3 +204,38 @@ def test_the_handout_says_a_tip_bets_range(auditor_api, client_for, manager, sit
         ("2", "Tip betting permitted", "25.00"),
         ("3", "Tip betting not permitted", ""),
     ]
+
+
+# ND 99-01.3-08-09(2)(b), last sentence, of the even money option: "This rule does not apply if an
+# insurance bet is not permitted." ND 99-01.3-08-09(2)(d): "An organization may permit doubling-down
+# on tips bets": a tip bet's double-down, where tip betting (08-09(2)(a)) is permitted. A table's
+# record that says otherwise would print a handout (08-13(2)(k)-(m)) contradicting itself.
+OPTION_REFUSALS = {
+    "even money without insurance": (
+        {"insurance_allowed": False, "even_money_offered": True},
+        "even_money_offered",
+        "ND 99-01.3-08-09(2)(b): ",
+        "insurance bet is not permitted",
+    ),
+    "tip double-down without tip betting": (
+        {"tip_betting_allowed": False, "tip_double_down": "equal"},
+        "tip_double_down",
+        "ND 99-01.3-08-09(2)(d): ",
+        "tip betting",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(OPTION_REFUSALS))
+def test_an_option_that_presupposes_another_is_refused_without_it(client_for, manager, site, case):
+    values, field, rule, words = OPTION_REFUSALS[case]
+    api = client_for(manager)
+    message = refusal(api.post("/api/v1/tables/", body(site, "ND", **values), format="json"), field)
+    assert message.startswith(rule) and words in message, message
+    assert not Table.objects.filter(site=site).exists()
+    table_id = api.post("/api/v1/tables/", body(site, "ND", **{field: values[field]}), format="json").json()["id"]
+    events = AuditEvent.objects.count()
+    (other,) = set(values) - {field}
+    message = refusal(api.patch(f"/api/v1/tables/{table_id}/", {other: values[other]}, format="json"), field)
+    assert message.startswith(rule) and words in message, message
+    assert getattr(Table.objects.get(pk=table_id), other) != values[other] and AuditEvent.objects.count() == events

@@ -123,7 +123,10 @@ def test_the_north_dakota_handout_is_the_tables_own_record(auditor_api, site):  
         tip_double_down="equal",
         dealing_method="no_hole_card",
     )
-    TableFactory(site=site, number=1, tip_betting_allowed=False, **options).full_clean()
+    # ND 99-01.3-08-09(2)(d): no doubling-down on tip bets where tip betting is not permitted.
+    TableFactory(
+        site=site, number=1, tip_betting_allowed=False, **{**options, "tip_double_down": "not_permitted"}
+    ).full_clean()
     # ND 99-01.3-08-09(2)(a): the organization's limit of a tip bet, below the table's maximum wager.
     TableFactory(site=site, number=2, tip_bet_max_cents=500, **options).full_clean()
     created = request(auditor_api, kind="house_rules", site=site.pk, end="2026-11-20")
@@ -145,6 +148,7 @@ def test_the_north_dakota_handout_is_the_tables_own_record(auditor_api, site):  
         "Tip betting not permitted. (ND 99-01.3-08-13(2)(l))",
         "Tip betting permitted: a tip bet from $0.50 to $5.00. (ND 99-01.3-08-13(2)(l), ND 99-01.3-08-09(2)(a))",
         "Doubling-down on tip bets permitted - must equal the original tip bet. (ND 99-01.3-08-13(2)(m))",
+        "Doubling-down on tip bets not permitted. (ND 99-01.3-08-13(2)(m))",
         "class C felony",
     ]:
         assert phrase in text, phrase
