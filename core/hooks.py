@@ -262,6 +262,14 @@ TIPS_FLAG = declare(
     answer="flag(TipsAtLeaving) -> None: opens the alert",
     many=True,
 )
+DEALER_SEATED = declare(
+    "dealer_seated",
+    asked_by="floor.seating (start_dealer_shift, before a dealer is seated)",
+    answered_by="counts (counts.apps)",
+    answer="refusal(dealer, site, gaming_date) -> str | None: why seating the dealer at the site on that gaming "
+    "day is refused (a count team of two gaming employees, ND 99-01.3-08-14(2)), or None",
+    many=True,
+)
 OPEN_ITEMS = declare(
     "open_items",
     asked_by="floor.open_items (a gaming day's close)",

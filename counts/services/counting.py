@@ -5,7 +5,7 @@ from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, Exists, Max, OuterRef, Subquery
+from django.db.models import Count, Exists, Max, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 
 from cardroom.access import require_role
@@ -48,6 +48,51 @@ def check_count_team(site: Site, first: Employee, second: Employee, *, gaming_da
     )
     if refusal is not None:
         raise ValidationError({refusal.field: str(refusal)})
+
+
+def seating_breaks_a_count_team(dealer: Employee, site: Site, gaming_date: date) -> str | None:
+    """The floor asks before seating `dealer` at `site` on `gaming_date` (`floor.seating`): a count
+    team is judged when its count opens (`check_count_team`), so a dealer shift recorded afterwards
+    (dealt later on the count day, or entered later from paper) is judged here against every count
+    of the site whose activity day or count day it falls on and whose team has `dealer` in it. Refused
+    where the team passed without the shift and fails with it (`COUNT_TEAM`)."""
+    start, end = queries.gaming_day_bounds(site, gaming_date)
+    on_the_day = Q(gaming_date=gaming_date) | Q(opened_at__gte=start, opened_at__lt=end)
+    member = Q(first_member=dealer) | Q(second_member=dealer)
+    sessions = CountSession.objects.filter(on_the_day, member, site=site).select_related(
+        "first_member__user", "second_member__user"
+    )
+    for session in sessions.order_by("gaming_date", "pk"):
+        count_date = queries.gaming_date_of(site, session.opened_at)
+        judged = [_team_refusal(session, site, count_date, seated) for seated in (None, (dealer.pk, gaming_date))]
+        if judged[0] is None and judged[1] is not None:
+            other = session.second_member if session.first_member_id == dealer.pk else session.first_member
+            return (
+                f"{COUNT_TEAM.at(site)}: {dealer} counts the drop boxes of {session.gaming_date} at {site} with {other}, "
+                "two gaming employees, which the rule allows only while one of them conducts no games here on the "
+                f"activity day ({session.gaming_date}) and the count day ({count_date}); seating {dealer} on "
+                f"{gaming_date} would leave neither. Seat another dealer."
+            )
+    return None
+
+
+def _team_refusal(session: CountSession, site: Site, count_date: date, seated: tuple[int, date] | None):
+    """The session's team judged on the records, with `seated` (employee id, gaming date) counted as
+    having dealt too."""
+
+    def dealt_on(employee, day: date) -> bool:
+        return (employee.pk, day) == seated or queries.employee_dealt_on(employee, site, day)
+
+    return count_team_refusal(
+        session.first_member,
+        session.second_member,
+        relation_kinds=queries.relation_kinds,
+        dealt_on=dealt_on,
+        activity_date=session.gaming_date,
+        count_date=count_date,
+        twenty_one_auditor_id=None,
+        site=site,
+    )
 
 
 def open_count_session(

@@ -20,6 +20,7 @@ from core.rules import HOUSE_CONTROL
 from .. import queries, rules
 from ..active_tables import low_minimum_refusal
 from ..models import DealerShift, GamingDay, TableInventory
+from ..seating import refuse_seating
 from ..tips import tip_status, tips_checked_at
 from .steps import (
     active_chips,
@@ -65,6 +66,8 @@ def start_dealer_shift(
         day = require_open_day(site, "table")
         require_in_day(site, day, started_at, given, "started_at")
         _check_table_accepts_shift(table, day, started_at)
+        # Conducting games that day may undo a count team already judged (ND 99-01.3-08-14(2)).
+        refuse_seating(dealer, site, day.gaming_date)
         # Seating a dealer makes the table active (ND 99-01.3-08-09(1): a dealer and chips present).
         low = low_minimum_refusal(table, day, started_at)
         if low is not None:

@@ -21,7 +21,7 @@ from compliance.thresholds import refuse_backdating
 from core import audit_anchors, citations, closing, figure_days, hooks
 from counts import rules as counts_rules
 from fees import rules as fees_rules
-from floor import chip_log, open_items, pit_terminal, tips
+from floor import chip_log, open_items, pit_terminal, seating, tips
 from surveillance.services import check_wager_under_surveillance_caps
 
 # Every hook, who asks it and the app that answers it.
@@ -53,6 +53,7 @@ EVERY_HOOK = {
     "chips_exist_sql": "cage",
     "tips_flag": "compliance",
     "open_items": "counts",
+    "dealer_seated": "counts",
     "role_grants": "counts",
     "hold_thresholds": "compliance",
     "quarter_filed": "statefiling",
@@ -100,6 +101,7 @@ ASKED = {
     "chips_exist_sql": lambda: chip_log.chips_exist_sql("postgresql"),
     "tips_flag": lambda: hooks.TIPS_FLAG.answers(),
     "open_items": lambda: hooks.OPEN_ITEMS.answers(),
+    "dealer_seated": lambda: seating.refuse_seating(object(), object(), date(2026, 11, 2)),
     "role_grants": lambda: role_grants.check_role_grant(object()),
     "hold_thresholds": lambda: hooks.HOLD_THRESHOLDS(),
     "quarter_filed": lambda: hooks.QUARTER_FILED.answers(),

@@ -118,6 +118,39 @@ def test_two_gaming_employees_are_refused_when_both_dealt_and_accepted_when_one_
     assert isinstance(session, CountSession)
 
 
+def test_a_dealer_shift_entered_after_the_count_opened_cannot_undo_the_teams_independence(
+    floor, org, site, cast, shift_manager, removed
+):
+    """ND 99-01.3-08-14(2): two gaming employees count "provided that one of the gaming employees did
+    not conduct games at the same site on the day of the gaming activity and day of the count". The
+    team is judged when the count opens; a dealer shift recorded afterwards (entered later from
+    paper, or dealt later on the count day) that makes both of them have dealt is refused too, naming
+    the count, rather than leaving a count by a team the rule does not allow."""
+    dealer_counter = cast[Role.DEALER]  # dealt on GAMING_DATE (the `floor` fixture)
+    from cardroom.models import Membership
+
+    Membership.objects.create(employee=dealer_counter, site=site, role=Role.COUNT_TEAM)
+    other_dealer = make_person(org, Role.COUNT_TEAM, site, employment_type="gaming")
+    Membership.objects.create(employee=other_dealer, site=site, role=Role.DEALER)
+    services.open_count_session(
+        acting_user=dealer_counter.user,
+        site=site,
+        gaming_date=GAMING_DATE,
+        members=[dealer_counter, other_dealer],
+        at=COUNT_TIME,
+    )
+    with pytest.raises(ValidationError) as refused:
+        accounting.start_dealer_shift(
+            acting_user=shift_manager.user,
+            table=floor["shift"].table,
+            dealer=other_dealer,
+            started_at=EVENING + timedelta(minutes=30),
+        )
+    message = str(refused.value)
+    assert "ND 99-01.3-08-14(2)" in message and "count" in message, message
+    assert not floor["shift"].table.dealer_shifts.filter(dealer=other_dealer).exists()
+
+
 # --- Custody ---------------------------------------------------------------------------------
 
 
