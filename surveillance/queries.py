@@ -24,7 +24,7 @@ from core.rules import HOUSE_CONTROL
 from packs import Limit
 
 from . import special_events
-from .deadlines import OutageDeadline, outage_deadline
+from .deadlines import OutageDeadline, merge_intervals, outage_deadline
 from .models import (
     Equipment,
     EquipmentChange,
@@ -453,12 +453,15 @@ def active_entries(queryset=None):
 
 
 def task_footage(task: ReviewTask) -> timedelta:
-    """Footage reviewed for the task; reads `task.active_entries` when a list prefetched them
-    (`with_active_entries`)."""
+    """Footage reviewed for the task, each moment of the table's video once: ND 99-01.3-08-04(9) asks
+    an hour of video reviewed, so footage reviewed twice (by two reviewers, or entered twice) or
+    overlapping another entry is not counted again (the union of the entries' footage). Reads
+    `task.active_entries` when a list prefetched them (`with_active_entries`)."""
     entries = getattr(task, "active_entries", None)
     if entries is None:
         entries = active_entries(task.entries.all())
-    return sum((e.footage for e in entries), timedelta())
+    spans = [(e.footage_start_at, e.footage_end_at) for e in entries]
+    return sum((end - start for start, end in merge_intervals(spans, open_end=timezone.now())), timedelta())
 
 
 def with_active_entries(tasks):

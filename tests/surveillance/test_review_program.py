@@ -129,6 +129,22 @@ def test_an_hour_of_footage_completes_the_weeks_task(program, manager, reviewer)
     assert queries.task_done(task)
 
 
+def test_the_same_footage_reviewed_twice_counts_once(program, manager, reviewer, org, site):
+    """ND 99-01.3-08-04(9): "a minimum of one hour per week of video surveillance for each active
+    table" is an hour of the table's video: half an hour reviewed twice (by two reviewers, or entered
+    twice) is half an hour, and footage overlapping another entry counts only where it does not."""
+    task = program.tasks.get(week=1, table__number=1)
+    entry(manager, task, reviewer, minutes=30)
+    entry(manager, task, make_person(org, Role.SHIFT_MANAGER, site), minutes=30)
+    assert queries.task_footage(task) == timedelta(minutes=30)
+    assert not queries.task_done(task)
+    entry(manager, task, reviewer, start=(20, 15), minutes=30)  # 20:15-20:45: a quarter of an hour more
+    assert queries.task_footage(task) == timedelta(minutes=45)
+    assert not queries.task_done(task)
+    entry(manager, task, reviewer, start=(21, 0), minutes=15)
+    assert queries.task_footage(task) == timedelta(minutes=60) and queries.task_done(task)
+
+
 def test_a_corrected_entry_no_longer_counts(program, manager, reviewer):
     task = program.tasks.get(week=1, table__number=1)
     wrong = entry(manager, task, reviewer, minutes=60)
