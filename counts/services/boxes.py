@@ -60,6 +60,27 @@ def register_drop_box(
     return box
 
 
+def renumbered_table_errors(table: Table) -> dict[str, str]:
+    """A registered table check (`packs.register_table_check`): a table whose active drop boxes carry
+    its number (`BOX_NUMBER`, ND 99-01.3-08-02(2): "a drop box must have a number matching the table
+    number") is not renumbered away from them, whichever interface saves it (the API, the setup page,
+    the admin). Where the site has one table, as at registration, a box's number is not held to it."""
+    if table.pk is None or table.site_id is None or table.number is None:
+        return {}
+    stored = Table.objects.filter(pk=table.pk).values_list("number", flat=True).first()
+    if stored is None or stored == table.number:
+        return {}
+    boxes = list(DropBox.objects.filter(table_id=table.pk, active=True).exclude(number=table.number))
+    if not boxes or Table.objects.filter(site_id=table.site_id).count() <= 1:
+        return {}
+    named = ", ".join(str(box) for box in boxes)
+    return {
+        "number": f"{BOX_NUMBER.at(table.site)}: a drop box must have the number of its table; {named} of table "
+        f"{stored} would no longer match table {table.number}. Retire {'it' if len(boxes) == 1 else 'them'} first "
+        f"(once counted), then renumber the table and register its boxes numbered {table.number}."
+    }
+
+
 def retire_drop_box(*, acting_user, drop_box: DropBox) -> DropBox:
     """Take a box out of use (a gaming manager; house control). The box and its drops stay on
     record; a retired box is never placed again (custody.place_drop_box). A box still on its

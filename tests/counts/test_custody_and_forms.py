@@ -252,6 +252,21 @@ def test_a_drop_box_carries_its_tables_number(manager, tables, number, ok):
         assert "ND 99-01.3-08-02(2)" in error.value.message_dict["number"][0]
 
 
+def test_a_table_with_a_drop_box_keeps_the_boxs_number(client_for, manager, tables):
+    """ND 99-01.3-08-02(2): "a drop box must have a number matching the table number". A box is
+    registered with its table's number; renumbering the table afterwards (the API, the setup page and
+    the admin all save through the table's validation) would leave the box numbered for another table,
+    so it is refused naming the number, and nothing changes."""
+    from cardroom.models import Table
+
+    box = services.register_drop_box(acting_user=manager.user, table=tables[0])
+    answer = client_for(manager).patch(f"/api/v1/tables/{tables[0].pk}/", {"number": 7}, format="json")
+    assert answer.status_code == 400, answer.content
+    message = answer.json()["number"][0]
+    assert message.startswith("ND 99-01.3-08-02(2): ") and str(box) in message, message
+    assert Table.objects.get(pk=tables[0].pk).number == 1
+
+
 def test_a_dealer_shift_site_names_the_shift_of_each_box(manager, site, floor, shift_manager, boxes, counters):
     from counts.models import BoxExchange
 
