@@ -199,6 +199,7 @@ class Site(models.Model):
         duplicates = Site.objects.filter(organization_id=self.organization_id, name__iexact=self.name)
         if self.organization_id and self.name and duplicates.exclude(pk=self.pk).exists():
             raise ValidationError({"name": SITE_NAME_TAKEN})
+        self._check_chips_of_the_law()
         stopped = self.twenty_one_discontinued_on
         if stopped is not None and not limits.date_in_range(stopped):
             raise ValidationError({"twenty_one_discontinued_on": limits.date_message()})
@@ -208,6 +209,30 @@ class Site(models.Model):
                 {
                     "twenty_one_discontinued_on": f"{HOUSE_CONTROL}: a site of {self.get_jurisdiction_display()} "
                     f"rules records no day {game_word(self.jurisdiction)} was discontinued; leave it blank."
+                }
+            )
+
+    def _check_chips_of_the_law(self):
+        """A site that comes under a pack's chip law (new, moved to the pack, or made active again)
+        is refused while the organization's active chips include a value that law does not issue
+        (ND 99-01.3-08-03(1)): chips are the organization's, checked against the packs of its sites
+        when a chip is saved (`ChipDenomination.clean`), so a site added afterwards is checked here."""
+        law = law_at(self.jurisdiction) if self.organization_id and self.active and self.jurisdiction else None
+        if law is None:
+            return
+        stored = Site.objects.filter(pk=self.pk).values_list("jurisdiction", "active").first() if self.pk else None
+        if stored is not None and stored[1] and law_at(stored[0]) == law:
+            return  # already under this law: its chips were checked when saved
+        chips = ChipDenomination.objects.filter(organization_id=self.organization_id, active=True)
+        outside = sorted(chips.exclude(value_cents__in=list(law.specs)).values_list("value_cents", flat=True))
+        if outside:
+            allowed = ", ".join(f"${v / 100:.2f}" for v in law.specs)
+            named = ", ".join(f"${v / 100:.2f}" for v in outside)
+            raise ValidationError(
+                {
+                    "jurisdiction": f"{law.values_citation}: chips may be issued only in values of {allowed}; the "
+                    f"organization's active chips include {named}. Retire {'it' if len(outside) == 1 else 'them'} "
+                    "first."
                 }
             )
 

@@ -107,6 +107,35 @@ def test_a_chip_value_the_rule_does_not_allow_is_refused(client_for, manager, va
     assert not ChipDenomination.objects.exists()
 
 
+def test_a_north_dakota_site_is_refused_while_the_organization_issues_a_chip_value_it_does_not_allow(
+    client_for, manager, org, site
+):
+    """ND 99-01.3-08-03(1): "Chips may be issued in values of fifty cents, one dollar, two dollars,
+    five dollars, twenty-five dollars, and one hundred dollars." A chip's value is checked when the
+    chip is saved, against the packs of the organization's sites then; an organization whose only
+    site is elsewhere may hold a $10 chip, and a North Dakota site added (or a site moved to North
+    Dakota's rules) afterwards would issue it there. The site is refused, naming the chip, until the
+    chip is retired."""
+    from cardroom import services
+    from cardroom.models import Site
+
+    Site.objects.filter(pk=site.pk).update(jurisdiction="WA-HB")
+    ten = services.create_chip_denomination(
+        acting_user=manager.user, organization=org, value_cents=1000, primary_colour="blue", edge_spots="six"
+    )
+    api = client_for(manager)
+    body = {"name": "Fargo Eagles", "jurisdiction": "ND", "time_zone": "America/Chicago"}
+    refused = api.post("/api/v1/sites/", body, format="json")
+    assert refused.status_code == 400, refused.content
+    message = " ".join(refused.json()["jurisdiction"])
+    assert message.startswith("ND 99-01.3-08-03(1): ") and "$10.00" in message, message
+    assert not Site.objects.filter(name="Fargo Eagles").exists()
+    moved = api.patch(f"/api/v1/sites/{site.pk}/", {"jurisdiction": "ND"}, format="json")
+    assert moved.status_code == 400 and "ND 99-01.3-08-03(1)" in " ".join(moved.json()["jurisdiction"])
+    services.update_chip_denomination(acting_user=manager.user, chip=ten, active=False)
+    assert api.post("/api/v1/sites/", body, format="json").status_code == 201
+
+
 def test_a_new_chip_takes_the_nd_colour_and_edge_spots(client_for, manager):
     response = client_for(manager).post(
         "/api/v1/chip-denominations/", {"value_cents": 2500, "marking": "Elks Charity"}, format="json"
