@@ -172,3 +172,26 @@ def test_a_site_whose_tables_are_inactive_still_changes_its_jurisdiction(cast, s
     services.update_table(acting_user=manager.user, table=table, active=False)
     services.update_site(acting_user=manager.user, site=Site.objects.get(pk=site.pk), jurisdiction="NY")
     assert as_it_was(site)[0] == "NY"
+
+
+def test_a_site_moved_to_north_dakotas_rules_is_refused_while_its_tables_break_them(client_for, cast, site):
+    """A site with only its set-up may move to another pack (a set-up mistake fixed), but its tables
+    are then tables of that pack: a blackjack table set up under Washington's house-banked rules
+    ($300 maximum wager, nine players, 6 to 5) breaks North Dakota's 99-01.3-08-09(1), 08-01(2) and
+    08-02(1). The move is refused naming the table and the rules it breaks, and nothing changes."""
+    from cardroom.models import Table
+    from tests.factories import TableFactory
+
+    Site.objects.filter(pk=site.pk).update(jurisdiction="WA-HB")
+    table = TableFactory(
+        site=site, number=1, max_wager_cents=30000, decks=8, max_players=9, betting_spaces=9, blackjack_payout="6:5"
+    )
+    answer = client_for(cast[Role.GAMING_MANAGER]).patch(
+        f"/api/v1/sites/{site.pk}/", {"jurisdiction": "ND"}, format="json"
+    )
+    assert answer.status_code == 400, answer.content
+    message = " ".join(answer.json()["jurisdiction"]).lower()
+    for words in ("table 1", "nd 99-01.3-08-09(1)", "nd 99-01.3-08-01(2)", "nd 99-01.3-08-02(1)"):
+        assert words in message, message
+    assert Site.objects.get(pk=site.pk).jurisdiction == "WA-HB"
+    assert Table.objects.get(pk=table.pk).max_wager_cents == 30000
