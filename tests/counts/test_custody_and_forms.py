@@ -184,6 +184,27 @@ def test_a_bad_removal_is_refused_and_records_nothing(shift_manager, boxes, coun
     assert not DropRemoval.objects.exists() and not Drop.objects.exists()
 
 
+def test_no_escort_is_refused_while_the_duty_register_shows_another_employee_on_duty(
+    floor, shift_manager, boxes, counters, cast
+):
+    """ND 99-01.3-08-14(1): "if there is more than one employee on duty, escorted by an employee". A
+    pit boss signed in on the site's duty register at the removal is on duty: the shift manager's word
+    that they are the only employee on duty does not stand against it."""
+    from floor.services import duty
+
+    with time_machine.travel(EVENING, tick=False):
+        duty.start_duty(acting_user=shift_manager.user, site=boxes[0].site, employee=cast[Role.PIT_BOSS])
+    with pytest.raises(ValidationError) as error:
+        remove_box(shift_manager, boxes[0], counters[0], sole_employee_on_duty=True)
+    message = " ".join(error.value.message_dict["escorted_by"])
+    assert message.startswith("ND 99-01.3-08-14(1): ") and str(cast[Role.PIT_BOSS]) in message, message
+    assert not DropRemoval.objects.exists()
+    escorted = remove_box(
+        shift_manager, boxes[0], counters[0], sole_employee_on_duty=False, escorted_by=cast[Role.PIT_BOSS]
+    )
+    assert escorted.escorted_by == cast[Role.PIT_BOSS]
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="ND 99-01.3-08-14(1) gap, not fixed: `sole_employee_on_duty` is taken on the shift manager's word, "

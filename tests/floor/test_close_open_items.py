@@ -52,10 +52,15 @@ def test_the_close_is_refused_listing_each_kind_of_open_item_with_its_rule(busy_
 
 def test_a_removed_box_not_counted_is_an_open_item_citing_the_count_rule(busy_day, shift_manager, cast, org, site):
     holder = make_person(org, Role.COUNT_TEAM, site)
+    # The pit boss who verified the fill is on the duty register: ND 99-01.3-08-14(1) asks the escort.
     counts.remove_drop_box(
-        acting_user=shift_manager.user, drop_box=busy_day["box"], storage_place="office safe",
-        key_holder=holder, sole_employee_on_duty=True, gaming_date=busy_day["day"].gaming_date,
-    )  # fmt: skip
+        acting_user=shift_manager.user,
+        drop_box=busy_day["box"],
+        storage_place="office safe",
+        key_holder=holder,
+        escorted_by=cast[Role.PIT_BOSS],
+        gaming_date=busy_day["day"].gaming_date,
+    )
     kinds = {item.kind: item for item in open_items(busy_day["day"])}
     assert Kind.BOX_NOT_REMOVED not in kinds
     assert kinds[Kind.BOX_NOT_COUNTED].citation == "ND 99-01.3-08-14(4)"
