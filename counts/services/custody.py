@@ -11,6 +11,7 @@ from core import acts, moments
 from core.audit import appended_at_end
 from core.audit import record_site_event as _audit
 from core.rules import HOUSE_CONTROL
+from floor.queries import duty_periods_running
 
 from .. import queries
 from ..models import BoxExchange, Drop, DropBox, DropRemoval
@@ -117,14 +118,10 @@ def holds_count_role(employee: Employee | None, site: Site) -> bool:
     )
 
 
-def signed_in_on_duty(site: Site, transporter: Employee, at: datetime) -> list[Employee]:
+def others_on_duty(site: Site, transporter: Employee, at: datetime) -> list[Employee]:
     """The employees other than `transporter` the site's duty register (floor.models.DutyPeriod)
-    shows on duty at `at`. The register only: a dealer shift left open in the records is not read
-    as presence here (see tests/counts/test_custody_and_forms.py's xfail)."""
-    try:
-        from floor.queries import duty_periods_running
-    except ImportError:
-        return []
+    shows on duty at `at` (ND 99-01.3-08-14(1): "if there is more than one employee on duty"). The
+    register only: a dealer's shift still running in the records is not read as presence here."""
     running = duty_periods_running(site, at).exclude(employee=transporter).select_related("employee__user")
     return sorted({period.employee for period in running}, key=lambda employee: employee.pk)
 
@@ -147,7 +144,7 @@ def _validate_custody(
                 "escorted_by": f"{REMOVAL.at(site)}: with more than one employee on duty, the shift manager transporting the box is escorted by another employee."
             }
         )
-    if escorted_by is None and removed_at is not None and (others := signed_in_on_duty(site, transporter, removed_at)):
+    if escorted_by is None and removed_at is not None and (others := others_on_duty(site, transporter, removed_at)):
         # 08-14(1): "if there is more than one employee on duty, escorted by an employee": being the only
         # one on duty is not taken on the shift manager's word against the site's own duty register.
         raise ValidationError(
