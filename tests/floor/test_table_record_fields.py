@@ -67,8 +67,13 @@ def test_the_other_fields_still_change_and_a_table_only_set_up_changes_its_game(
     spare = Table.objects.create(site=site, number=2, min_wager_cents=100, max_wager_cents=2500)
     from counts import services as counts
 
-    counts.register_drop_box(acting_user=manager.user, table=spare, number=2)  # set-up, not a record
-    services.update_table(acting_user=manager.user, table=spare, number=3)
+    box = counts.register_drop_box(acting_user=manager.user, table=spare, number=2)  # set-up, not a record
+    # ...but a box in use keeps its table's number (ND 99-01.3-08-02(2)): retired, the table renumbers.
+    with pytest.raises(ValidationError) as refused:
+        services.update_table(acting_user=manager.user, table=Table.objects.get(pk=spare.pk), number=3)
+    assert refused.value.message_dict["number"][0].startswith("ND 99-01.3-08-02(2): ")
+    counts.retire_drop_box(acting_user=manager.user, drop_box=box)
+    services.update_table(acting_user=manager.user, table=Table.objects.get(pk=spare.pk), number=3)
     assert as_it_was(spare) == (Game.TWENTY_ONE, 3)
 
 
