@@ -87,6 +87,13 @@ def test_a_box_of_a_table_without_slips_expects_no_forms(floor, counters, sessio
     assert rec["available"] and rec["exceptions"] == []
 
 
+def count_of_the_day(site, opener, partner) -> CountSession:
+    """`opener` opens the count of GAMING_DATE's boxes with `partner` at COUNT_TIME."""
+    return services.open_count_session(
+        acting_user=opener.user, site=site, gaming_date=GAMING_DATE, members=[opener, partner], at=COUNT_TIME
+    )
+
+
 def test_two_gaming_employees_are_refused_when_both_dealt_and_accepted_when_one_did_not(
     floor, org, site, cast, shift_manager, removed
 ):
@@ -99,22 +106,10 @@ def test_two_gaming_employees_are_refused_when_both_dealt_and_accepted_when_one_
     with time_machine.travel(EVENING + timedelta(minutes=30), tick=False):
         accounting.start_dealer_shift(acting_user=shift_manager.user, table=floor["shift"].table, dealer=other_dealer)
     with pytest.raises(ValidationError) as refused:
-        services.open_count_session(
-            acting_user=dealer_counter.user,
-            site=site,
-            gaming_date=GAMING_DATE,
-            members=[dealer_counter, other_dealer],
-            at=COUNT_TIME,
-        )
+        count_of_the_day(site, dealer_counter, other_dealer)
     assert "both did" in str(refused.value) and "ND 99-01.3-08-14(2)" in str(refused.value)
     fresh = make_person(org, Role.COUNT_TEAM, site, employment_type="gaming")
-    session = services.open_count_session(
-        acting_user=dealer_counter.user,
-        site=site,
-        gaming_date=GAMING_DATE,
-        members=[dealer_counter, fresh],
-        at=COUNT_TIME,
-    )
+    session = count_of_the_day(site, dealer_counter, fresh)
     assert isinstance(session, CountSession)
 
 
@@ -132,13 +127,7 @@ def test_a_dealer_shift_entered_after_the_count_opened_cannot_undo_the_teams_ind
     Membership.objects.create(employee=dealer_counter, site=site, role=Role.COUNT_TEAM)
     other_dealer = make_person(org, Role.COUNT_TEAM, site, employment_type="gaming")
     Membership.objects.create(employee=other_dealer, site=site, role=Role.DEALER)
-    services.open_count_session(
-        acting_user=dealer_counter.user,
-        site=site,
-        gaming_date=GAMING_DATE,
-        members=[dealer_counter, other_dealer],
-        at=COUNT_TIME,
-    )
+    count_of_the_day(site, dealer_counter, other_dealer)
     with pytest.raises(ValidationError) as refused:
         accounting.start_dealer_shift(
             acting_user=shift_manager.user,
