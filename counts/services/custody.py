@@ -11,7 +11,7 @@ from core import acts, moments
 from core.audit import appended_at_end
 from core.audit import record_site_event as _audit
 from core.rules import HOUSE_CONTROL
-from floor.queries import duty_periods_running
+from floor.queries import duty_periods_running, shifts_running
 
 from .. import queries
 from ..models import BoxExchange, Drop, DropBox, DropRemoval
@@ -119,11 +119,13 @@ def holds_count_role(employee: Employee | None, site: Site) -> bool:
 
 
 def others_on_duty(site: Site, transporter: Employee, at: datetime) -> list[Employee]:
-    """The employees other than `transporter` the site's duty register (floor.models.DutyPeriod)
-    shows on duty at `at` (ND 99-01.3-08-14(1): "if there is more than one employee on duty"). The
-    register only: a dealer's shift still running in the records is not read as presence here."""
-    running = duty_periods_running(site, at).exclude(employee=transporter).select_related("employee__user")
-    return sorted({period.employee for period in running}, key=lambda employee: employee.pk)
+    """The employees other than `transporter` the site's records show on duty at `at` (ND
+    99-01.3-08-14(1): "if there is more than one employee on duty"): its duty register
+    (floor.models.DutyPeriod) and the dealers whose shift at one of its tables is running then."""
+    registered = duty_periods_running(site, at).exclude(employee=transporter).select_related("employee__user")
+    dealing = shifts_running(at).filter(table__site=site).exclude(dealer=transporter).select_related("dealer__user")
+    people = {period.employee for period in registered} | {shift.dealer for shift in dealing}
+    return sorted(people, key=lambda employee: employee.pk)
 
 
 def _validate_custody(
@@ -150,8 +152,8 @@ def _validate_custody(
         raise ValidationError(
             {
                 "escorted_by": f"{REMOVAL.at(site)}: with more than one employee on duty, the shift manager transporting "
-                f"the box is escorted by another employee; the duty register shows {', '.join(map(str, others))} on "
-                "duty at the removal: name the escort."
+                f"the box is escorted by another employee; the site's records (its duty register, the dealers' shifts) "
+                f"show {', '.join(map(str, others))} on duty at the removal: name the escort."
             }
         )
     if escorted_by is not None and escorted_by.pk == transporter.pk:

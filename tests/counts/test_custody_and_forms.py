@@ -31,6 +31,11 @@ def floor(site, tables, chips, shift_manager, cast):
         fills = [accounting.prepare_fill(acting_user=cashier, table=tables[0], chips=CHIPS) for _ in range(3)]
         credit = accounting.prepare_credit(acting_user=shift_manager.user, table=tables[0], chips=CHIPS)
         accounting.void_slip(acting_user=cashier, slip=fills[2], reason="Wrong table")
+    # The dealer leaves the table before its box is removed (AFTER_CLOSE): a dealer still on shift then
+    # is an employee on duty, and the shift manager is escorted (ND 99-01.3-08-14(1)).
+    shift = accounting.end_dealer_shift(
+        acting_user=shift_manager.user, shift=shift, ended_at=AFTER_CLOSE - timedelta(hours=1)
+    )
     return {"shift": shift, "fills": fills, "credit": credit}
 
 
@@ -103,7 +108,7 @@ def test_two_gaming_employees_are_refused_when_both_dealt_and_accepted_when_one_
     Membership.objects.create(employee=dealer_counter, site=site, role=Role.COUNT_TEAM)
     other_dealer = make_person(org, Role.COUNT_TEAM, site, employment_type="gaming")
     Membership.objects.create(employee=other_dealer, site=site, role=Role.DEALER)
-    with time_machine.travel(EVENING + timedelta(minutes=30), tick=False):
+    with time_machine.travel(AFTER_CLOSE - timedelta(minutes=30), tick=False):  # after the first dealer left
         accounting.start_dealer_shift(acting_user=shift_manager.user, table=floor["shift"].table, dealer=other_dealer)
     with pytest.raises(ValidationError) as refused:
         count_of_the_day(site, dealer_counter, other_dealer)
@@ -192,6 +197,33 @@ def test_no_escort_is_refused_while_the_duty_register_shows_another_employee_on_
         shift_manager, boxes[0], counters[0], sole_employee_on_duty=False, escorted_by=cast[Role.PIT_BOSS]
     )
     assert escorted.escorted_by == cast[Role.PIT_BOSS]
+
+
+def test_no_escort_is_refused_while_a_dealer_is_still_on_shift(floor, shift_manager, boxes, counters, cast):
+    """ND 99-01.3-08-14(1): "the drop box must be transported by the shift manager and, if there is
+    more than one employee on duty, escorted by an employee". A dealer whose shift at one of the
+    site's tables is running at the removal is on duty, whatever the shift manager says; once the
+    shift has ended, they may say they are alone."""
+    dealer = cast[Role.DEALER]
+    with time_machine.travel(AFTER_CLOSE - timedelta(minutes=30), tick=False):  # seated again after leaving
+        shift = accounting.start_dealer_shift(acting_user=shift_manager.user, table=floor["shift"].table, dealer=dealer)
+    with pytest.raises(ValidationError) as error:
+        remove_box(shift_manager, boxes[0], counters[0], sole_employee_on_duty=True)
+    message = " ".join(error.value.message_dict["escorted_by"])
+    assert message.startswith("ND 99-01.3-08-14(1): ") and f"show {dealer} on duty" in message, message
+    assert not DropRemoval.objects.exists()
+    escorted = remove_box(
+        shift_manager, boxes[0], counters[0], sole_employee_on_duty=False, escorted_by=cast[Role.PIT_BOSS]
+    )
+    assert escorted.escorted_by == cast[Role.PIT_BOSS]
+    accounting.end_dealer_shift(
+        acting_user=shift_manager.user, shift=shift, ended_at=AFTER_CLOSE + timedelta(minutes=10)
+    )
+    later = AFTER_CLOSE + timedelta(minutes=20)
+    assert (
+        remove_box(shift_manager, boxes[1], counters[0], removed_at=later, sole_employee_on_duty=True).escorted_by
+        is None
+    )
 
 
 def test_a_box_with_two_locks_has_one_key_per_count_team_member(manager, shift_manager, tables, counters):
