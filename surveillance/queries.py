@@ -8,6 +8,7 @@ the hours a dealer is on shift at it; with no dealer shift recorded, no time cou
 activity and only the 4-calendar-day limit can run out.
 """
 
+from collections import defaultdict
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -452,16 +453,21 @@ def active_entries(queryset=None):
     return queryset.filter(corrections__isnull=True)
 
 
+def reviewed_footage(spans) -> timedelta:
+    """The video the review entries `spans` ((footage start, footage end), ...) cover, each moment
+    once: ND 99-01.3-08-04(9) asks an hour of a table's video reviewed, so footage reviewed twice (by
+    two reviewers, or entered twice) or overlapping another entry is not counted again. One measure
+    for the task's page and API, the nightly check of its week and the surveillance log."""
+    return sum((end - start for start, end in merge_intervals(spans, open_end=timezone.now())), timedelta())
+
+
 def task_footage(task: ReviewTask) -> timedelta:
-    """Footage reviewed for the task, each moment of the table's video once: ND 99-01.3-08-04(9) asks
-    an hour of video reviewed, so footage reviewed twice (by two reviewers, or entered twice) or
-    overlapping another entry is not counted again (the union of the entries' footage). Reads
-    `task.active_entries` when a list prefetched them (`with_active_entries`)."""
+    """Footage reviewed for the task (`reviewed_footage`); reads `task.active_entries` when a list
+    prefetched them (`with_active_entries`)."""
     entries = getattr(task, "active_entries", None)
     if entries is None:
         entries = active_entries(task.entries.all())
-    spans = [(e.footage_start_at, e.footage_end_at) for e in entries]
-    return sum((end - start for start, end in merge_intervals(spans, open_end=timezone.now())), timedelta())
+    return reviewed_footage((e.footage_start_at, e.footage_end_at) for e in entries)
 
 
 def with_active_entries(tasks):
@@ -622,11 +628,11 @@ def review_weeks(sites, start: date, end: date) -> tuple[list[ReviewTask], dict[
         program__closure__closed_on__lt=F("week_start")
     )
     tasks = list(due.select_related("program", "table"))
-    reviewed: dict[int, timedelta] = {}
+    spans: dict[int, list] = defaultdict(list)
     entries = active_entries(ReviewEntry.objects.filter(task__in=due.values("pk")))  # a subquery, not an id list
     for task_id, footage_start, footage_end in entries.values_list("task_id", "footage_start_at", "footage_end_at"):
-        reviewed[task_id] = reviewed.get(task_id, timedelta()) + (footage_end - footage_start)
-    return tasks, reviewed
+        spans[task_id].append((footage_start, footage_end))
+    return tasks, {task_id: reviewed_footage(found) for task_id, found in spans.items()}
 
 
 def sites_with_equipment(site_ids, on: date) -> set[int]:

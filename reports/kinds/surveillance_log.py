@@ -7,16 +7,14 @@ and every review entry (ND 99-01.3-08-04(9), kept per 08-16(1)(h)). Corrected ro
 report, marked, as the append-only logs keep them."""
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
-from django.utils import timezone
 from reportlab.platypus import Spacer
 
 from core.pdf import data_table, format_clock, para
-from surveillance.deadlines import merge_intervals
 from surveillance.models import ReviewEntry, ReviewLogEntry, ReviewProgram, ReviewTask
-from surveillance.queries import active_entries, program_ended_on, required_footage
+from surveillance.queries import active_entries, program_ended_on, required_footage, reviewed_footage
 from surveillance.rules import FIELD_OF_VIEW, SURVEILLANCE_RECORDS
 
 from .. import rules as report_rules
@@ -126,10 +124,7 @@ def _review_line(entry: ReviewEntry, corrected_by: dict, zone: ZoneInfo) -> Revi
 
 def _task(task: ReviewTask, entries: list[ReviewEntry], active: set, corrected_by: dict, zone, required) -> WeekTask:
     lines = tuple(_review_line(e, corrected_by, zone) for e in entries)
-    # Each moment of the table's video once (ND 99-01.3-08-04(9): an hour of video), as the task's own
-    # footage (`surveillance.queries.task_footage`).
-    spans = [(e.footage_start_at, e.footage_end_at) for e in entries if e.pk in active]
-    reviewed = sum((end - start for start, end in merge_intervals(spans, open_end=timezone.now())), timedelta())
+    reviewed = reviewed_footage((e.footage_start_at, e.footage_end_at) for e in entries if e.pk in active)
     minutes = int(reviewed.total_seconds() // 60)
     required_minutes = int(required.total_seconds() // 60)
     return WeekTask(task.week, task.week_start, task.week_end, task.table.number, minutes, lines, required_minutes)

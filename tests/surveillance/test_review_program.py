@@ -138,6 +138,9 @@ def test_the_same_footage_reviewed_twice_counts_once(program, manager, reviewer,
     entry(manager, task, make_person(org, Role.SHIFT_MANAGER, site), minutes=30)
     assert queries.task_footage(task) == timedelta(minutes=30)
     assert not queries.task_done(task)
+    # The nightly check of the week and the calendar read the same measure (compliance's review_weeks_short).
+    _, reviewed = queries.review_weeks([site.pk], task.week_end, task.week_end)
+    assert reviewed[task.pk] == timedelta(minutes=30)
     entry(manager, task, reviewer, start=(20, 15), minutes=30)  # 20:15-20:45: a quarter of an hour more
     assert queries.task_footage(task) == timedelta(minutes=45)
     assert not queries.task_done(task)
