@@ -38,6 +38,12 @@ def update_count_settings(*, acting_user, site: Site, **values) -> CountSettings
     return settings
 
 
+def _numbers_its_boxes(site: Site) -> bool:
+    """Whether a drop box at `site` must carry its table's number (`BOX_NUMBER`, ND 99-01.3-08-02(2):
+    "If there is more than one table at a site")."""
+    return site.tables.count() > 1
+
+
 def register_drop_box(
     *, acting_user, table: Table, number: int | None = None, label: str = "", locks: int = 1
 ) -> DropBox:
@@ -47,7 +53,7 @@ def register_drop_box(
     require_role(acting_user, site, Role.GAMING_MANAGER, action="register a drop box", rule=HOUSE_CONTROL)
     refuse_drop_boxes(site)
     number = table.number if number is None else number
-    if number != table.number and site.tables.count() > 1:
+    if number != table.number and _numbers_its_boxes(site):
         raise ValidationError(
             {"number": f"{BOX_NUMBER.at(site)}: a drop box must have the number of its table ({table.number})."}
         )
@@ -71,7 +77,7 @@ def renumbered_table_errors(table: Table) -> dict[str, str]:
     if stored is None or stored == table.number:
         return {}
     boxes = list(DropBox.objects.filter(table_id=table.pk, active=True).exclude(number=table.number))
-    if not boxes or Table.objects.filter(site_id=table.site_id).count() <= 1:
+    if not boxes or not _numbers_its_boxes(table.site):
         return {}
     named = ", ".join(str(box) for box in boxes)
     return {
