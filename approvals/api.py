@@ -1,7 +1,10 @@
 """Game approvals, internal-controls versions and the approved game each table offers.
 
-Everyone in the organization reads the approvals; internal controls and table links are read
-at the sites one may see. Only a gaming manager records (approvals.rules.RECORDERS)."""
+Read by the roles that read the register's pages (approvals.rules.RECORDS: gaming managers and
+auditors): the approvals and licences of the organization, the internal controls and table links
+at the sites where one holds such a role. The floor reads what it follows in the written
+procedures (every role) and the house-rules handout. Only a gaming manager records
+(approvals.rules.RECORDERS)."""
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
@@ -190,6 +193,8 @@ class GameApprovalViewSet(ScopedViewSet, mixins.CreateModelMixin):
     filterset_class = GameApprovalFilter
 
     def scope(self, access):
+        if not rules.reads_the_register(access):
+            return GameApproval.objects.none()
         return (
             GameApproval.objects.filter(organization_id=access.organization_id)
             .prefetch_related("pay_tables")
@@ -313,7 +318,7 @@ class InternalControlsViewSet(ScopedViewSet, mixins.CreateModelMixin):
 
     def scope(self, access):
         return (
-            InternalControls.objects.filter(site__in=access.sites())
+            InternalControls.objects.filter(site__in=rules.RECORDS.sites(access))
             .select_related("game_approval")
             .order_by("site_id", "game_approval_id", "version")
         )
@@ -395,7 +400,9 @@ class TableGameViewSet(ScopedViewSet, mixins.CreateModelMixin):
     filterset_class = TableGameFilter
 
     def scope(self, access):
-        return TableGame.objects.filter(table__site__in=access.sites()).order_by("table_id", "linked_at", "id")
+        return TableGame.objects.filter(table__site__in=rules.RECORDS.sites(access)).order_by(
+            "table_id", "linked_at", "id"
+        )
 
     def create(self, request, *args, **kwargs):
         return self.write(request)
@@ -451,6 +458,8 @@ class LicenceViewSet(ScopedViewSet, mixins.CreateModelMixin):
     input_serializer_class = LicenceInput
 
     def scope(self, access):
+        if not rules.reads_the_register(access):
+            return Licence.objects.none()
         return Licence.objects.filter(organization_id=access.organization_id).order_by(
             "jurisdiction", "effective_on", "id"
         )

@@ -39,22 +39,23 @@ class TableRow:
 @login_required
 def register_page(request):
     access = _access(request)
+    sites = rules.RECORDS.sites(access)  # where one reads the register, as the API (approvals.api)
     approvals = GameApproval.objects.filter(organization_id=access.organization_id).prefetch_related("pay_tables")
     controls = (
-        InternalControls.objects.filter(site__in=access.sites())
+        InternalControls.objects.filter(site__in=sites)
         .select_related("site", "game_approval")
         .order_by("site__name", "game_approval_id", "-version")
     )
     links = {}
     for link in (
-        TableGame.objects.filter(table__site__in=access.sites())
+        TableGame.objects.filter(table__site__in=sites)
         .select_related("table__site", "approval")
         .order_by("linked_at", "id")
     ):
         links[link.table_id] = link  # the latest stays
     # Every active blackjack table where the site's pack approves games, with the game it offers
     # (its page moves it to another), and any other table still offering an approved game.
-    judged = [site.pk for site in access.sites() if rules.GAME_APPROVAL.applies(site)]
+    judged = [site.pk for site in sites if rules.GAME_APPROVAL.applies(site)]
     offered = Table.objects.filter(site_id__in=judged, active=True, game=Game.TWENTY_ONE).select_related("site")
     tables = sorted(
         [TableRow(table, links.get(table.pk)) for table in offered]
@@ -69,7 +70,7 @@ def register_page(request):
         "jurisdiction", "-effective_on", "-id"
     )
     # Each section only where the law of one of the organization's sites' packs states it.
-    codes = set(access.sites().values_list("jurisdiction", flat=True))
+    codes = set(sites.values_list("jurisdiction", flat=True))
     states = {
         name: any(rule.applies(code) for code in codes)
         for name, rule in (
@@ -114,7 +115,7 @@ def approval_page(request, pk):
 @login_required
 def table_game(request, pk):
     access = _access(request)
-    table = get_object_or_404(Table.objects.filter(site__in=access.sites()).select_related("site"), pk=pk)
+    table = get_object_or_404(Table.objects.filter(site__in=rules.RECORDS.sites(access)).select_related("site"), pk=pk)
     if table.game != Game.TWENTY_ONE or not rules.GAME_APPROVAL.applies(table.site):
         # Only where the site's pack approves games (WA-HB): elsewhere a table's settings are the
         # setup form's, judged by its own pack, and it offers no approved game.

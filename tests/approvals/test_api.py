@@ -322,13 +322,15 @@ def test_a_link_changes_only_table_settings_an_approval_or_the_controls_concern(
 
 
 @pytest.mark.parametrize("role", list(Role))
-def test_everyone_in_the_organization_reads_the_approvals_and_only_the_gaming_manager_records(
+def test_the_registers_readers_read_the_approvals_and_only_the_gaming_manager_records(
     client_for, cast, ddm, ddm_table, house_controls, role
 ):
+    """Read by the roles its pages open to (gaming manager, auditor: tests/approvals/test_readers.py)."""
     client = client_for(cast[role])
-    assert client.get(f"/api/v1/game-approvals/{ddm.pk}/").status_code == 200
-    assert client.get("/api/v1/internal-controls/").json()["count"] == 2
-    assert client.get("/api/v1/table-games/").json()["count"] == 1
+    reads = role in (Role.GAMING_MANAGER, Role.AUDITOR)
+    assert client.get(f"/api/v1/game-approvals/{ddm.pk}/").status_code == (200 if reads else 404)
+    assert client.get("/api/v1/internal-controls/").json()["count"] == (2 if reads else 0)
+    assert client.get("/api/v1/table-games/").json()["count"] == (1 if reads else 0)
     answer = client.post("/api/v1/game-approvals/", _approval_body(submission_number="9"), format="json")
     assert answer.status_code == (201 if role == Role.GAMING_MANAGER else 403)
 
