@@ -46,3 +46,31 @@ def test_bench_http_prints_one_line_a_page_from_a_server_it_starts_and_stops(sit
     assert all(OVER.match(line) for line in lines[5:8]), lines
     assert lines[8].startswith("machine: a fixed Python loop"), lines
     assert re.match(r"^ratio to floor: \d+\.\d\d \(target 3\)", lines[9]), lines
+
+
+def _result(name, rate, p95_ms):
+    from core.management.commands.bench_http import Result
+
+    return Result(name, requests=int(rate), seconds=1.0, latencies_ms=(p95_ms,), failures={})
+
+
+def test_the_verdict_is_missed_when_a_page_makes_less_than_a_third_of_the_floors_requests():
+    """Issue 37's second target for the pages (throughput at least a third of the floor's) is the
+    last line's verdict too: a page within 3x at p95 but slower than a third says MISSED, naming it."""
+    from benchmarks import floors
+    from core.management.commands.bench_http import Command
+
+    machine = floors.Machine()
+    machine.before = machine.after = 0.5
+    floor = _result("floor", 600, 10)
+    buffer = StringIO()
+    Command(stdout=buffer)._ratios([_result("dashboard", 300, 20), _result("daily", 190, 25)], floor, floor, machine)
+    out = buffer.getvalue().splitlines()
+    assert out[1].startswith("daily over floor: p95 2.50x (target 3x), throughput ratio 0.32"), out
+    assert out[-1] == (
+        "ratio to floor: 2.50 (target 3) - throughput MISSED (daily 0.32 of the floor's, target at least 0.33)"
+    ), out
+
+    buffer = StringIO()
+    Command(stdout=buffer)._ratios([_result("dashboard", 300, 20), _result("daily", 200, 25)], floor, floor, machine)
+    assert buffer.getvalue().splitlines()[-1] == "ratio to floor: 2.50 (target 3)"
