@@ -218,6 +218,26 @@ WORDS_OFF_CENTRE = """() => [...document.querySelectorAll(".btn")]
       el.textContent.trim().slice(0, 30) + "' " + Math.round(off) + " px" : null; })
   .filter((found) => found)"""
 
+# The text boxes and lists of a form laid out as a row of fields (`form.row`) that share a line
+# of the screen, whose tops differ by more than 3 px: a label wrapping to two lines pushed its
+# input below its neighbours' (the fee form's "Rate per seat or player ($):" at 1366 px). A
+# checkbox is left out (its label beside it); each such line "#form: names N px".
+INPUTS_OFF_LINE = """() => [...document.querySelectorAll("form.row")].flatMap((form) => {
+  const lines = new Map();
+  for (const col of form.children) {
+    const control = col.querySelector(":scope > input:not([type=hidden]):not([type=checkbox]):not([type=radio]), " +
+      ":scope > select, :scope > textarea");
+    if (!control || !control.getClientRects().length) continue;
+    const top = Math.round(col.getBoundingClientRect().top);
+    lines.set(top, [...(lines.get(top) || []), control]);
+  }
+  return [...lines.values()].filter((controls) => controls.length > 1).map((controls) => {
+    const tops = controls.map((c) => c.getBoundingClientRect().top);
+    const spread = Math.max(...tops) - Math.min(...tops);
+    return spread > 3 ? "#" + form.id + ": " + controls.map((c) => c.name).join(", ") + " " + Math.round(spread) + " px" : null;
+  }).filter((found) => found);
+})"""
+
 # Two animation frames: the page has laid out and painted what its scripts last changed (and
 # its resize observers have run: Chart.js redraws its canvases).
 SETTLED = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
@@ -250,7 +270,8 @@ def settle(page) -> None:
 # A page's layout read in one round trip: whether it is a full page (a navbar; else a fragment a
 # page loads) and its navbar expanded (its toggler hidden, its menus #nav shown, as Playwright's
 # `is_visible` sees them: a box of some size, not `visibility: hidden`), its widths, the culprits
-# when it scrolls sideways, its primary buttons off the screen and its buttons' words off centre.
+# when it scrolls sideways, its primary buttons off the screen, its buttons' words off centre and
+# its forms' fields off their line.
 LAYOUT = f"""() => {{
   const shown = (el) => {{ if (!el) return false; const box = el.getBoundingClientRect();
     return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== "hidden"; }};
@@ -258,7 +279,7 @@ LAYOUT = f"""() => {{
   return {{navbar: document.querySelector("nav.navbar") !== null,
     navbarExpanded: !shown(document.querySelector("nav.navbar .navbar-toggler")) && shown(document.querySelector("#nav")),
     scrollWidth, innerWidth, wide: scrollWidth > innerWidth ? ({WIDE_ELEMENTS})() : [],
-    primaryOff: ({PRIMARY_OFF_SCREEN})(), offCentre: ({WORDS_OFF_CENTRE})()}};
+    primaryOff: ({PRIMARY_OFF_SCREEN})(), offCentre: ({WORDS_OFF_CENTRE})(), offLine: ({INPUTS_OFF_LINE})()}};
 }}"""
 
 
@@ -270,7 +291,7 @@ def layout(page) -> dict:
 
 def layout_problems(page, measured: dict) -> list[str]:
     """The page `measured` (`layout`) scrolling sideways, its primary buttons off the screen and
-    its buttons' words off the middle of their height."""
+    its buttons' words off the middle of their height, its forms' fields off their line."""
     problems = []
     if measured["scrollWidth"] > measured["innerWidth"]:
         problems.append(
@@ -280,6 +301,8 @@ def layout_problems(page, measured: dict) -> list[str]:
         problems.append(f"{page.url}: primary buttons off the screen: {measured['primaryOff']}")
     if measured["offCentre"]:
         problems.append(f"{page.url}: buttons' words off the middle of their height: {measured['offCentre']}")
+    if measured["offLine"]:
+        problems.append(f"{page.url}: a form's fields off their line: {measured['offLine']}")
     return problems
 
 

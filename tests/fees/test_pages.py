@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 from cardroom.access import SESSION_KEY
 from cardroom.models import Role
 from fees.models import FeeCollection
-from tests.browser_support import browser_page, login  # noqa: F401
+from tests.browser_support import INPUTS_OFF_LINE, browser_page, login  # noqa: F401
 from tests.factories import PASSWORD, SiteFactory, make_person
 
 from .conftest import one_days_start
@@ -126,8 +126,11 @@ def collector(cast):
 @pytest.mark.browser
 def test_a_collector_records_a_fee_in_the_browser(browser_page, live_server, collector, bj_table):  # noqa: F811
     page = browser_page
+    page.set_viewport_size({"width": 1366, "height": 768})  # the fields share one line
     login(page, live_server, "wacollector")
     page.goto(f"{live_server.url}/fees/")
+    # The two-line label ("Rate per seat or player ($):") kept its input 25 px below its neighbours'.
+    assert page.evaluate(INPUTS_OFF_LINE) == []
     page.select_option("#id_basis", "per_player")
     page.fill("#id_period_minutes", "30")
     page.fill("#id_rate_cents", "2")
@@ -138,6 +141,7 @@ def test_a_collector_records_a_fee_in_the_browser(browser_page, live_server, col
     page.click("#record-fee")
     # Each answer comes back to /fees/, whose form and reconciliation are there before it: wait for it.
     expect(page.locator("#fee-form")).to_contain_text("WAC 230-40-125(1)", use_inner_text=True)
+    assert page.evaluate(INPUTS_OFF_LINE) == []  # the refusal under the amount moves no input
     page.fill("#id_amount_cents", "10")
     page.click("#record-fee")
     expect(page.locator("#reconciliation")).to_contain_text("$10.00", use_inner_text=True)
