@@ -265,9 +265,19 @@ TIPS_FLAG = declare(
 DEALER_SEATED = declare(
     "dealer_seated",
     asked_by="floor.seating (start_dealer_shift, before a dealer is seated)",
-    answered_by="counts (counts.apps)",
-    answer="refusal(dealer, site, gaming_date) -> str | None: why seating the dealer at the site on that gaming "
-    "day is refused (a count team of two gaming employees, ND 99-01.3-08-14(2)), or None",
+    answered_by="counts (counts.apps), surveillance (surveillance.apps)",
+    answer="refusal(dealer, site, gaming_date, started_at) -> str | None: why seating the dealer at the site at "
+    "started_at on that gaming day is refused (a count team of two gaming employees, ND 99-01.3-08-14(2); the "
+    "reviewer of a video review of the shift started in, ND 99-01.3-08-04(9)), or None",
+    many=True,
+)
+DEALER_SHIFT_ENDING = declare(
+    "dealer_shift_ending",
+    asked_by="floor.seating (floor.services.steps.end_shift: a shift ended, relieved or closed with its table)",
+    answered_by="surveillance (surveillance.apps)",
+    answer="refusal(dealer, site, started_at, ended_at) -> str | None: why the dealer dealing at the site from "
+    "started_at to ended_at is refused (the reviewer of a video review of a shift it runs into, ND "
+    "99-01.3-08-04(9)), or None",
     many=True,
 )
 OPEN_ITEMS = declare(

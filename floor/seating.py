@@ -1,32 +1,54 @@
-"""What a higher app says of seating a dealer, asked from below.
+"""What a higher app says of seating a dealer, or of ending their shift, asked from below.
 
-A dealer shift is the floor's record that an employee conducted games at a site on a gaming day;
-the count (an app above the floor) judges its two-person teams on those records (ND 99-01.3-08-14(2):
-two gaming employees count "provided that one of the gaming employees did not conduct games at the
-same site on the day of the gaming activity and day of the count"). A team is judged when its count
-opens; a shift recorded afterwards, dealt later on the count day or entered later from paper, is
-asked here, so that no order of entry leaves a count by a team the rule does not allow. The counts
-app registers its answer when it loads (`counts.apps`): imports keep pointing down.
+A dealer shift is the floor's record that an employee conducted games at a site on a gaming day,
+from its start to its end. Apps above the floor judge people on those records when they record
+their own acts: the count its two-person teams (ND 99-01.3-08-14(2): two gaming employees count
+"provided that one of the gaming employees did not conduct games at the same site on the day of the
+gaming activity and day of the count"), surveillance the reviewer of a low-hold video review (ND
+99-01.3-08-04(9): "completed by an individual who did not conduct twenty-one or paddlewheel at the
+site on the shift selected for review"). A shift recorded afterwards, dealt later or entered later
+from paper, is asked here when it starts (`refuse_seating`) and when it ends (`refuse_shift_end`),
+so that no order of entry leaves a count or a review by someone the rule does not allow. The apps
+register their answers when they load (`counts.apps`, `surveillance.apps`): imports keep pointing
+down.
 """
 
 from collections.abc import Callable
-from datetime import date
+from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
 
 from cardroom.models import Employee, Site
-from core.hooks import DEALER_SEATED
+from core.hooks import DEALER_SEATED, DEALER_SHIFT_ENDING
 
-SeatingCheck = Callable[[Employee, Site, date], str | None]
+SeatingCheck = Callable[[Employee, Site, date, datetime], str | None]
+ShiftEndCheck = Callable[[Employee, Site, datetime, datetime], str | None]
 
 
 def register_seating_check(check: SeatingCheck) -> None:
-    """An app registers `check(dealer, site, gaming_date) -> refusal or None` once, when it loads."""
+    """An app registers `check(dealer, site, gaming_date, started_at) -> refusal or None` once, when
+    it loads."""
     DEALER_SEATED.register(check)
 
 
-def refuse_seating(dealer: Employee, site: Site, gaming_date: date) -> None:
-    """Raise the first refusal a registered check gives for seating `dealer` on `gaming_date`."""
+def refuse_seating(dealer: Employee, site: Site, gaming_date: date, started_at: datetime) -> None:
+    """Raise the first refusal a registered check gives for seating `dealer` at `started_at` on
+    `gaming_date`."""
     for check in DEALER_SEATED.answers():
-        if refusal := check(dealer, site, gaming_date):
+        if refusal := check(dealer, site, gaming_date, started_at):
             raise ValidationError({"dealer": refusal})
+
+
+def register_shift_end_check(check: ShiftEndCheck) -> None:
+    """An app registers `check(dealer, site, started_at, ended_at) -> refusal or None` once, when it
+    loads."""
+    DEALER_SHIFT_ENDING.register(check)
+
+
+def refuse_shift_end(dealer: Employee, site: Site, started_at: datetime, ended_at: datetime, field: str) -> None:
+    """Raise, at `field` (the moment that ends the shift: its end, the relief's start, the closing
+    count), the first refusal a registered check gives for `dealer` dealing from `started_at` to
+    `ended_at`."""
+    for check in DEALER_SHIFT_ENDING.answers():
+        if refusal := check(dealer, site, started_at, ended_at):
+            raise ValidationError({field: refusal})

@@ -453,6 +453,17 @@ def active_entries(queryset=None):
     return queryset.filter(corrections__isnull=True)
 
 
+def reviews_by(reviewer, site: Site):
+    """The review entries (not replaced by a correction) whose reviewer is `reviewer` at `site`,
+    earliest shift reviewed first."""
+    return (
+        active_entries()
+        .filter(reviewer=reviewer, table__site=site)
+        .select_related("table")
+        .order_by("shift_started_at", "pk")
+    )
+
+
 def reviewed_footage(spans) -> timedelta:
     """The video the review entries `spans` ((footage start, footage end), ...) cover, each moment
     once: ND 99-01.3-08-04(9) asks an hour of a table's video reviewed, so footage reviewed twice (by

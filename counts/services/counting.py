@@ -50,8 +50,9 @@ def check_count_team(site: Site, first: Employee, second: Employee, *, gaming_da
         raise ValidationError({refusal.field: str(refusal)})
 
 
-def seating_breaks_a_count_team(dealer: Employee, site: Site, gaming_date: date) -> str | None:
-    """The floor asks before seating `dealer` at `site` on `gaming_date` (`floor.seating`): a count
+def seating_breaks_a_count_team(dealer: Employee, site: Site, gaming_date: date, started_at: datetime) -> str | None:
+    """The floor asks before seating `dealer` at `site` on `gaming_date` (`floor.seating`; the rule
+    reads the day, not `started_at`, the moment seated): a count
     team is judged when its count opens (`check_count_team`), so a dealer shift recorded afterwards
     (dealt later on the count day, or entered later from paper) is judged here against every count
     of the site whose activity day or count day it falls on and whose team has `dealer` in it. Refused

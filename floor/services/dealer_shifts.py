@@ -66,15 +66,16 @@ def start_dealer_shift(
         day = require_open_day(site, "table")
         require_in_day(site, day, started_at, given, "started_at")
         _check_table_accepts_shift(table, day, started_at)
-        # Conducting games that day may undo a count team already judged (ND 99-01.3-08-14(2)).
-        refuse_seating(dealer, site, day.gaming_date)
+        # Conducting games that day may undo a count team already judged (ND 99-01.3-08-14(2)), or a
+        # video review of the shift it starts in (ND 99-01.3-08-04(9)).
+        refuse_seating(dealer, site, day.gaming_date, started_at)
         # Seating a dealer makes the table active (ND 99-01.3-08-09(1): a dealer and chips present).
         low = low_minimum_refusal(table, day, started_at)
         if low is not None:
             raise ValidationError({"table": low})
         outgoing = queries.current_shift(table, started_at)
         if outgoing is not None:
-            end_shift(acting_user, outgoing, employee, started_at)
+            end_shift(acting_user, outgoing, employee, started_at, field="started_at")
         shift = DealerShift.objects.create(
             table=table, dealer=dealer, gaming_day=day, started_at=started_at, started_by=employee
         )

@@ -22,6 +22,7 @@ from core.money import decimal_to_cents, format_money
 from .. import queries, rules
 from ..calculations import chips_for_amount, chips_total_cents
 from ..models import DealerShift, GamingDay, GamingDayClose, TableInventory, TableInventoryLine
+from ..seating import refuse_shift_end
 
 
 def require_in_day(site: Site, day: GamingDay, at: datetime, given: datetime | None, field: str, **checks) -> None:
@@ -263,8 +264,13 @@ def save_count(table, day, kind, counted, employee, at, *, previous, variance=No
     return inventory
 
 
-def end_shift(acting_user, shift: DealerShift, employee: Employee, ended_at: datetime) -> None:
-    """Claim the end with a conditional update, so two clerks never end one shift twice."""
+def end_shift(
+    acting_user, shift: DealerShift, employee: Employee, ended_at: datetime, *, field: str = "ended_at"
+) -> None:
+    """Claim the end with a conditional update, so two clerks never end one shift twice. Dealing to
+    `ended_at` may deal on a shift an app above judged without it (`floor.seating`): refused at
+    `field`, the moment that ends the shift."""
+    refuse_shift_end(shift.dealer, shift.table.site, shift.started_at, ended_at, field)
     before = snapshot(shift)
     claimed = DealerShift.objects.filter(pk=shift.pk, ended_at__isnull=True).update(
         ended_at=ended_at, ended_by=employee

@@ -80,7 +80,7 @@ def record_table_inventory(
             )
             shift = queries.current_shift(table, at) if kind == TableInventory.Kind.CLOSER else None
             if shift is not None:
-                end_shift(acting_user, shift, employee, at)
+                end_shift(acting_user, shift, employee, at, field="counted_at")
         if shift is not None:
             _check_tips_if_last_shift(shift, day, at)
         _audit(

@@ -54,6 +54,7 @@ EVERY_HOOK = {
     "tips_flag": "compliance",
     "open_items": "counts",
     "dealer_seated": "counts",
+    "dealer_shift_ending": "surveillance",
     "role_grants": "counts",
     "hold_thresholds": "compliance",
     "quarter_filed": "statefiling",
@@ -101,7 +102,12 @@ ASKED = {
     "chips_exist_sql": lambda: chip_log.chips_exist_sql("postgresql"),
     "tips_flag": lambda: hooks.TIPS_FLAG.answers(),
     "open_items": lambda: hooks.OPEN_ITEMS.answers(),
-    "dealer_seated": lambda: seating.refuse_seating(object(), object(), date(2026, 11, 2)),
+    "dealer_seated": lambda: seating.refuse_seating(
+        object(), object(), date(2026, 11, 2), datetime(2026, 11, 2, tzinfo=UTC)
+    ),
+    "dealer_shift_ending": lambda: seating.refuse_shift_end(
+        object(), object(), datetime(2026, 11, 2, tzinfo=UTC), datetime(2026, 11, 2, 1, tzinfo=UTC), "ended_at"
+    ),
     "role_grants": lambda: role_grants.check_role_grant(object()),
     "hold_thresholds": lambda: hooks.HOLD_THRESHOLDS(),
     "quarter_filed": lambda: hooks.QUARTER_FILED.answers(),
