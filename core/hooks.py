@@ -274,10 +274,20 @@ DEALER_SEATED = declare(
 DEALER_SHIFT_ENDING = declare(
     "dealer_shift_ending",
     asked_by="floor.seating (floor.services.steps.end_shift: a shift ended, relieved or closed with its table)",
-    answered_by="surveillance (surveillance.apps)",
+    answered_by="surveillance (surveillance.apps), counts (counts.apps)",
     answer="refusal(dealer, site, started_at, ended_at) -> str | None: why the dealer dealing at the site from "
     "started_at to ended_at is refused (the reviewer of a video review of a shift it runs into, ND "
-    "99-01.3-08-04(9)), or None",
+    "99-01.3-08-04(9); a drop box removed unescorted meanwhile, its transporter the only employee on duty, "
+    "ND 99-01.3-08-14(1)), or None",
+    many=True,
+)
+DUTY_PERIOD_ENDING = declare(
+    "duty_period_ending",
+    asked_by="floor.seating (floor.services.duty.end_duty: a duty period signed out)",
+    answered_by="counts (counts.apps)",
+    answer="refusal(employee, site, started_at, ended_at) -> str | None: why the employee on duty at the site "
+    "from started_at to ended_at is refused (a drop box removed unescorted meanwhile, its transporter the only "
+    "employee on duty, ND 99-01.3-08-14(1)), or None",
     many=True,
 )
 OPEN_ITEMS = declare(

@@ -8,7 +8,7 @@ class CountsConfig(AppConfig):
     def ready(self):
         from cardroom.role_grants import register_role_check
         from floor.open_items import register_open_items
-        from floor.seating import register_seating_check
+        from floor.seating import register_duty_end_check, register_seating_check, register_shift_end_check
         from packs import register_table_check
 
         from . import menu  # noqa: F401
@@ -16,8 +16,12 @@ class CountsConfig(AppConfig):
         from .role_grants import auditor_kept_off_count_team
         from .services.boxes import renumbered_table_errors
         from .services.counting import seating_breaks_a_count_team
+        from .services.custody import on_duty_through_an_unescorted_removal
 
         register_open_items(box_items)  # drop boxes still open at a gaming day's close (08-14)
         register_role_check(auditor_kept_off_count_team)  # AUDITOR_BAR, where the role is given
         register_seating_check(seating_breaks_a_count_team)  # a dealer shift after the count (08-14(2))
+        # A dealer shift or a duty period recorded after a box's unescorted removal, running at it (08-14(1)).
+        register_shift_end_check(on_duty_through_an_unescorted_removal)
+        register_duty_end_check(on_duty_through_an_unescorted_removal)
         register_table_check(renumbered_table_errors)  # a table keeps its drop boxes' number (08-02(2))

@@ -1,4 +1,5 @@
-"""What a higher app says of seating a dealer, or of ending their shift, asked from below.
+"""What a higher app says of seating a dealer, of ending their shift, or of ending a duty
+period, asked from below.
 
 A dealer shift is the floor's record that an employee conducted games at a site on a gaming day,
 from its start to its end. Apps above the floor judge people on those records when they record
@@ -6,11 +7,13 @@ their own acts: the count its two-person teams (ND 99-01.3-08-14(2): two gaming 
 "provided that one of the gaming employees did not conduct games at the same site on the day of the
 gaming activity and day of the count"), surveillance the reviewer of a low-hold video review (ND
 99-01.3-08-04(9): "completed by an individual who did not conduct twenty-one or paddlewheel at the
-site on the shift selected for review"). A shift recorded afterwards, dealt later or entered later
-from paper, is asked here when it starts (`refuse_seating`) and when it ends (`refuse_shift_end`),
-so that no order of entry leaves a count or a review by someone the rule does not allow. The apps
-register their answers when they load (`counts.apps`, `surveillance.apps`): imports keep pointing
-down.
+site on the shift selected for review"), and the count a drop box removed with no escort because
+its transporter was "the only employee on duty" (ND 99-01.3-08-14(1)). A shift recorded afterwards,
+dealt later or entered later from paper, is asked here when it starts (`refuse_seating`) and when
+it ends (`refuse_shift_end`), and a duty period of the register when it ends (`refuse_duty_end`),
+so that no order of entry leaves a count, a review or a removal by someone the rule does not allow.
+The apps register their answers when they load (`counts.apps`, `surveillance.apps`): imports keep
+pointing down.
 """
 
 from collections.abc import Callable
@@ -19,10 +22,11 @@ from datetime import date, datetime
 from django.core.exceptions import ValidationError
 
 from cardroom.models import Employee, Site
-from core.hooks import DEALER_SEATED, DEALER_SHIFT_ENDING
+from core.hooks import DEALER_SEATED, DEALER_SHIFT_ENDING, DUTY_PERIOD_ENDING
 
 SeatingCheck = Callable[[Employee, Site, date, datetime], str | None]
 ShiftEndCheck = Callable[[Employee, Site, datetime, datetime], str | None]
+DutyEndCheck = ShiftEndCheck  # (employee, site, started_at, ended_at)
 
 
 def register_seating_check(check: SeatingCheck) -> None:
@@ -52,3 +56,17 @@ def refuse_shift_end(dealer: Employee, site: Site, started_at: datetime, ended_a
     for check in DEALER_SHIFT_ENDING.answers():
         if refusal := check(dealer, site, started_at, ended_at):
             raise ValidationError({field: refusal})
+
+
+def register_duty_end_check(check: DutyEndCheck) -> None:
+    """An app registers `check(employee, site, started_at, ended_at) -> refusal or None` once,
+    when it loads."""
+    DUTY_PERIOD_ENDING.register(check)
+
+
+def refuse_duty_end(employee: Employee, site: Site, started_at: datetime, ended_at: datetime) -> None:
+    """Raise, at `at` (the sign-out's moment), the first refusal a registered check gives for
+    `employee` on duty at `site` from `started_at` to `ended_at`."""
+    for check in DUTY_PERIOD_ENDING.answers():
+        if refusal := check(employee, site, started_at, ended_at):
+            raise ValidationError({"at": refusal})

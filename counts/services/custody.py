@@ -128,6 +128,36 @@ def others_on_duty(site: Site, transporter: Employee, at: datetime) -> list[Empl
     return sorted(people, key=lambda employee: employee.pk)
 
 
+def on_duty_through_an_unescorted_removal(
+    employee: Employee, site: Site, started_at: datetime, ended_at: datetime
+) -> str | None:
+    """The floor asks before a dealer shift or a duty period of `employee` at `site` from
+    `started_at` ends at `ended_at` (`floor.seating`): a box removed with no escort, its transporter
+    "the only employee on duty", was judged on the records of its removal (`others_on_duty`); a
+    shift or duty period recorded afterwards (entered later from paper) that has `employee` on duty
+    at the removal contradicts it, and is refused here naming the removal (`REMOVAL`). It may end
+    at the removal: running at a moment is started at or before it and ended after it, as
+    `others_on_duty` reads the records."""
+    removal = (
+        DropRemoval.objects.filter(
+            drop__site=site, escorted_by__isnull=True, removed_at__gte=started_at, removed_at__lt=ended_at
+        )
+        .exclude(transported_by=employee)
+        .select_related("drop__drop_box", "drop__table", "transported_by__user")
+        .order_by("removed_at", "pk")
+        .first()
+    )
+    if removal is None:
+        return None
+    drop, removed = removal.drop, moments.shown(site, removal.removed_at)
+    return (
+        f"{REMOVAL.at(site)}: {drop.drop_box} was removed from table {drop.table.number} at {removed} with no "
+        f"escort, {removal.transported_by} recording that they were the only employee on duty; {employee} on duty "
+        f"until {moments.shown(site, ended_at)} would make two, and with more than one employee on duty the box is "
+        f"escorted by another employee. End it by {removed}."
+    )
+
+
 def _validate_custody(
     site,
     drop_box,

@@ -18,6 +18,7 @@ from core.audit import snapshot
 
 from .. import queries, rules
 from ..models import DutyPeriod
+from ..seating import refuse_duty_end
 from .steps import moment_to_day_end, require_in_day, require_open_day
 
 
@@ -132,6 +133,9 @@ def end_duty(*, acting_user, period: DutyPeriod, at: datetime | None = None) -> 
         why="a duty period ends after it starts",
         what="its sign-in",
     )
+    # On duty until `at` may undo a drop box's removal recorded with no escort meanwhile, its
+    # transporter "the only employee on duty" (ND 99-01.3-08-14(1), counts answers: floor.seating).
+    refuse_duty_end(period.employee, site, period.started_at, at)
     with transaction.atomic():
         before = snapshot(period)
         if not DutyPeriod.objects.filter(pk=period.pk, ended_at__isnull=True).update(ended_at=at):

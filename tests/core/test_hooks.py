@@ -55,6 +55,7 @@ EVERY_HOOK = {
     "open_items": "counts",
     "dealer_seated": "counts",
     "dealer_shift_ending": "surveillance",
+    "duty_period_ending": "counts",
     "role_grants": "counts",
     "hold_thresholds": "compliance",
     "quarter_filed": "statefiling",
@@ -107,6 +108,9 @@ ASKED = {
     ),
     "dealer_shift_ending": lambda: seating.refuse_shift_end(
         object(), object(), datetime(2026, 11, 2, tzinfo=UTC), datetime(2026, 11, 2, 1, tzinfo=UTC), "ended_at"
+    ),
+    "duty_period_ending": lambda: seating.refuse_duty_end(
+        object(), object(), datetime(2026, 11, 2, tzinfo=UTC), datetime(2026, 11, 2, 1, tzinfo=UTC)
     ),
     "role_grants": lambda: role_grants.check_role_grant(object()),
     "hold_thresholds": lambda: hooks.HOLD_THRESHOLDS(),

@@ -226,6 +226,68 @@ def test_no_escort_is_refused_while_a_dealer_is_still_on_shift(floor, shift_mana
     )
 
 
+def test_a_dealer_shift_entered_later_may_not_run_through_an_unescorted_removal(
+    floor, shift_manager, boxes, counters, cast
+):
+    """ND 99-01.3-08-14(1): the removal is judged on the records as they stand when it is entered;
+    a dealer shift entered afterwards from paper that has the dealer dealing at the removal would
+    leave a box transported alone with two employees on duty. Its end is refused at `ended_at`,
+    naming the removal, and the shift stays open until it ends by the removal."""
+    removal = remove_box(shift_manager, boxes[0], counters[0], sole_employee_on_duty=True)
+    dealer = cast[Role.DEALER]
+    with time_machine.travel(AFTER_CLOSE + timedelta(minutes=30), tick=False):
+        shift = accounting.start_dealer_shift(
+            acting_user=shift_manager.user,
+            table=floor["shift"].table,
+            dealer=dealer,
+            started_at=AFTER_CLOSE - timedelta(minutes=30),
+        )
+        with pytest.raises(ValidationError) as error:
+            accounting.end_dealer_shift(
+                acting_user=shift_manager.user, shift=shift, ended_at=AFTER_CLOSE + timedelta(minutes=10)
+            )
+        message = " ".join(error.value.message_dict["ended_at"])
+        assert message.startswith("ND 99-01.3-08-14(1): ") and str(removal.drop.drop_box) in message, message
+        assert "with no escort" in message and f"{dealer} on duty" in message and "End it by" in message
+        shift.refresh_from_db()
+        assert shift.ended_at is None
+        accounting.end_dealer_shift(acting_user=shift_manager.user, shift=shift, ended_at=AFTER_CLOSE)
+    shift.refresh_from_db()
+    assert shift.ended_at == AFTER_CLOSE
+
+
+def test_a_duty_period_entered_later_may_not_run_through_an_unescorted_removal(
+    floor, shift_manager, boxes, counters, cast
+):
+    """The same for the duty register: a pit boss signed in from paper before the removal may not be
+    signed out after it (refused at `at`, naming the removal); signed out by it, the removal stands.
+    The transporter's own duty period is theirs to run through it."""
+    from floor.models import DutyPeriod
+    from floor.services import duty
+
+    remove_box(shift_manager, boxes[0], counters[0], sole_employee_on_duty=True)
+    site = boxes[0].site
+    with time_machine.travel(AFTER_CLOSE + timedelta(minutes=30), tick=False):
+        period = duty.start_duty(
+            acting_user=shift_manager.user,
+            site=site,
+            employee=cast[Role.PIT_BOSS],
+            at=AFTER_CLOSE - timedelta(minutes=30),
+        )
+        with pytest.raises(ValidationError) as error:
+            duty.end_duty(acting_user=shift_manager.user, period=period, at=AFTER_CLOSE + timedelta(minutes=5))
+        message = " ".join(error.value.message_dict["at"])
+        assert message.startswith("ND 99-01.3-08-14(1): ") and str(cast[Role.PIT_BOSS]) in message, message
+        period.refresh_from_db()
+        assert period.ended_at is None
+        assert duty.end_duty(acting_user=shift_manager.user, period=period, at=AFTER_CLOSE).ended_at == AFTER_CLOSE
+        # The shift manager on duty since signing the night's slips transported the box themself.
+        own = DutyPeriod.objects.get(site=site, employee=shift_manager, ended_at__isnull=True)
+        assert own.started_at < AFTER_CLOSE
+        ended = duty.end_duty(acting_user=shift_manager.user, period=own, at=AFTER_CLOSE + timedelta(minutes=20))
+        assert ended.ended_at == AFTER_CLOSE + timedelta(minutes=20)
+
+
 def test_a_box_with_two_locks_has_one_key_per_count_team_member(manager, shift_manager, tables, counters):
     box = services.register_drop_box(acting_user=manager.user, table=tables[0], label="B", locks=2)
     with pytest.raises(ValidationError):
