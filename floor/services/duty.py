@@ -17,7 +17,7 @@ from core.audit import record_site_event as _audit
 from core.audit import snapshot
 
 from .. import queries, rules
-from ..models import DutyPeriod
+from ..models import DutyPeriod, SlipKind, SlipStep
 from ..seating import refuse_duty_end
 from .steps import moment_to_day_end, require_in_day, require_open_day
 
@@ -133,8 +133,11 @@ def end_duty(*, acting_user, period: DutyPeriod, at: datetime | None = None) -> 
         why="a duty period ends after it starts",
         what="its sign-in",
     )
-    # On duty until `at` may undo a drop box's removal recorded with no escort meanwhile, its
-    # transporter "the only employee on duty" (ND 99-01.3-08-14(1), counts answers: floor.seating).
+    # On duty until `at` may undo what was recorded meanwhile on the register as it stood: a slip
+    # received unverified because nobody who could verify was on duty (ND 99-01.3-08-05(5)), a drop
+    # box's removal with no escort, its transporter "the only employee on duty" (ND 99-01.3-08-14(1),
+    # counts answers: floor.seating).
+    _refuse_an_unverified_receipt_undone(period, at)
     refuse_duty_end(period.employee, site, period.started_at, at)
     with transaction.atomic():
         before = snapshot(period)
@@ -143,3 +146,37 @@ def end_duty(*, acting_user, period: DutyPeriod, at: datetime | None = None) -> 
         period.refresh_from_db()
         _audit(acting_user, "duty.ended", period, site=site, before=before)
     return period
+
+
+def _refuse_an_unverified_receipt_undone(period: DutyPeriod, ended_at: datetime) -> None:
+    """A slip received unverified because nobody who could verify was on duty (its receipt says
+    so: rules.unverified_note) was judged on the duty register as it stood then (ND
+    99-01.3-08-05(5) asks verification "if an organization has a shift manager or authorized
+    employee on duty who is not presently dealing"). A period entered later from paper that has a
+    verifier on duty, not dealing and not the slip's preparer, at such a receipt contradicts it: its
+    sign-out is refused at `at`, naming the slip and the moment to end it by."""
+    site = period.site
+    receipts = (
+        SlipStep.objects.filter(
+            kind=SlipStep.Kind.RECEIVE,
+            slip__site=site,
+            at__gte=period.started_at,
+            at__lt=ended_at,
+            reason__startswith=f"{rules.UNVERIFIED_NOTE_START} (",
+        )
+        .exclude(slip__prepared_by=period.employee)
+        .select_related("slip")
+        .order_by("at", "pk")
+    )
+    for step in receipts:
+        if queries.shifts_running(step.at).filter(table__site=site, dealer=period.employee).exists():
+            continue  # presently dealing then: not one who could verify
+        slip, received = step.slip, moments.shown(site, step.at)
+        raise ValidationError(
+            {
+                "at": f"{rules.SLIP_VERIFICATION.at(site)}: {SlipKind(slip.kind).label.lower()} {slip.number} was "
+                f"received unverified at {received}, its receipt saying nobody who could verify was on duty; "
+                f"{period.employee} on duty until {moments.shown(site, ended_at)} would have been on duty and not "
+                f"dealing then, and a slip is verified when someone is. End it by {received}."
+            }
+        )

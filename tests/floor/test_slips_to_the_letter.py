@@ -275,6 +275,28 @@ def test_duty_ending_at_the_moment_of_receipt_is_off_duty_then(
     assert Slip.objects.get(pk=fill.pk).status == "received"
 
 
+def test_a_duty_period_entered_later_may_not_undo_an_unverified_receipt(
+    day_under_way, fill, dealer_shift, cast, shift_manager, site
+):
+    """The receipt was judged on the register as it stood: nobody who could verify on duty. A pit
+    boss's period entered afterwards from paper, running at that receipt, contradicts it: its
+    sign-out after the receipt is refused at `at` (ND 99-01.3-08-05(5)), naming the slip; signed
+    out by the receipt, it stands."""
+    period = services.start_duty(acting_user=shift_manager.user, site=site, at=_past(30))
+    services.end_duty(acting_user=shift_manager.user, period=period, at=_past(10))
+    step = services.receive_slip(acting_user=cast[Role.DEALER].user, slip=fill, unverified_reason="Boss at the cage.")
+    boss = cast[Role.PIT_BOSS]
+    late = services.start_duty(acting_user=shift_manager.user, site=site, employee=boss, at=_past(8))
+    with pytest.raises(ValidationError) as caught:
+        services.end_duty(acting_user=shift_manager.user, period=late, at=timezone.now())
+    message = caught.value.message_dict["at"][0]
+    assert message.startswith("ND 99-01.3-08-05(5): fill slip 1 was received unverified at "), message
+    assert f"{boss} on duty until" in message and "End it by" in message
+    late.refresh_from_db()
+    assert late.ended_at is None
+    assert services.end_duty(acting_user=shift_manager.user, period=late, at=step.at).ended_at == step.at
+
+
 @pytest.mark.parametrize("role", [Role.DEALER, Role.CASHIER, Role.COUNT_TEAM, Role.AUDITOR, Role.WHEEL_OPERATOR])
 def test_only_a_shift_manager_or_pit_boss_signs_in_on_duty(gaming_day, cast, site, role):
     with pytest.raises(PermissionDenied, match="ND 99-01.3-08-05\\(5\\)"):
