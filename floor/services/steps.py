@@ -9,6 +9,7 @@ from datetime import UTC, date, datetime
 
 from django.core.exceptions import ValidationError
 from django.db import connection
+from django.db.models import Q
 
 from cardroom.chips import not_a_chip_value, require_twenty_five_chips
 from cardroom.models import ChipDenomination, Employee, Site, Table
@@ -21,7 +22,16 @@ from core.money import decimal_to_cents, format_money
 
 from .. import queries, rules
 from ..calculations import chips_for_amount, chips_total_cents
-from ..models import DealerShift, GamingDay, GamingDayClose, TableInventory, TableInventoryLine
+from ..models import (
+    DealerShift,
+    GamingDay,
+    GamingDayClose,
+    Slip,
+    SlipKind,
+    SlipStep,
+    TableInventory,
+    TableInventoryLine,
+)
 from ..seating import refuse_shift_end
 
 
@@ -269,8 +279,12 @@ def end_shift(
 ) -> None:
     """Claim the end with a conditional update, so two clerks never end one shift twice. Dealing to
     `ended_at` may deal on a shift an app above judged without it (`floor.seating`): refused at
-    `field`, the moment that ends the shift."""
-    refuse_shift_end(shift.dealer, shift.table.site, shift.started_at, ended_at, field)
+    `field`, the moment that ends the shift; so may a slip the dealer signed meanwhile in a capacity
+    that is not dealing (`_signed_while_not_dealing`)."""
+    site = shift.table.site
+    if refusal := _signed_while_not_dealing(shift.dealer, site, shift.started_at, ended_at):
+        raise ValidationError({field: refusal})
+    refuse_shift_end(shift.dealer, site, shift.started_at, ended_at, field)
     before = snapshot(shift)
     claimed = DealerShift.objects.filter(pk=shift.pk, ended_at__isnull=True).update(
         ended_at=ended_at, ended_by=employee
@@ -280,3 +294,44 @@ def end_shift(
     shift.ended_at, shift.ended_by = ended_at.astimezone(UTC), employee  # what the update wrote: no re-read
     figure_days.day_changed(shift.gaming_day.site_id, shift.gaming_day.gaming_date)  # no save(): tell the books
     _audit(acting_user, "dealer_shift.ended", shift, site=shift.table.site, before=before)
+
+
+def _signed_while_not_dealing(dealer: Employee, site: Site, started_at: datetime, ended_at: datetime) -> str | None:
+    """A slip's signature that its signer was not presently dealing when they gave it (ND
+    99-01.3-08-05): a verification (08-05(5)), a credit received acting as cashier (08-05(6)), a
+    fill's initials as a dealer acting as cashier (08-05(3)(c)); each judged on the dealer shifts
+    recorded when it was signed. A shift entered later from paper that has the signer dealing at
+    it contradicts it: why it may not end at `ended_at`, naming the slip, or None."""
+    as_cashier = rules.SignedAs.DEALER_AS_CASHIER
+    step = (
+        SlipStep.objects.filter(slip__site=site, employee=dealer, at__gte=started_at, at__lt=ended_at)
+        .filter(Q(kind=SlipStep.Kind.VERIFY) | Q(kind=SlipStep.Kind.RECEIVE, signed_as=as_cashier))
+        .select_related("slip")
+        .order_by("at", "pk")
+        .first()
+    )
+    initialled = (
+        Slip.objects.filter(
+            site=site, signed_by=dealer, signed_as=as_cashier, prepared_at__gte=started_at, prepared_at__lt=ended_at
+        )
+        .order_by("prepared_at", "pk")
+        .first()
+    )
+    found = []
+    if step is not None:
+        capacity = "" if step.kind == SlipStep.Kind.VERIFY else " acting as cashier"
+        verb = SlipStep.Kind(step.kind).label.lower()
+        found.append((step.at, step.slip, rules.step_citation(step.kind, site), verb, capacity))
+    if initialled is not None:
+        found.append(
+            (initialled.prepared_at, initialled, rules.SLIP_INITIALS.at(site), "initialled", " acting as cashier")
+        )
+    if not found:
+        return None
+    at, slip, rule, verb, capacity = min(found, key=lambda item: item[0])
+    when = moments.shown(site, at)
+    return (
+        f"{rule}: {dealer} {verb} {SlipKind(slip.kind).label.lower()} {slip.number} at {when}{capacity}, which is "
+        f"signed only when not presently dealing; their shift from {moments.shown(site, started_at)} to "
+        f"{moments.shown(site, ended_at)} would have them dealing then. End it by {when}."
+    )

@@ -297,6 +297,46 @@ def test_a_duty_period_entered_later_may_not_undo_an_unverified_receipt(
     assert services.end_duty(acting_user=shift_manager.user, period=late, at=step.at).ended_at == step.at
 
 
+def test_a_dealer_shift_entered_later_may_not_have_a_verifier_dealing_when_they_verified(
+    day_under_way, fill, dealer_shift, cast, shift_manager, site
+):
+    """ND 99-01.3-08-05(5): the verifier is "not presently dealing", judged on the shifts recorded
+    when they verified. A shift of theirs entered afterwards from paper, running at the verification,
+    contradicts it: its end after the verification is refused at `ended_at`, naming the slip; ended
+    by the verification, it stands."""
+    boss = cast[Role.PIT_BOSS]
+    Membership.objects.create(employee=boss, site=site, role=Role.DEALER)
+    step = services.verify_slip(acting_user=boss.user, slip=fill)
+    second = TableFactory(site=site, number=2)
+    services.record_table_inventory(acting_user=shift_manager.user, table=second, kind="opener", chips=TRAY)
+    late = services.start_dealer_shift(acting_user=shift_manager.user, table=second, dealer=boss, started_at=_past(20))
+    with pytest.raises(ValidationError) as caught:
+        services.end_dealer_shift(acting_user=shift_manager.user, shift=late, ended_at=timezone.now())
+    message = caught.value.message_dict["ended_at"][0]
+    assert message.startswith(f"ND 99-01.3-08-05(5): {boss} verified fill slip 1 at "), message
+    assert "not presently dealing" in message and "End it by" in message
+    late.refresh_from_db()
+    assert late.ended_at is None
+    assert services.end_dealer_shift(acting_user=shift_manager.user, shift=late, ended_at=step.at).ended_at == step.at
+
+
+def test_a_dealer_shift_entered_later_may_not_have_a_dealer_dealing_when_they_initialled_as_cashier(
+    day_under_way, open_table, dealer_shift, cast, org, site, shift_manager
+):
+    """ND 99-01.3-08-05(3)(c): a dealer initials a fill acting as cashier only when not dealing; a
+    shift of theirs entered afterwards from paper, running at the fill, is refused where it ends."""
+    spare = make_person(org, Role.DEALER, site)
+    slip = services.prepare_fill(acting_user=cast[Role.PIT_BOSS].user, table=open_table, chips=FILL, cashier=spare)
+    second = TableFactory(site=site, number=2)
+    services.record_table_inventory(acting_user=shift_manager.user, table=second, kind="opener", chips=TRAY)
+    late = services.start_dealer_shift(acting_user=shift_manager.user, table=second, dealer=spare, started_at=_past(20))
+    with pytest.raises(ValidationError) as caught:
+        services.end_dealer_shift(acting_user=shift_manager.user, shift=late, ended_at=timezone.now())
+    message = caught.value.message_dict["ended_at"][0]
+    assert message.startswith(f"ND 99-01.3-08-05(3)(c): {spare} initialled fill slip {slip.number} at "), message
+    assert "acting as cashier" in message
+
+
 @pytest.mark.parametrize("role", [Role.DEALER, Role.CASHIER, Role.COUNT_TEAM, Role.AUDITOR, Role.WHEEL_OPERATOR])
 def test_only_a_shift_manager_or_pit_boss_signs_in_on_duty(gaming_day, cast, site, role):
     with pytest.raises(PermissionDenied, match="ND 99-01.3-08-05\\(5\\)"):
