@@ -280,9 +280,12 @@ def end_shift(
     """Claim the end with a conditional update, so two clerks never end one shift twice. Dealing to
     `ended_at` may deal on a shift an app above judged without it (`floor.seating`): refused at
     `field`, the moment that ends the shift; so may a slip the dealer signed meanwhile in a capacity
-    that is not dealing (`_signed_while_not_dealing`)."""
+    that is not dealing (`_signed_while_not_dealing`), and an end before a slip they signed as the
+    table's dealer (`_signed_as_the_tables_dealer_after`)."""
     site = shift.table.site
     if refusal := _signed_while_not_dealing(shift.dealer, site, shift.started_at, ended_at):
+        raise ValidationError({field: refusal})
+    if refusal := _signed_as_the_tables_dealer_after(shift, site, ended_at):
         raise ValidationError({field: refusal})
     refuse_shift_end(shift.dealer, site, shift.started_at, ended_at, field)
     before = snapshot(shift)
@@ -335,3 +338,41 @@ def _signed_while_not_dealing(dealer: Employee, site: Site, started_at: datetime
         f"signed only when not presently dealing; their shift from {moments.shown(site, started_at)} to "
         f"{moments.shown(site, ended_at)} would have them dealing then. End it by {when}."
     )
+
+
+def _signed_as_the_tables_dealer_after(shift: DealerShift, site: Site, ended_at: datetime) -> str | None:
+    """A fill received (ND 99-01.3-08-05(6)) or a credit initialled (08-05(3)(c)) by the dealer on
+    shift at the table is judged on the shifts recorded when it was signed. Ending the shift before
+    such a signature of its dealer at its table (a rotation or relief entered later from paper, at
+    an earlier time) would leave the slip signed by someone not on shift there: why it may not end
+    at `ended_at`, naming the first such slip no other shift of theirs at the table covers, or None.
+    A signature at the very moment of the end stands (a paper's minute)."""
+    table, dealer = shift.table, shift.dealer
+    received = SlipStep.objects.filter(
+        kind=SlipStep.Kind.RECEIVE, slip__kind=SlipKind.FILL, slip__table=table, employee=dealer, at__gt=ended_at
+    ).values_list("at", "slip__kind", "slip__number")
+    initialled = Slip.objects.filter(
+        kind=SlipKind.CREDIT, table=table, signed_by=dealer, prepared_at__gt=ended_at
+    ).values_list("prepared_at", "kind", "number")
+    signed = sorted([*received, *initialled])
+    if not signed:
+        return None
+    others = [
+        (other.started_at, other.ended_at)
+        for other in DealerShift.objects.filter(table=table, dealer=dealer).exclude(pk=shift.pk)
+    ]
+    for at, kind, number in signed:
+        if any(start <= at and (end is None or end > at) for start, end in others):
+            continue  # signed on another shift of theirs at the table
+        rule, verb = (
+            (rules.SLIP_RECEIPT.at(site), "received")
+            if kind == SlipKind.FILL
+            else (rules.SLIP_INITIALS.at(site), "initialled")
+        )
+        when = moments.shown(site, at)
+        return (
+            f"{rule}: {dealer} {verb} {SlipKind(kind).label.lower()} {number} at {when} as the dealer on shift at "
+            f"table {table.number}; their shift there may not end before it ({moments.shown(site, ended_at)}). End it "
+            f"at {when} or later."
+        )
+    return None

@@ -169,8 +169,10 @@ def test_a_table_s_night_takes_ten_clicks_and_its_dealer_receives_a_fill_in_two(
         chips=[{"denomination": 2500, "quantity": 8}],
         at=in_day(site, before, 3),
     )
-    services.verify_slip(acting_user=cast[Role.PIT_BOSS].user, slip=last)
-    services.receive_slip(acting_user=dealer.user, slip=last)
+    # Signed on that night, from paper: a receipt signed now would follow the closer that ends the
+    # dealer's shift (floor.services.steps._signed_as_the_tables_dealer_after).
+    services.verify_slip(acting_user=cast[Role.PIT_BOSS].user, slip=last, at=in_day(site, before, 3.2))
+    services.receive_slip(acting_user=dealer.user, slip=last, at=in_day(site, before, 3.4))
     services.record_table_inventory(
         acting_user=user, table=table, kind="closer", chips=TRAY, at=in_day(site, before, 12)
     )

@@ -337,6 +337,37 @@ def test_a_dealer_shift_entered_later_may_not_have_a_dealer_dealing_when_they_in
     assert "acting as cashier" in message
 
 
+def test_a_dealers_shift_does_not_end_before_a_fill_they_received_as_the_tables_dealer(
+    day_under_way, open_table, cast, org, site, shift_manager
+):
+    """ND 99-01.3-08-05(6): the dealer on shift at the table receives its fill. A rotation or relief
+    entered later from paper at an earlier time would leave the fill received by someone not on
+    shift there: refused where the shift would end (`ended_at`, or the relief's `started_at`),
+    naming the fill; at the receipt or after, it ends."""
+    dealer = cast[Role.DEALER]
+    shift = services.start_dealer_shift(
+        acting_user=shift_manager.user, table=open_table, dealer=dealer, started_at=_past(30)
+    )
+    fill = services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=open_table, chips=FILL)
+    services.verify_slip(acting_user=shift_manager.user, slip=fill)
+    received = services.receive_slip(acting_user=dealer.user, slip=fill)
+    with pytest.raises(ValidationError) as caught:
+        services.end_dealer_shift(acting_user=shift_manager.user, shift=shift, ended_at=_past(10))
+    message = caught.value.message_dict["ended_at"][0]
+    assert message.startswith(f"ND 99-01.3-08-05(6): {dealer} received fill slip {fill.number} at "), message
+    assert f"as the dealer on shift at table {open_table.number}" in message
+    relief = make_person(org, Role.DEALER, site)
+    with pytest.raises(ValidationError) as caught:
+        services.start_dealer_shift(
+            acting_user=shift_manager.user, table=open_table, dealer=relief, started_at=_past(10)
+        )
+    assert "received fill slip" in caught.value.message_dict["started_at"][0]
+    shift.refresh_from_db()
+    assert shift.ended_at is None
+    ended = services.end_dealer_shift(acting_user=shift_manager.user, shift=shift, ended_at=received.at)
+    assert ended.ended_at == received.at
+
+
 @pytest.mark.parametrize("role", [Role.DEALER, Role.CASHIER, Role.COUNT_TEAM, Role.AUDITOR, Role.WHEEL_OPERATOR])
 def test_only_a_shift_manager_or_pit_boss_signs_in_on_duty(gaming_day, cast, site, role):
     with pytest.raises(PermissionDenied, match="ND 99-01.3-08-05\\(5\\)"):
