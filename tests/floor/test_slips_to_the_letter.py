@@ -297,6 +297,19 @@ def test_a_duty_period_entered_later_may_not_undo_an_unverified_receipt(
     assert services.end_duty(acting_user=shift_manager.user, period=late, at=step.at).ended_at == step.at
 
 
+def _later_shift_ended_now(shift_manager, site, dealer):
+    """`dealer` seated at a second table from paper 20 minutes ago, then ended now: the shift and
+    the refusal of its end at `ended_at`."""
+    second = TableFactory(site=site, number=2)
+    services.record_table_inventory(acting_user=shift_manager.user, table=second, kind="opener", chips=TRAY)
+    late = services.start_dealer_shift(
+        acting_user=shift_manager.user, table=second, dealer=dealer, started_at=_past(20)
+    )
+    with pytest.raises(ValidationError) as caught:
+        services.end_dealer_shift(acting_user=shift_manager.user, shift=late, ended_at=timezone.now())
+    return late, caught.value.message_dict["ended_at"][0]
+
+
 def test_a_dealer_shift_entered_later_may_not_have_a_verifier_dealing_when_they_verified(
     day_under_way, fill, dealer_shift, cast, shift_manager, site
 ):
@@ -307,12 +320,7 @@ def test_a_dealer_shift_entered_later_may_not_have_a_verifier_dealing_when_they_
     boss = cast[Role.PIT_BOSS]
     Membership.objects.create(employee=boss, site=site, role=Role.DEALER)
     step = services.verify_slip(acting_user=boss.user, slip=fill)
-    second = TableFactory(site=site, number=2)
-    services.record_table_inventory(acting_user=shift_manager.user, table=second, kind="opener", chips=TRAY)
-    late = services.start_dealer_shift(acting_user=shift_manager.user, table=second, dealer=boss, started_at=_past(20))
-    with pytest.raises(ValidationError) as caught:
-        services.end_dealer_shift(acting_user=shift_manager.user, shift=late, ended_at=timezone.now())
-    message = caught.value.message_dict["ended_at"][0]
+    late, message = _later_shift_ended_now(shift_manager, site, boss)
     assert message.startswith(f"ND 99-01.3-08-05(5): {boss} verified fill slip 1 at "), message
     assert "not presently dealing" in message and "End it by" in message
     late.refresh_from_db()
@@ -327,12 +335,7 @@ def test_a_dealer_shift_entered_later_may_not_have_a_dealer_dealing_when_they_in
     shift of theirs entered afterwards from paper, running at the fill, is refused where it ends."""
     spare = make_person(org, Role.DEALER, site)
     slip = services.prepare_fill(acting_user=cast[Role.PIT_BOSS].user, table=open_table, chips=FILL, cashier=spare)
-    second = TableFactory(site=site, number=2)
-    services.record_table_inventory(acting_user=shift_manager.user, table=second, kind="opener", chips=TRAY)
-    late = services.start_dealer_shift(acting_user=shift_manager.user, table=second, dealer=spare, started_at=_past(20))
-    with pytest.raises(ValidationError) as caught:
-        services.end_dealer_shift(acting_user=shift_manager.user, shift=late, ended_at=timezone.now())
-    message = caught.value.message_dict["ended_at"][0]
+    _, message = _later_shift_ended_now(shift_manager, site, spare)
     assert message.startswith(f"ND 99-01.3-08-05(3)(c): {spare} initialled fill slip {slip.number} at "), message
     assert "acting as cashier" in message
 
