@@ -12,7 +12,7 @@ from django.db import connection
 from django.db.models import Q
 
 from cardroom.chips import not_a_chip_value, require_twenty_five_chips
-from cardroom.models import ChipDenomination, Employee, Site, Table
+from cardroom.models import ChipDenomination, Employee, Role, Site, Table
 from cardroom.wager_caps import check_max_wager
 from core import acts, figure_days, moments
 from core.audit import record_site_event as _audit
@@ -361,6 +361,7 @@ def _signed_as_the_tables_dealer_after(shift: DealerShift, site: Site, ended_at:
         (other.started_at, other.ended_at)
         for other in DealerShift.objects.filter(table=table, dealer=dealer).exclude(pk=shift.pk)
     ]
+    role = Role(rules.TABLE_ROLE.get(table.game, Role.DEALER)).label.lower()  # a wheel's operator at a paddlewheel
     for at, kind, number in signed:
         if any(start <= at and (end is None or end > at) for start, end in others):
             continue  # signed on another shift of theirs at the table
@@ -371,7 +372,7 @@ def _signed_as_the_tables_dealer_after(shift: DealerShift, site: Site, ended_at:
         )
         when = moments.shown(site, at)
         return (
-            f"{rule}: {dealer} {verb} {SlipKind(kind).label.lower()} {number} at {when} as the dealer on shift at "
+            f"{rule}: {dealer} {verb} {SlipKind(kind).label.lower()} {number} at {when} as the {role} on shift at "
             f"table {table.number}; their shift there may not end before it ({moments.shown(site, ended_at)}). End it "
             f"at {when} or later."
         )
