@@ -13,7 +13,8 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from django.db import connection
-from django.db.models import Exists, F, Min, OuterRef, Prefetch, Q
+from django.db.models import Exists, F, Max, Min, OuterRef, Prefetch, Q, Subquery
+from django.db.models.functions import Coalesce, Greatest, Least
 from django.utils import timezone
 
 from cardroom.models import Site, Table
@@ -455,10 +456,30 @@ def active_entries(queryset=None):
 
 def reviews_by(reviewer, site: Site):
     """The review entries (not replaced by a correction) whose reviewer is `reviewer` at `site`,
-    earliest shift reviewed first."""
+    earliest shift reviewed first, each with the shift reviewed as the review judged it
+    (`window_start`, `window_end`): the times typed in, widened by the dealer shifts recorded at its
+    table during its footage, an open one to the footage's end (`services.review_programs.
+    _reviewed_window`, read now, so a shift entered since from paper widens it too). The reviewer's own
+    shifts do not widen it: one at the table during the footage is in the typed shift, which holds the
+    footage."""
+    from floor.queries import shifts_overlapping
+
+    at_the_table = (
+        shifts_overlapping(OuterRef("footage_start_at"), OuterRef("footage_end_at"))
+        .filter(table=OuterRef("table"))
+        .exclude(dealer=OuterRef("reviewer"))  # theirs would be judged by itself (open, it runs to the footage's end)
+        .order_by()
+        .values("table")
+    )
+    first = at_the_table.annotate(at=Min("started_at")).values("at")
+    last = at_the_table.annotate(at=Max(Coalesce("ended_at", OuterRef("footage_end_at")))).values("at")
     return (
         active_entries()
         .filter(reviewer=reviewer, table__site=site)
+        .annotate(
+            window_start=Least("shift_started_at", Coalesce(Subquery(first), "shift_started_at")),
+            window_end=Greatest("shift_ended_at", Coalesce(Subquery(last), "shift_ended_at")),
+        )
         .select_related("table")
         .order_by("shift_started_at", "pk")
     )

@@ -319,9 +319,10 @@ def seating_deals_a_reviewed_shift(dealer: Employee, site: Site, gaming_date: da
     """The floor asks before seating `dealer` at `site` at `started_at` (`floor.seating`; the day,
     `gaming_date`, is the count's question): a reviewer is judged when the review is recorded
     (`_check_reviewer`), so a dealer shift recorded afterwards (entered later from paper) that starts
-    in [shift_started_at, shift_ended_at) of a review of theirs is refused here (`REVIEW_PROGRAM`)."""
+    in the shift reviewed, as the review judged it (`queries.reviews_by`'s window: the typed times
+    widened by the table's recorded shifts), is refused here (`REVIEW_PROGRAM`)."""
     reviews = queries.reviews_by(dealer, site)
-    entry = reviews.filter(shift_started_at__lte=started_at, shift_ended_at__gt=started_at).first()
+    entry = reviews.filter(window_start__lte=started_at, window_end__gt=started_at).first()
     if entry is None:
         return None
     return (
@@ -333,23 +334,32 @@ def shift_end_deals_a_reviewed_shift(
     dealer: Employee, site: Site, started_at: datetime, ended_at: datetime
 ) -> str | None:
     """The floor asks before a dealer shift from `started_at` ends at `ended_at` (`floor.seating`):
-    a shift recorded after a review of `dealer`'s, starting before the shift reviewed and ending
-    after its start, dealt on it as well (`REVIEW_PROGRAM`); one starting in it was refused when
-    seated (`seating_deals_a_reviewed_shift`)."""
+    a shift recorded after a review of `dealer`'s, starting before the shift reviewed (as the review
+    judged it) and ending after its start, dealt on it as well (`REVIEW_PROGRAM`); one starting in
+    it was refused when seated (`seating_deals_a_reviewed_shift`)."""
     reviews = queries.reviews_by(dealer, site)
-    entry = reviews.filter(shift_started_at__lt=ended_at, shift_ended_at__gt=started_at).first()
+    entry = reviews.filter(window_start__lt=ended_at, window_end__gt=started_at).first()
     if entry is None:
         return None
     dealt = f"their shift from {_clock(started_at, site)} ending at {_clock(ended_at, site)}"
-    return _dealt_on_review(entry, dealer, site, dealt) + f" End it by {_clock(entry.shift_started_at, site)}."
+    return _dealt_on_review(entry, dealer, site, dealt) + f" End it by {_clock(entry.window_start, site)}."
 
 
 def _dealt_on_review(entry: ReviewEntry, dealer: Employee, site: Site, dealt: str) -> str:
+    """`entry` from `queries.reviews_by`: the shift reviewed is named as typed, and as the table's
+    recorded shifts widen it where they do."""
+    widened = (entry.window_start, entry.window_end) != (entry.shift_started_at, entry.shift_ended_at)
+    recorded = (
+        f" (the table's dealer shifts recorded during the footage run it from {_clock(entry.window_start, site)} "
+        f"to {_clock(entry.window_end, site)})"
+        if widened
+        else ""
+    )
     return (
         f"{REVIEW_PROGRAM.at(site)}: {dealer} reviewed the video of {entry.table} on gaming day "
         f"{entry.gaming_date:%Y-%m-%d} for the shift from {_clock(entry.shift_started_at, site)} to "
-        f"{_clock(entry.shift_ended_at, site)}; {dealt} would have them conduct games at {site} on the shift "
-        "they reviewed, and the review must be done by someone who did not."
+        f"{_clock(entry.shift_ended_at, site)}{recorded}; {dealt} would have them conduct games at {site} on the "
+        "shift they reviewed, and the review must be done by someone who did not."
     )
 
 

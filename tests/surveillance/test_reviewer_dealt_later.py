@@ -148,3 +148,34 @@ def test_a_review_corrected_to_another_reviewer_no_longer_refuses(review, manage
 
 def test_another_dealer_is_seated_in_the_shift_reviewed(review, shift_manager, dealer, table):
     assert seat(shift_manager, table, dealer, local(2026, 4, 6, 19)).started_at == local(2026, 4, 6, 19)
+
+
+def test_the_shift_reviewed_is_widened_by_the_tables_recorded_shifts_as_at_the_review(
+    review, shift_manager, reviewer, dealer, site, table
+):
+    """The review is judged on the dealer shifts recorded at its table during the footage as well as
+    on the times typed in (`_reviewed_window`); so is a shift of the reviewer entered later. The
+    table's dealer ran 17:30 to 03:00 through the footage (20:00-21:00): the shift reviewed, typed
+    18:00-02:00, ran 17:30 to 03:00."""
+    relief = seat(shift_manager, table, dealer, local(2026, 4, 6, 17, 30))
+    floor.end_dealer_shift(acting_user=shift_manager.user, shift=relief, ended_at=local(2026, 4, 7, 3))
+    other = TableFactory(site=site, number=2)
+    with time_machine.travel(local(2026, 4, 6, 17), tick=False):
+        floor.record_table_inventory(acting_user=shift_manager.user, table=other, kind="opener", chips=TRAY)
+
+    with pytest.raises(ValidationError) as refused:
+        seat(shift_manager, other, reviewer, local(2026, 4, 7, 2, 30))  # after the typed end, before the recorded
+    message = refused.value.message_dict["dealer"][0]
+    assert_names_the_review(message, reviewer)
+    assert (
+        "the table's dealer shifts recorded during the footage run it from 2026-04-06 17:30 to 2026-04-07 03:00"
+        in message
+    )
+
+    early = seat(shift_manager, other, reviewer, local(2026, 4, 6, 17))
+    with pytest.raises(ValidationError) as refused:  # before the typed start, into the recorded one
+        floor.end_dealer_shift(acting_user=shift_manager.user, shift=early, ended_at=local(2026, 4, 6, 17, 45))
+    assert refused.value.message_dict["ended_at"][0].endswith("End it by 2026-04-06 17:30.")
+    ended = floor.end_dealer_shift(acting_user=shift_manager.user, shift=early, ended_at=local(2026, 4, 6, 17, 30))
+    assert ended.ended_at == local(2026, 4, 6, 17, 30)
+    assert seat(shift_manager, other, reviewer, local(2026, 4, 7, 3)).dealer == reviewer  # after the recorded end
