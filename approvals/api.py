@@ -193,7 +193,7 @@ class GameApprovalViewSet(ScopedViewSet, mixins.CreateModelMixin):
     filterset_class = GameApprovalFilter
 
     def scope(self, access):
-        if not rules.reads_the_register(access):
+        if not rules.RECORDS.held_somewhere(access):  # the register's pages' rule (approvals.views)
             return GameApproval.objects.none()
         return (
             GameApproval.objects.filter(organization_id=access.organization_id)
@@ -458,7 +458,7 @@ class LicenceViewSet(ScopedViewSet, mixins.CreateModelMixin):
     input_serializer_class = LicenceInput
 
     def scope(self, access):
-        if not rules.reads_the_register(access):
+        if not rules.RECORDS.held_somewhere(access):  # the register's pages' rule (approvals.views)
             return Licence.objects.none()
         return Licence.objects.filter(organization_id=access.organization_id).order_by(
             "jurisdiction", "effective_on", "id"

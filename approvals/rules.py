@@ -182,12 +182,6 @@ RECORDS = ReadRule(
 )
 
 
-def reads_the_register(access) -> bool:
-    """Whether `access` holds a role of RECORDS at one of its sites at least: the register's pages
-    open to it, and the organization's approvals and licences show in the API as on the pages."""
-    return bool(access.all_roles() & RECORDS.roles)
-
-
 # Read the organization's written procedures: every employee, since the dealers follow the shuffle
 # and the dealing-mistakes policy and the cashiers the chip redemption (the API's list reads the same).
 PROCEDURE_READERS = ReadRule(frozenset(Role), HOUSE_CONTROL, "see the organization's written procedures")

@@ -22,7 +22,7 @@ from .queries import controls_in_effect, current_link, procedures_in_force, site
 
 def _access(request, reader=rules.RECORDS):
     access = access_for(request.user)
-    if not (access.all_roles() & reader.roles):
+    if not reader.held_somewhere(access):
         raise PermissionDenied(reader.refusal())
     return access
 

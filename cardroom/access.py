@@ -209,6 +209,11 @@ class ReadRule:
             return self.pit_station_reads and station.site_id == site_id and station.presents(Station.Kind.PIT)
         return access.has_role(site_id, *self.roles)
 
+    def held_somewhere(self, access: Access) -> bool:
+        """Whether `access` holds one of the rule's roles at one of its sites at least: the pages
+        that list every site's records open to it (a station holds no role)."""
+        return bool(access.all_roles() & self.roles)
+
     def site_ids(self, access: Access) -> list[int]:
         """The sites of `access` where this rule lets the user read."""
         return [site.pk for site in access.sites() if self.allows(access, site.pk)]
