@@ -366,13 +366,17 @@ class QuarterBooks:
     def statement(self) -> str:
         return self.statement_with()
 
-    def statement_with(self, clock: Callable[[datetime], str] | None = None) -> str:
-        """The statement with the filing's moment written by `clock` (`Snapshot.when`)."""
+    def statement_with(self, clock: Callable[[datetime], str] | None = None, *, report: bool = False) -> str:
+        """The statement with the filing's moment written by `clock` (`Snapshot.when`). In a
+        `report`, "not filed" is as at its generation: the reports a filing's package carries to the
+        state were generated before it (`statefiling.services.build_package`), and a bare "Not
+        filed." in the regulator's copy of a filed return would read as the return's state."""
         if self.filing is not None:
             return self.check.statement_with(clock) + self._amended_since
+        not_filed = "Not filed when this report was generated." if report else "Not filed."
         if not self.days:
-            return "Not filed. The quarter has no day of record."
-        parts = [f"Not filed. Books closed for {self.days_closed} of {plural(len(self.days), 'day')}"]
+            return f"{not_filed} The quarter has no day of record."
+        parts = [f"{not_filed} Books closed for {self.days_closed} of {plural(len(self.days), 'day')}"]
         if self.days_differing:
             dates = ", ".join(str(d) for d in self.days_differing)
             parts.append(f"; the figures of {dates} differ from their closed books")
@@ -534,6 +538,23 @@ def _frozen_brackets(filed_tax: dict) -> list[TaxBracket]:
         )
         for b in filed_tax["brackets"]
     ]
+
+
+def filed_beside_now_note(*, taxed: bool) -> str:
+    """What the Figures now column of `filed_beside_now` is, said under it on the quarter's page and
+    in its report: a site's corrections entered later move its own lines there, never the return's
+    AGP of the organization's sites and tax (`TaxReturn.amended_tax_cents`), which read apart."""
+    if taxed:
+        return (
+            "Figures now are the quarter as it reads today plus the corrections of its days entered later; "
+            "those corrections are counted, and taxed, in the quarter they were entered, so the gaming tax now "
+            "is this quarter's on its filed AGP of the organization's sites (with the other sites' filings "
+            "since, and the other games' AGP recorded since): a correction is never taxed twice."
+        )
+    return (
+        "Figures now are the quarter as it reads today plus the corrections of its days entered later; those "
+        "corrections are counted in the quarter they were entered: a correction is never counted twice."
+    )
 
 
 def filed_beside_now_json(rows) -> list[dict]:

@@ -608,6 +608,7 @@ def quarter(request):
         "filed_rows": published.in_pack_words(
             published.filed_beside_now(summary, state, _filed_tax(found.get((site.pk, str(chosen)))), tax), site
         ),
+        "filed_note": published.filed_beside_now_note(taxed=tax is not None),  # under them, as the report says
         "tax": tax.figures if tax else None,
         "tax_return": tax,
         # A day's row is its tables'; the tournaments' days, and where they are counted, under them.

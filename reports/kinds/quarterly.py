@@ -32,6 +32,7 @@ from accounting.published import (
     bank_allocation,
     below_word,
     filed_beside_now,
+    filed_beside_now_note,
     filings,
     gaming_days_statement,
     in_pack_words,
@@ -490,7 +491,7 @@ def _tax_basis(tax: TaxFigures) -> str:
 
 
 def _books(data: QuarterlyReport) -> list:
-    story = [para("Books", "heading"), para(data.books.statement_with(format_generated_at))]
+    story = [para("Books", "heading"), para(data.books.statement_with(format_generated_at, report=True))]
     story.extend(para(a["statement"]) for a in data.books.filing_amendments)  # each entry that amended it
     if data.receipt:
         story.append(para(data.receipt))
@@ -509,6 +510,7 @@ def _books(data: QuarterlyReport) -> list:
                 money_columns=range(1, 4),
             )
         )
+        story.append(para(filed_beside_now_note(taxed=data.tax is not None), "small"))  # as the page says
     if data.books.amendments:
         story += [
             para("Amendments: corrections of this quarter entered in a later quarter (counted there)", "cell_bold"),
@@ -683,7 +685,7 @@ def _books_csv_rows(data: QuarterlyReport) -> list[list]:
                  amount=agp_effect, note=reason)
             for corrects, entered_on, quarter, figure, amount, agp_effect, reason in amendment_rows(amendments)
         ]  # fmt: skip
-    rows.append(_row("books", label=data.books.state, note=data.books.statement_with(format_generated_at)))
+    rows.append(_row("books", label=data.books.state, note=data.books.statement_with(format_generated_at, report=True)))
     rows += [_row("filing_amendment", label=a["figure"], amount=a["delta_cents"], note=a["statement"])
              for a in data.books.filing_amendments]  # fmt: skip
     rows += [_row("receipt", note=text) for text in (data.receipt, *data.amendment_receipts) if text]

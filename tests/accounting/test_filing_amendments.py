@@ -240,8 +240,13 @@ def test_an_adjustment_after_filing_is_recorded_as_an_amendment_of_the_filing(
     assert page_row(page, label) == shown
     # The reason quoted as written, then who approved it (not "reason.; approved GM").
     assert f"(“found after the filing”, approved by {manager.initials})" in page.replace("&#x27;", "'")
-    grid, _ = pdf_grid(api, site)
+    grid, said = pdf_grid(api, site)
     assert grid[label] == shown
+    # The site's corrections move its lines, not the return's (AGP of the organization's sites, the
+    # tax): the page and the report say so under the grid, in the same words.
+    note = books.filed_beside_now_note(taxed=True)
+    assert f'id="filed-figures-note">{note}</p>' in page.replace("&#x27;", "'")
+    assert note in " ".join(said.split())
     assert the_alert(filed).figures["amended_figure"] == label
 
 

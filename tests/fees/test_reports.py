@@ -124,7 +124,7 @@ def test_a_quarter_without_a_day_of_record_says_so_in_plain_words(request, clien
     site = request.getfixturevalue(where)  # Tacoma's fees pack, Kingston's sessions
     api = client_for(cast[Role.AUDITOR])
     text = _text(download(api, run_report(api, kind="quarterly", site=site.pk, quarter="2026Q1")))
-    assert "Not filed. The quarter has no day of record." in text
+    assert "Not filed when this report was generated. The quarter has no day of record." in text
     assert "0 of 0" not in text and "day(s)" not in text
 
 
