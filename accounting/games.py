@@ -24,6 +24,7 @@ from django.core.exceptions import ValidationError
 
 from core.hooks import HOLD_THRESHOLDS
 from packs import GameNames, RevenueModel, game_name, game_names, games_dealt, pack_for
+from surveillance.queries import surveillance_required
 
 from .figures import Custody
 from .rules import COMBINED_BANK, LOW_HOLD
@@ -143,6 +144,24 @@ def summary_game_lines(summary, on: date, schedule: Schedule | None = None, *, w
         return lines
     dealt = pack_for(where).games
     return tuple(line for line in lines if line.game == TOTAL or line.game in dealt)
+
+
+def low_hold_review(site, on: date) -> str:
+    """Whether a game below its threshold starts the video review at `site`: the rule is "for a
+    site that requires video surveillance" (ND 99-01.3-08-04(9)), judged at the quarter's end `on`
+    as the nightly check judges it (`compliance.rules.low_hold`). Said beside the games' lines, so
+    that "below" at a site without surveillance is not read as a review owed; "" where the site's
+    pack states no low-hold rule."""
+    if not LOW_HOLD.applies(site):
+        return ""
+    if surveillance_required(site, on):
+        return (
+            f"{site.name} requires video surveillance on {on:%Y-%m-%d}: a game below its threshold starts the review."
+        )
+    return (
+        f"{site.name} does not require video surveillance on {on:%Y-%m-%d}: a game below its threshold starts no "
+        "review there."
+    )
 
 
 def below_word(line: GameLine) -> str:

@@ -10,7 +10,7 @@ What is here, by question:
   database), `table_days` (live) and `snapshot_table_days` / `table_days_and_shifts` /
   `shift_figures` (closed days from their snapshots, `accounting.day_figures`);
 - the games beside their low-hold thresholds: `summary_game_lines`, `hold_schedule`,
-  `below_word`, `bank_allocation`; a compliance app supplies the thresholds with
+  `below_word`, `low_hold_review`, `bank_allocation`; a compliance app supplies the thresholds with
   `register_hold_thresholds` (rows of `HoldThreshold`);
 - closed and filed books beside the figures now: `day_checks`, `filings`, `quarter_books`,
   `filed_beside_now`, `filing_tax_now`, `tax_return`, `closed_books_of`, the last day of the latest
@@ -81,6 +81,7 @@ from .games import (
     bank_allocation,
     below_word,
     hold_schedule,
+    low_hold_review,
     register_hold_thresholds,
     summary_game_lines,
 )
@@ -269,6 +270,7 @@ __all__ = [
     "ZERO",
     "bank_allocation",
     "below_word",
+    "low_hold_review",
     "books_closed",
     "last_filed_date",
     "closed_books_of",

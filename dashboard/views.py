@@ -592,6 +592,7 @@ def quarter(request):
         "law": site_law(site),
         "allocation": bank_allocation(summary, site),
         "games": summary_game_lines(summary, chosen.end, where=site),  # the games the pack deals
+        "low_hold_review": published.low_hold_review(site, chosen.end),  # the report's words under them
         "other_games": list(published.other_games_history(site.organization_id, chosen)) if tax else [],
         "can_record_other_games": access.is_gaming_manager and tax is not None,
         "tax_label": tax_label(tax.figures) if tax else "",

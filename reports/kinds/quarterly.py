@@ -36,6 +36,7 @@ from accounting.published import (
     filings,
     gaming_days_statement,
     in_pack_words,
+    low_hold_review,
     no_bank_count_statement,
     nothing_played_statement,
     organization_quarter,
@@ -88,6 +89,7 @@ class QuarterlyReport:
     filed_tax: dict | None = None  # the tax the site's filing froze (its figures' "tax"), if any
     amendment_receipts: tuple[str, ...] = ()  # each amendment sent to the state registry, with its receipt
     seasonal: bool = False  # the site seasonal in the quarter (seasonal_in): a quarter with nothing played says so
+    review: str = ""  # whether a game below its threshold starts the review at the site (low_hold_review)
 
     @property
     def holds(self) -> bool:
@@ -123,7 +125,8 @@ def build(context: ReportContext) -> QuarterlyReport:
                            context.site.jurisdiction, receipt_statement(state.filing, context.site),
                            filing.figures.get("tax") if filing else None,
                            tuple(f"{a.label}: {a.statement}" for a in amendment_statements(state.filing, context.site)),
-                           summary.nothing_played and seasonal_in(context.site, quarter))  # fmt: skip
+                           summary.nothing_played and seasonal_in(context.site, quarter),
+                           low_hold_review(context.site, quarter.end))  # fmt: skip
 
 
 def day_header(where: str) -> list[str]:
@@ -252,8 +255,8 @@ def _games(data: QuarterlyReport) -> list:
         ),
         para(
             f"{', '.join(cited) or LOW_HOLD.at(data.where)}: at a site that requires video surveillance, a quarter's "
-            "percent-of-hold less than the game's threshold starts a video review. Each game is judged on its own "
-            "figures; the total is the sum of both.",
+            f"percent-of-hold less than the game's threshold starts a video review. {data.review} Each game is "
+            "judged on its own figures; the total is the sum of both.",
             "small",
         ),
     ]

@@ -6,8 +6,10 @@ from datetime import date
 from accounting.models import OtherGamesAgp
 from cardroom.models import Role
 from compliance.thresholds import ensure_seeded
+from surveillance.services import set_surveillance_status
 from tests.accounting.scenario import Scenario
 from tests.factories import TableFactory
+from tests.reports.test_kind_daily import download, pdf_text, run_report
 
 DAY = date(2026, 8, 14)
 
@@ -119,3 +121,31 @@ def test_the_other_games_form_posted_at_a_washington_site_is_refused_in_its_own_
         assert "House control: " in text and "rules levy no tax on the organization's other games" in text
         assert not law_words_in(text, ND_WORDS), law_words_in(text, ND_WORDS)
     assert not OtherGamesAgp.objects.exists()
+
+
+def test_the_games_say_whether_a_game_below_its_threshold_starts_the_review_at_the_site(
+    client, client_for, cast, site, people
+):
+    """ND 99-01.3-08-04(9) is "for a site that requires video surveillance": a game "below" its
+    threshold at a site without it owes no review, and the page and the report say which, as of
+    the quarter's end (as the nightly check judges it)."""
+    _play(site, people)
+    manager = cast[Role.GAMING_MANAGER]
+    client.force_login(manager.user)
+    api = client_for(manager)
+    url = f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3"
+
+    def said() -> tuple[str, str]:
+        page = client.get(url).content.decode().replace("&#x27;", "'")
+        pdf = " ".join(
+            pdf_text(download(api, run_report(api, kind="quarterly", site=site.pk, quarter="2026Q3"))).split()
+        )
+        return page, pdf
+
+    none = f"{site.name} does not require video surveillance on 2026-09-30: a game below its threshold starts no review there."
+    page, pdf = said()
+    assert f'id="low-hold-review">{none}</p>' in page and none in pdf
+    set_surveillance_status(manager.user, site, True, date(2026, 9, 30), date(2026, 9, 30), "quarter's activity")
+    required = f"{site.name} requires video surveillance on 2026-09-30: a game below its threshold starts the review."
+    page, pdf = said()
+    assert f'id="low-hold-review">{required}</p>' in page and required in pdf and none not in pdf
