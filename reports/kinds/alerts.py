@@ -37,8 +37,12 @@ class AlertsReport:
 
 
 def build(context: ReportContext) -> AlertsReport:
-    """The site's alerts opened or due in the period, each day read in the site's time zone (an
-    alert opened at 00:30 in New York is of that New York day, whatever the server's zone)."""
+    """The site's alerts of the period: those whose own period (`period_start`..`period_end`)
+    overlaps it, and those opened or due in it, each once. A quarter's alerts are opened by the
+    checks after the quarter ends, so its report lists them as the alerts API does; the report of
+    the quarter they were opened or fall due in lists them too. Each day is read in the site's
+    time zone (an alert opened at 00:30 in New York is of that New York day, whatever the server's
+    zone)."""
     zone = site_zone(context.site)
     with timezone.override(zone):  # `opened_at__date` is the date in the current zone
         return _build(context, zone)
@@ -48,7 +52,9 @@ def _build(context: ReportContext, zone) -> AlertsReport:
     alerts = (
         Alert.objects.filter(site=context.site)
         .filter(
-            Q(opened_at__date__range=(context.start, context.end)) | Q(due_date__range=(context.start, context.end))
+            Q(period_start__lte=context.end, period_end__gte=context.start)
+            | Q(opened_at__date__range=(context.start, context.end))
+            | Q(due_date__range=(context.start, context.end))
         )
         .prefetch_related("steps__by")
         .order_by("due_date", "opened_at", "pk")
