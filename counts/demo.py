@@ -142,7 +142,9 @@ def _count_day(site, key, day, people, crew, *, first_of_site: bool) -> None:
     if queries.box_exchange(site) == BoxExchange.DEALER_SHIFT:
         drops = _exchange_at_dealer_changes(day, tables, removed_at, custody)
     else:
-        drops = [(_remove_box(day, table, None, None, removed_at, custody), None) for table in tables]
+        # Each box placed as the gaming day opens: not implied by its removal, which would date it at
+        # the day's first moment (6:00 a.m.), hours before the day was opened.
+        drops = [(_remove_box(day, table, None, day.opened_at, removed_at, custody), None) for table in tables]
     prizes = _prizes(site, day)
     count_at = removed_at + timedelta(minutes=20)
     session = services.open_count_session(

@@ -363,3 +363,14 @@ def test_every_demo_record_of_a_night_is_dated_inside_its_gaming_day(now):
         count, outside = _outside_its_gaming_day(*record)
         assert count, record  # the demo writes records of every kind
         assert outside == [], (record[0], outside)
+    # A box goes on its table once the day is opened: one whose placement the demo left to its
+    # removal was dated at the day's first moment, and an auditor read "Drop box 1 placed 6:00
+    # a.m." above "Gaming day opened 5:30 p.m." at Spokane and Kingston.
+    from counts.models import Drop
+    from floor.models import GamingDay
+
+    opened = {(d.site_id, d.gaming_date): d.opened_at for d in GamingDay.objects.all()}
+    drops = list(Drop.objects.select_related("site"))
+    assert {d.site.jurisdiction for d in drops} >= {"ND", "WA-HB", "NY"}
+    early = [(d.site.name, d.gaming_date, d.placed_at) for d in drops if d.placed_at < opened[d.site_id, d.gaming_date]]
+    assert early == []
