@@ -13,6 +13,7 @@ from accounting.rules import DEALER_FIGURES, DEALER_HOLD
 from core.money import format_money, format_ratio
 from core.pdf import LeftText, data_table, format_clock, landscape_frame_width, para, single_line_width
 from core.plurals import plural
+from floor.rules import game_column
 from packs import RevenueModel, RevenueWords, revenue_words
 
 from .. import rules as report_rules
@@ -113,24 +114,41 @@ def _text(column: int, value) -> str:
 
 
 def render(data: DealerShiftReport) -> list:
+    """The dealers' shifts; a paddlewheel's, where there are any, under their own heading with the
+    wheel operator named as such (as the dealer hold summary keeps them apart), so that no wheel
+    operator reads as a dealer of twenty-one and no wheel's hold beside twenty-one's."""
     separable = sum(1 for line in data.shifts if line.figures.custody is not None)
     notes = not_separable_notes(data)
-    rows = [_cells(line, notes) for line in data.shifts]
-    titles = header(revenue_words(data.where))
-    return [
+    wheel = [line for line in data.shifts if line.figures.game == WHEEL]
+    dealt = [line for line in data.shifts if line.figures.game != WHEEL]
+    story = [
         para(
             f"{plural(len(data.shifts), 'dealer shift')}, {separable} with figures of their own. Times in {data.time_zone}.",
             "subtitle",
         ),
-        data_table(
-            titles,
-            rows,
-            col_widths=column_widths(rows, titles),
-            money_columns=range(5, 11),
-            right_columns=[11],
-        ),
-        *_note_lines(data, notes),
     ]
+    if dealt or not wheel:
+        story.append(_table(data, dealt, notes))
+    if wheel:
+        heading = f"Wheel operators (paddlewheel), {report_rules.WHEEL_OPERATORS.at(data.where)}"
+        story += [para(heading, "heading"), _table(data, wheel, notes, who="Wheel operator")]
+    return [*story, *_note_lines(data, notes)]
+
+
+WHEEL = "PW"  # a paddlewheel's shifts: its wheel operator's (ND 99-01.3-08-04(8))
+
+
+def _table(data: DealerShiftReport, lines: list[ShiftLine], notes: dict[str, int], who: str = "Dealer"):
+    rows = [_cells(line, notes) for line in lines]
+    titles = header(revenue_words(data.where))
+    titles[DEALER] = who
+    return data_table(
+        titles,
+        rows,
+        col_widths=column_widths(rows, titles),
+        money_columns=range(5, 11),
+        right_columns=[11],
+    )
 
 
 COLUMNS = [
@@ -142,6 +160,7 @@ COLUMNS = [
     *(Column(name.removesuffix("_cents"), CellType.MONEY) for name in MONEY),
     Column("hold", CellType.RATIO),
     Column("not_separable_because"),
+    Column("game"),  # 21 or PW where the pack asks for that reference, else its name (floor.rules.game_column)
 ]
 CSV_HEADER = headings(COLUMNS)
 
@@ -154,7 +173,8 @@ def table(data: DealerShiftReport) -> tuple[list[Column], list[list]]:
         money = [getattr(s.custody, name) if s.custody else None for name in MONEY]
         ended = s.ended_at.astimezone(zone) if s.ended_at else None
         rows.append([s.gaming_date, s.table_number, s.dealer_name, s.started_at.astimezone(zone), ended, *money,
-                     s.hold_ratio if s.custody else None, s.not_separable_because])  # fmt: skip
+                     s.hold_ratio if s.custody else None, s.not_separable_because,
+                     game_column(data.where, s.game) if data.where else s.game])  # fmt: skip
     return in_words(COLUMNS, rows, revenue_words(data.where))
 
 

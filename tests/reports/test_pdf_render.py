@@ -246,3 +246,34 @@ def test_the_count_sheet_and_the_slip_print_the_licence_and_times_in_the_site_ti
     at = slip.steps.get(kind="receive").at.astimezone(ZoneInfo(slip.site.time_zone))
     assert received.time == f"{format_clock(at)} {at.tzname()}" and received.time in text
     assert creation_date(pdf) == REQUESTED_AT
+
+
+def test_the_dealer_shifts_report_keeps_the_wheel_operators_apart(gm):
+    """A paddlewheel's shifts are its wheel operators' (ND 99-01.3-08-04(8)), under their own heading
+    as the dealer hold summary keeps them: a wheel operator listed under "Dealer" among the
+    twenty-one tables read as a dealer of twenty-one, the wheel's hold beside theirs. Some of the
+    demo week's shifts are taken as a wheel's here; the CSV names each row's game."""
+    kind = load_kinds()["dealer_shifts"]
+    site = Site.objects.select_related("organization").filter(jurisdiction="ND").order_by("pk").first()
+    run = run_for(kind, site, gm.user)
+    data = kind.build(ReportContext(site.organization, site, run.start, run.end, "", run.end))
+    lines = tuple(
+        replace(line, figures=replace(line.figures, game="PW", dealer_name="Wes Wheel")) if n % 3 == 0 else line
+        for n, line in enumerate(data.shifts)
+    )
+    data = replace(data, shifts=lines)
+    title = TitleBlock(site.organization.name, site.name, run.period_label, kind.title_at(site), kind.rule_at(site),
+                       site.organization.licence_number, site.time_zone)  # fmt: skip
+    provenance = Provenance(REQUESTED_AT, gm.name, "0" * 64, "", "", generated_by_initials=gm.initials)
+    pdf = ReportDocument(title, provenance, landscape=kind.landscape).build(kind.render(data))
+    text = " ".join(
+        check_pdf("dealer_shifts", pdf, landscape=kind.landscape, licence=site.organization.licence_number).split()
+    )
+    heading = text.index("Wheel operators (paddlewheel), ND 99-01.3-08-04(8)")
+    assert text.index("Table Dealer Start") < heading < text.index("Table Wheel operator Start")
+    # (a name may wrap in its cell: its first word counts the rows)
+    assert "Wes" not in text[:heading] and text[heading:].count("Wes") == sum(
+        1 for line in lines if line.figures.game == "PW"
+    )
+    _, rows = kind.table(data)
+    assert {row[-1] for row in rows} == {"21", "PW"}  # floor.rules.game_column: ND asks for the reference
