@@ -796,6 +796,7 @@ def _slip_context(request, slip, void_form=None, action_form=None):
         "action_form": action_form,
         "reissue_url_kind": slip.kind,
         "cites": rules.citations_at(slip.site),
+        "house_control": HOUSE_CONTROL,  # a rule the pack leaves to the house is not cited twice
     }
 
 

@@ -193,7 +193,10 @@ def test_the_slip_pages_and_their_refusals_cite_house_control(client, cast, fill
     detail = client.get(f"/floor/slips/{fill.pk}/").content.decode()
     # the row is the signer's initials, its capacity and citation beside it (the citation was the row's name)
     assert '<th>Initials <span class="small text-muted">(Chip bank cashier; House control)</span></th>' in detail
-    assert "Only its preparer voids a slip (House control)" in detail
+    assert (
+        "Only its preparer voids a slip (House control), before it is received and while its gaming day is open."
+        in detail
+    )
     not_preparer = client.post(f"/floor/slips/{fill.pk}/void/", {"reason": "x"})
     assert not_preparer.status_code == 400
     assert "House control: a voided slip is initialed by its preparer" in not_preparer.content.decode()
