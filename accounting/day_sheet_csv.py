@@ -172,11 +172,32 @@ TEMPLATE_ROWS = [
 ]
 
 
-def template_csv() -> str:
+def chips_example(values_cents) -> dict[str, str]:
+    """The template's chips in a site's own denominations (`values_cents`, its active chips): an
+    opener of 40 and 100 of its two largest, a fill of 20 of the largest, a closer of 45 and 80;
+    the template's own ($25 and $5) where none is given. A Kingston clerk, whose chips are $5 and
+    $1, read an example in $25 chips the site does not have."""
+    largest = sorted(set(values_cents), reverse=True)[:2] or [2500, 500]
+    first, second = _dollars(largest[0]), _dollars(largest[-1]) if len(largest) > 1 else None
+    both = lambda a, b: f"{first}x{a} {second}x{b}" if second else f"{first}x{a + b}"  # noqa: E731
+    return {"opener": both(40, 100), "fill": f"{first}x20", "closer": both(45, 80)}
+
+
+def template_csv(values_cents=(), gaming_date: date | None = None) -> str:
+    """The template (`TEMPLATE_ROWS`), its chips in the site's denominations (`chips_example`) and
+    its gaming date the site's today, where given."""
+    chips = chips_example(values_cents)
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\r\n")
     writer.writeheader()
     for row in TEMPLATE_ROWS:
+        section = row["section"]
+        if section in chips and "chips" in row:
+            row = {**row, "chips": chips[section]}
+        elif section == "slip":
+            row = {**row, "chips": chips["fill"]}
+        elif section == "day" and gaming_date is not None:
+            row = {**row, "gaming_date": gaming_date.isoformat()}
         writer.writerow(row)
     return out.getvalue()
 

@@ -10,9 +10,11 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 
 from cardroom.access import current_site
+from cardroom.models import ChipDenomination
 from core import limits
 from core.forms import NamesTheRule
 from core.plurals import plural
+from floor.calculations import site_today
 
 from . import day_sheet_csv, day_sheets
 from .api_day_sheets import check_may_enter, parse_sheet
@@ -29,9 +31,23 @@ def _site(request):
     return current_site(request)
 
 
+def _chip_values(site) -> list[int]:
+    """The site's organization's chips in use, for the template's example (none without a site)."""
+    if site is None:
+        return []
+    return list(
+        ChipDenomination.objects.filter(organization_id=site.organization_id, active=True).values_list(
+            "value_cents", flat=True
+        )
+    )
+
+
 @login_required
 def day_sheet_template(request):
-    response = HttpResponse(day_sheet_csv.template_csv(), content_type="text/csv; charset=utf-8")
+    site = _site(request)
+    today = site_today(site) if site is not None else None
+    template = day_sheet_csv.template_csv(_chip_values(site), today)
+    response = HttpResponse(template, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="day-sheet-template.csv"'
     return response
 
@@ -49,7 +65,10 @@ def day_sheet(request):
             return redirect("accounting:day_sheet")
     elif request.method == "POST":
         status = 400
-    return render(request, "accounting/day_sheet.html", {"form": form, "errors": errors}, status=status)
+    example = day_sheet_csv.chips_example(_chip_values(site))["opener"]  # in the site's own chips
+    return render(
+        request, "accounting/day_sheet.html", {"form": form, "errors": errors, "chips_example": example}, status=status
+    )
 
 
 def _apply(request, site, upload) -> tuple[Located, int]:

@@ -3,11 +3,13 @@ sheet, and every error shown at its row with nothing changed."""
 
 import csv
 import io
-from datetime import date
+from datetime import date, timedelta
 
 from django.test import Client
 
 from accounting import day_sheet_csv, summaries
+from cardroom.models import ChipDenomination
+from floor.calculations import site_today
 from floor.models import GamingDay
 from tests.accounting import test_day_sheets as api_tests
 from tests.accounting.test_day_sheets import (
@@ -122,7 +124,23 @@ def test_the_template_downloads_and_reads_back_without_errors(site, world):
     parsed = day_sheet_csv.to_sheet(text, site)
     assert parsed.errors == {}
     assert parsed.sheet["slips"][0]["verified_by"] == "PB" and parsed.sheet["count"]["members"] == ["CT", "IP"]
-    assert parsed.sheet["closers"][0]["counted_at"].startswith("2026-11-14T01:00")  # after midnight: the next date
+    # Its example is the site's own day and chips (a Kingston clerk read $25 chips it does not have).
+    today = site_today(site)
+    assert parsed.sheet["gaming_date"] == str(today)
+    assert parsed.sheet["closers"][0]["counted_at"].startswith(
+        f"{today + timedelta(days=1)}T01:00"
+    )  # the morning after
+    active = set(
+        ChipDenomination.objects.filter(organization=site.organization, active=True).values_list(
+            "value_cents", flat=True
+        )
+    )
+    used = [line["denomination"] for line in parsed.sheet["openers"][0]["chips"]]
+    assert used == sorted(active, reverse=True)[:2]
+    assert (
+        f"<code>{day_sheet_csv.chips_example(active)['opener']}</code>"
+        in logged_in(people["sm"]).get(PAGE).content.decode()
+    )
 
 
 def test_a_filled_csv_uploaded_applies_the_whole_day(site, day, world):
