@@ -8,6 +8,7 @@ from django.utils import timezone
 from cardroom.models import Employee, Table
 from core.forms import BookDateField, BootstrapMixin, CentsField
 from core.rules import HOUSE_CONTROL
+from floor.rules import house_chips
 
 from . import queries
 from .models import Equipment, EquipmentChange, Outage, ReviewTask, SpecialEvent
@@ -140,6 +141,11 @@ class RecordingForm(SiteForm):
     gaming_date = _date()
     started_at = _datetime(label="Started (chips first available)")
     stopped_at = _datetime(label="Stopped (table closed for the day)")
+
+    def __init__(self, *args, site=None, **kwargs):
+        super().__init__(*args, site=site, **kwargs)
+        if site is not None and not house_chips(site):  # a fees room's chips are the players' (Tacoma)
+            self.fields["started_at"].label = "Started (table opened for play)"
 
 
 class AccessForm(SiteForm):

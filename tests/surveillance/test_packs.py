@@ -212,3 +212,19 @@ def test_the_surveillance_pages_name_a_table_in_its_sites_pack_words(client, cas
         text = client.get(url).content.decode()
         assert f"<td>{label}</td>" in text, url
         assert ("21 #" in text) == (code == "ND"), url
+
+
+@pytest.mark.parametrize(
+    ("code", "label"), [("WA-BJ", "Started (table opened for play)"), ("ND", "Started (chips first available)")]
+)
+def test_a_recording_starts_when_chips_are_first_available_only_where_the_house_has_chips(
+    client, cast, site, code, label
+):
+    """A fees room's chips are its players' (Tacoma): its recording starts when the table opens."""
+    as_pack(site, code)
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    session = client.session
+    session[SESSION_KEY] = site.pk
+    session.save()
+    text = client.get("/surveillance/recordings/").content.decode()
+    assert f">{label}</label>" in text and "chips first available" not in text.replace(label, "")
