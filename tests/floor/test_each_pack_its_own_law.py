@@ -536,3 +536,19 @@ def test_a_fees_room_dealt_by_players_offers_no_gaming_day_to_open(client, org, 
     floor, pit = client.get("/floor/").content.decode(), client.get("/floor/pit/").content.decode()
     assert 'id="open-day-form"' in floor and "No gaming day open" in floor and 'id="no-day-needed"' not in floor
     assert 'id="pit-open-day-link"' in pit and rules.floor_needs_a_day(nd)
+
+
+def test_a_cashier_is_a_chip_bank_cashier_only_where_the_house_has_chips(client, bj_site, cast):
+    """Tacoma's cashier keeps the fee cash (its chips are the players'): the home page and the
+    navigation name the role "Cashier" there, and "Chip bank cashier" at the cast's site."""
+    from cardroom.models import Membership
+
+    cashier = cast[Role.CASHIER]
+    Membership.objects.create(employee=cashier, site=bj_site, role=Role.CASHIER)
+    client.force_login(cashier.user)
+    chips_site = cashier.memberships.exclude(site=bj_site).first().site
+    for where, named in ((bj_site, "Cashier"), (chips_site, "Chip bank cashier")):
+        client.post("/switch-site/", {"site": where.pk, "next": "/"})
+        page = client.get("/").content.decode()
+        assert f"you act here as {named}</p>" in page, where.name
+        assert f" · {named}</span>" in page, where.name
