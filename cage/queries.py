@@ -9,7 +9,8 @@ Contracts used by accounting:
   the books (a gaming day, or a closed fees or session day) whose deposit may be late, and
   `deposit_limit(site, day)`: what the compliance scan's deposit rule reads (ND 99-01.3-03-10(1);
   a house control elsewhere).
-- `chips_outstanding(organization, on_date)`: inventory book minus chips counted (SFN 17930).
+- `chips_outstanding(organization, on_date)`: inventory book minus chips counted (SFN 17930);
+  none known before the first physical count.
 - `late_entries(site, start, end)`: the cage's records entered late (bank counts, IOUs and
   repayments, chip redemptions, tips declared and redeemed), what the daily report lists with the
   floor's (floor.queries.late_entries).
@@ -518,25 +519,28 @@ def latest_inventory_count(organization: Organization, on_date: date) -> ChipInv
 @dataclass(frozen=True)
 class ChipsOutstanding:
     """Per value in cents: book (owned), counted (where they are), outstanding = book - counted.
-    Outstanding is positive for chips with players (or a shortage to explain)."""
+    Outstanding is positive for chips with players (or a shortage to explain). It is what a
+    physical count finds missing from the book: before the first count nothing is counted and
+    nothing outstanding is known (counted and outstanding empty, their totals None), never the
+    whole book outstanding against a count of nothing."""
 
     on_date: date
-    counted_on: date | None  # the physical count used (None: never counted, counted = 0)
+    counted_on: date | None  # the physical count used (None: never counted)
     book: dict[int, int]
     counted: dict[int, int]
     outstanding: dict[int, int]
 
     @property
-    def outstanding_cents(self) -> int:
-        return lines_total_cents(self.outstanding.items())
+    def outstanding_cents(self) -> int | None:
+        return None if self.counted_on is None else lines_total_cents(self.outstanding.items())
 
     @property
     def book_cents(self) -> int:
         return lines_total_cents(self.book.items())
 
     @property
-    def counted_cents(self) -> int:
-        return lines_total_cents(self.counted.items())
+    def counted_cents(self) -> int | None:
+        return None if self.counted_on is None else lines_total_cents(self.counted.items())
 
 
 def chips_outstanding(organization: Organization, on_date: date) -> ChipsOutstanding:
@@ -544,12 +548,12 @@ def chips_outstanding(organization: Organization, on_date: date) -> ChipsOutstan
     physical count on or before it (SFN 17930)."""
     book = chip_book(organization, on_date)
     count = latest_inventory_count(organization, on_date)
+    if count is None:
+        return ChipsOutstanding(on_date, None, book, {}, {})
     counted: dict[int, int] = defaultdict(int)
-    for line in count.lines.all() if count else []:
+    for line in count.lines.all():
         counted[line.value_cents] += line.quantity
-    return ChipsOutstanding(
-        on_date, count.counted_on if count else None, book, dict(counted), outstanding_by_value(book, counted)
-    )
+    return ChipsOutstanding(on_date, count.counted_on, book, dict(counted), outstanding_by_value(book, counted))
 
 
 def chip_inventory_log(organization: Organization) -> list:

@@ -1,6 +1,7 @@
 """Casino chips inventory log (SFN 17930 model): chips received from the manufacturer,
 destroyed and physically counted, in date order, each with the inventory book after it; then
-the chips outstanding (book minus every location counted) as of the report's date."""
+the chips outstanding (book minus every location counted) as of the report's date, none known
+before the first physical count."""
 
 from dataclasses import dataclass
 
@@ -158,14 +159,22 @@ def _chips_text(line: LogLine) -> str:
 
 
 def render(data: ChipInventoryReport) -> list:
-    o = data.outstanding
-    counted = f"book minus the physical count of {o.counted_on}" if o.counted_on else "the book: no physical count yet"
     return [
         Line("Inventory log", "heading"),
         *_log_table(data),
         Line("Quantities: received positive, destroyed negative; at a physical count, the chips found.", "small"),
         Spacer(1, 8),
-        Line(f"Chips outstanding as of {o.on_date} ({counted})", "heading"),
+        *_outstanding_section(data),
+        *_float_section(data),
+    ]
+
+
+def _outstanding_section(data: ChipInventoryReport) -> list:
+    o = data.outstanding
+    if o.counted_on is None:
+        return _not_counted_section(data)
+    return [
+        Line(f"Chips outstanding as of {o.on_date} (book minus the physical count of {o.counted_on})", "heading"),
         data_table(
             ["Chip", "Book quantity", "Counted", "Outstanding", "Outstanding value"],
             outstanding_rows(data),
@@ -178,7 +187,27 @@ def render(data: ChipInventoryReport) -> list:
             f"Book {format_money(o.book_cents)}; counted {format_money(o.counted_cents)}; outstanding "
             f"{format_money(o.outstanding_cents)}."
         ),
-        *_float_section(data),
+    ]
+
+
+def _not_counted_section(data: ChipInventoryReport) -> list:
+    """Outstanding is what a physical count finds missing from the book: with no count yet it is
+    not known, so the book alone prints (never the whole book outstanding against a count of 0)."""
+    o = data.outstanding
+    return [
+        Line(f"Chips outstanding as of {o.on_date}: no physical count yet", "heading"),
+        data_table(
+            ["Chip", "Book quantity", "Book value"],
+            [[_value_label(v), o.book.get(v, 0), v * o.book.get(v, 0)] for v in data.values],
+            col_widths=[100, 100, 120],
+            money_columns=[2],
+            right_columns=[1],
+            total_row=["Total", "", o.book_cents],
+        ),
+        Line(
+            f"Book {format_money(o.book_cents)}. No physical count of the chips on or before {o.on_date}, so no "
+            "chips outstanding are known: outstanding is what a physical count finds missing from the book."
+        ),
     ]
 
 
@@ -233,7 +262,8 @@ def columns(values) -> list[Column]:
 
 def table(data: ChipInventoryReport) -> tuple[list[Column], list[list]]:
     """One row per log line (its quantities by chip value), then the chips outstanding as of
-    the report's date (the quantities outstanding by chip value)."""
+    the report's date (the quantities outstanding by chip value; empty, not known, before the
+    first physical count)."""
     rows = [
         [line.date, line.event, line.reference, line.initials, *_quantities(dict(line.quantities), data.values),
          line.value_cents, line.book_cents, line.outstanding_cents]

@@ -170,3 +170,14 @@ def test_an_organization_in_the_pacific_counts_no_chips_on_a_date_its_sites_have
         services.record_chip_inventory_count(
             acting_user=keeper.user, organization=organization, counted_on=date(2026, 11, 20), locations=[]
         )
+
+
+def test_the_page_shows_no_outstanding_figure_before_the_first_physical_count(client, org, received, manager):
+    """Outstanding is what a physical count finds missing from the book: never counted, the page
+    shows the book and says there is no count, not the whole book outstanding."""
+    client.force_login(manager.user)
+    page = client.get("/cage/inventory/").content.decode()
+    line = page[page.index('<p id="outstanding">') :].split("</p>")[0]
+    assert "book $10,000.00" in line and "no physical count yet, so no outstanding figure" in line
+    assert "counted $0.00" not in line and "<strong>$10,000.00</strong>" not in line
+    assert queries.chips_outstanding(org, date(2026, 11, 2)).outstanding_cents is None

@@ -148,11 +148,12 @@ def test_the_chip_float_exist_banks_trays_outstanding_is_read_back_from_the_pdf(
     assert "The banks and trays hold more chips than exist." in text
 
 
-def test_before_any_physical_count_the_outstanding_chips_are_the_book_and_it_says_so(auditor_api, site, inventory):
+def test_before_any_physical_count_no_chips_outstanding_are_known_and_it_says_so(auditor_api, site, inventory):
     run = run_report(auditor_api, kind="chip_inventory", site=site.pk, end="2026-10-20")
     text = " ".join(pdf_text(download(auditor_api, run)).split())
-    assert "Chips outstanding as of 2026-10-20 (the book: no physical count yet)" in text
-    assert "book minus no physical count" not in text
+    assert "Chips outstanding as of 2026-10-20: no physical count yet" in text
+    assert f"Book {format_money(960 * 500 + 200 * 2500)}. No physical count of the chips on or before" in text
+    assert "book minus no physical count" not in text and "counted $0.00" not in text
 
 
 def test_a_quarter_still_running_is_reconciled_as_of_the_day_asked_not_its_end(
@@ -165,3 +166,26 @@ def test_a_quarter_still_running_is_reconciled_as_of_the_day_asked_not_its_end(
     text = " ".join(pdf_text(download(auditor_api, run)).split())
     assert "Chips outstanding as of 2026-11-20" in text and "Chip float as of 2026-11-20" in text
     assert "as of 2026-12-31" not in text
+
+
+def test_with_no_physical_count_yet_the_report_says_so_and_prints_no_counted_or_outstanding_figure(
+    auditor_api, site, org, chips, manager, time_machine
+):
+    """Outstanding is what a physical count finds missing from the book: before any count it is
+    not known, never the whole book "outstanding" against a "counted $0.00"."""
+    time_machine.move_to("2026-12-01")
+    services.receive_chips(acting_user=manager.user, organization=org, received_on=date(2026, 10, 1),
+                           reference="Invoice 4471", chips={500: 1000, 2500: 200})  # fmt: skip
+    run = run_report(auditor_api, kind="chip_inventory", site=site.pk, end=str(AS_OF))
+    content = download(auditor_api, run)
+    text = " ".join(pdf_text(content).split())
+    book = format_money(1000 * 500 + 200 * 2500)
+    assert f"Chips outstanding as of {AS_OF}: no physical count yet" in text
+    assert f"Book {book}. No physical count of the chips on or before {AS_OF}, so no chips outstanding" in text
+    assert "counted $0.00" not in text and f"outstanding {book}" not in text
+    grid = next(g for g in pdf_tables(content) if g[0][0] == "Chip")
+    assert grid == [["Chip", "Book quantity", "Book value"], ["$25", "200", format_money(200 * 2500)],
+                    ["$5", "1000", format_money(1000 * 500)], ["Total", "", book]]  # fmt: skip
+    rows = csv_rows(auditor_api, run)
+    # An empty cell is a figure not known (reports.exports): the outstanding quantities and value.
+    assert rows[-1] == [str(AS_OF), "outstanding", "", "", "", "", "", dollars(1000 * 500 + 200 * 2500), ""]
