@@ -40,6 +40,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.platypus import (
     Flowable,
+    FrameBreak,
     KeepTogether,
     LongTable,
     Paragraph,
@@ -700,15 +701,16 @@ class WithTail(Flowable):
 
     def split(self, available_width, available_height):
         self.wrap(available_width, available_height)
-        pieces = self.body.split(available_width, available_height - sum(self._tail_heights))
-        if len(pieces) >= 2:  # the body's end goes on with the tail
-            return [*pieces[:-1], WithTail(pieces[-1], self.tail)]
-        if self._body_height > available_height:
-            # The body alone overflows what is left here, and with the tail it cannot split: what of
-            # it fits goes here, its end on with the tail (a nearly full page).
-            pieces = self.body.split(available_width, available_height)
-            if len(pieces) >= 2:
-                return [*pieces[:-1], WithTail(pieces[-1], self.tail)]
+        # A body that runs on past this page fills it, and what is left starts the next page (split
+        # short of the tail's height, the rest was laid out again in the room left here: a second
+        # piece of the table under its header repeated mid-page). A body that ends here with no
+        # room for the tail after it leaves its last rows to go on with the tail.
+        room = available_height
+        if self._body_height <= available_height:
+            room = min(room - sum(self._tail_heights), self._body_height - _last_rows_height(self.body))
+        pieces = self.body.split(available_width, room)
+        if len(pieces) >= 2:  # the rest starts the next page, never a second piece on this one
+            return [*pieces[:-1], FrameBreak(), WithTail(pieces[-1], self.tail)]
         if self.moved:  # no page holds both: as they come
             return [self.body, KeepTogether(self.tail)]
         self.moved = True  # both go to the next page; tried there again, they are laid out as they come
@@ -722,6 +724,15 @@ class WithTail(Flowable):
         for part, height in zip(self.tail, self._tail_heights, strict=True):
             y -= height
             part.drawOn(self.canv, 0, y)
+
+
+# A table's end that goes on with the sign-off is its last few rows, not a total row alone.
+ROWS_WITH_TAIL = 3
+
+
+def _last_rows_height(body: Flowable) -> float:
+    heights = getattr(body, "_rowHeights", None) if isinstance(body, Table) else None
+    return sum(heights[-ROWS_WITH_TAIL:]) if heights and len(heights) > ROWS_WITH_TAIL + 1 else 0
 
 
 # The few lines of notes a report may print under its last table travel with the table's end and

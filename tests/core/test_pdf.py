@@ -95,6 +95,20 @@ def test_a_long_table_runs_over_pages_counted_page_x_of_y_and_repeats_its_header
     assert "Line 79" in pages[2] and "Prepared" in pages[2]
 
 
+def test_a_long_table_ending_in_the_sign_off_prints_its_header_once_at_the_top_of_each_page():
+    """The table's end travels with the sign-off (WithTail), but the rest of the table is laid out
+    as the page holds it: the header never repeats mid-page above a second piece of the table
+    (it printed the header, rows, then the header again on the same page)."""
+    for figures in (MANY, Figures(rows=tuple(Row(f"Line {n}", n * 100) for n in range(1, 45)))):
+        with pdfplumber.open(io.BytesIO(render(figures))) as pdf:
+            pages = [page.extract_text().splitlines() for page in pdf.pages]
+        for number, lines in enumerate(pages, start=1):
+            headers = [i for i, line in enumerate(lines) if line == "Line Amount"]
+            assert len(headers) == 1, (len(figures.rows), number, headers)
+            assert lines[headers[0] + 1].startswith("Line "), (len(figures.rows), number)
+            assert not any(line.startswith("Line ") for line in lines[: headers[0]]), (len(figures.rows), number)
+
+
 def test_footer_says_when_by_whom_and_the_digest_of_the_data():
     pdf = render(FEW)
     for page in text_of(render(MANY)):
