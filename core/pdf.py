@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from functools import cache, lru_cache
+from itertools import pairwise
 from pathlib import Path
 
 import reportlab
@@ -701,6 +702,8 @@ class WithTail(Flowable):
 
     def split(self, available_width, available_height):
         self.wrap(available_width, available_height)
+        if isinstance(self.body, HeadedTable):  # it asks whether it is at a page's top
+            self.body._frame = getattr(self, "_frame", None)
         # A body that runs on past this page fills it, and what is left starts the next page (split
         # short of the tail's height, the rest was laid out again in the room left here: a second
         # piece of the table under its header repeated mid-page). A body that ends here with no
@@ -731,8 +734,104 @@ ROWS_WITH_TAIL = 3
 
 
 def _last_rows_height(body: Flowable) -> float:
-    heights = getattr(body, "_rowHeights", None) if isinstance(body, Table) else None
+    table = body.table if isinstance(body, HeadedTable) else body
+    heights = getattr(table, "_rowHeights", None) if isinstance(table, Table) else None
     return sum(heights[-ROWS_WITH_TAIL:]) if heights and len(heights) > ROWS_WITH_TAIL + 1 else 0
+
+
+# The styles of a line that heads what follows it (a section's heading, a report's summary line, a
+# bold caption), and how many lines of text (its explanation) may come between it and its table.
+HEADING_STYLES = frozenset({"heading", "subtitle", "cell_bold"})
+MAX_HEAD_LINES = 3
+# The rows, under its header, a table starts with on the page of its heading.
+FIRST_ROWS = 2
+
+
+class HeadedTable(Flowable):
+    """A table with the heading and the few lines explaining it that come before it: the heading
+    never ends a page whose next one starts its table. Where the heading and the table's header
+    and first rows do not fit in what is left of a page, all of it starts the next page; where
+    they do, the table splits under its heading as it would alone."""
+
+    hAlign = "LEFT"  # as wide as the frame; its parts are aligned inside it as the frame would
+
+    def __init__(self, heads: Sequence[Flowable], table: Table):
+        super().__init__()
+        self.heads, self.table = list(heads), table
+
+    def getSpaceBefore(self):
+        return self.heads[0].getSpaceBefore()
+
+    def getSpaceAfter(self):
+        return self.table.getSpaceAfter()
+
+    def wrap(self, available_width, available_height):
+        parts = [*self.heads, self.table]
+        self._sizes = [part.wrap(available_width, available_height) for part in parts]
+        # Between two parts the larger of the space after one and before the other, as a frame puts it.
+        self._gaps = [0, *(max(a.getSpaceAfter(), b.getSpaceBefore()) for a, b in pairwise(parts))]
+        self._heads_height = sum(h for _, h in self._sizes[:-1]) + sum(self._gaps)
+        self.width, self.height = available_width, self._heads_height + self._sizes[-1][1]
+        return self.width, self.height
+
+    def _first_rows_height(self) -> float:
+        heights = self.table._rowHeights
+        return sum(heights[: self.table.repeatRows + FIRST_ROWS])
+
+    def split(self, available_width, available_height):
+        self.wrap(available_width, available_height)
+        frame = getattr(self, "_frame", None)
+        at_top = frame is not None and frame._atTop
+        room = available_height - self._heads_height
+        if room < self._first_rows_height() and not at_top:
+            return []  # the heading starts the next page with its table
+        self.table._frame = frame  # a row split inside sizes itself by the frame's height
+        try:
+            pieces = self.table.split(available_width, room)
+        finally:
+            del self.table._frame
+        if not pieces:  # no row fits under the heading even at a page's top: as they come
+            return [*self.heads, self.table] if at_top else []
+        return [HeadedTable(self.heads, pieces[0]), *pieces[1:]]
+
+    def draw(self):
+        y = self.height
+        for part, (width, height), gap in zip([*self.heads, self.table], self._sizes, self._gaps, strict=True):
+            y -= gap + height
+            part.drawOn(self.canv, 0, y, _sW=self.width - width)
+
+
+def _is_text(flowable: Flowable) -> bool:
+    return isinstance(flowable, Paragraph | Line)
+
+
+def _heads_start(story: Sequence[Flowable]) -> int | None:
+    """Where the heading of a table that would come next begins: the nearest line in a heading
+    style among the last few lines of text (and spacers between them); None without one."""
+    lines = 0
+    for index in range(len(story) - 1, -1, -1):
+        flowable = story[index]
+        if isinstance(flowable, Spacer):
+            continue
+        if not _is_text(flowable) or lines == MAX_HEAD_LINES:
+            return None
+        if flowable.style.name in HEADING_STYLES:
+            return index
+        lines += 1
+    return None
+
+
+def headings_kept_with_tables(story: Sequence[Flowable]) -> list[Flowable]:
+    """The story with each table and the heading before it (with its explanation) as one
+    HeadedTable: a heading at a page's foot went on with its table on the next page."""
+    kept: list[Flowable] = []
+    for flowable in story:
+        start = _heads_start(kept) if isinstance(flowable, Table) else None
+        if start is not None:
+            flowable = HeadedTable(kept[start:], flowable)
+            del kept[start:]
+        kept.append(flowable)
+    return kept
 
 
 # The few lines of notes a report may print under its last table travel with the table's end and
@@ -747,7 +846,7 @@ def _tail_start(story: Sequence[Flowable]) -> int:
     of a few lines following another block, else its last flowable."""
     last = len(story) - 1
     for index in range(last, max(-1, last - MAX_TRAILING_NOTES - 1), -1):
-        if isinstance(story[index], Table):
+        if isinstance(story[index], Table | HeadedTable):
             return index
         if not isinstance(story[index], Paragraph | Spacer | Line):
             # The few lines after a block that is no table (a count sheet's total and its
@@ -797,7 +896,7 @@ class ReportDocument:
             creator="Card-room back office",
             initialFontName=FONT,
         )
-        story = (title_block(self.title) if self.with_title_block else []) + list(flowables)
+        story = headings_kept_with_tables((title_block(self.title) if self.with_title_block else []) + list(flowables))
         if self.with_signoff:
             signoff = signoff_block(self.provenance, self.frame_width)
             start = _tail_start(story)

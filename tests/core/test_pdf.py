@@ -9,6 +9,7 @@ import pdfplumber
 from pypdf import PdfReader
 
 from core.pdf import (
+    Line,
     Provenance,
     ReportDocument,
     TitleBlock,
@@ -107,6 +108,24 @@ def test_a_long_table_ending_in_the_sign_off_prints_its_header_once_at_the_top_o
             assert len(headers) == 1, (len(figures.rows), number, headers)
             assert lines[headers[0] + 1].startswith("Line "), (len(figures.rows), number)
             assert not any(line.startswith("Line ") for line in lines[: headers[0]]), (len(figures.rows), number)
+
+
+def test_a_heading_and_its_explanation_stay_on_the_page_of_their_tables_first_rows():
+    """Wherever the figures before it end, a section's heading is never the last line of a page
+    whose next one starts its table: it printed at a page's foot, its table on the next page."""
+    provenance = Provenance(datetime(2026, 11, 14, 8, 5, tzinfo=UTC), "Pat Manager", "0" * 64)
+    for filler in range(30, 48):
+        story = [
+            data_table(["Line", "Amount"], [(f"Line {n}", n * 100) for n in range(filler)], money_columns=[1]),
+            Line("Chip float as of 2026-09-30", "heading"),
+            Line("The chips the log says exist against the banks and trays at their last counts.", "small"),
+            data_table(["Chip", "Exist"], [(f"Chip {n}", n) for n in range(1, 30)], right_columns=[1]),
+        ]
+        with pdfplumber.open(io.BytesIO(ReportDocument(TITLE, provenance).build(story))) as pdf:
+            pages = [page.extract_text() for page in pdf.pages]
+        page = next(page for page in pages if "Chip float as of" in page)
+        assert "The chips the log says exist" in page, filler
+        assert "Chip Exist" in page and "Chip 1 1" in page and "Chip 2 2" in page, filler
 
 
 def test_footer_says_when_by_whom_and_the_digest_of_the_data():
