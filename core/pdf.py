@@ -695,8 +695,10 @@ class WithTail(Flowable):
         self.body, self.tail, self.moved = body, list(tail), moved
 
     def wrap(self, available_width, available_height):
-        self._body_height = self.body.wrap(available_width, available_height)[1]
-        self._tail_heights = [part.wrap(available_width, available_height)[1] for part in self.tail]
+        self._body_width, self._body_height = self.body.wrap(available_width, available_height)
+        tail_sizes = [part.wrap(available_width, available_height) for part in self.tail]
+        self._tail_widths = [width for width, _ in tail_sizes]
+        self._tail_heights = [height for _, height in tail_sizes]
         self.width, self.height = available_width, self._body_height + sum(self._tail_heights)
         return self.width, self.height
 
@@ -722,11 +724,14 @@ class WithTail(Flowable):
     def draw(self):
         # Drawn top down, the body first: a PDF's text is read back in the order it was drawn, and
         # the sign-off drawn first read back above the figures it signs (a reader's copy, PDFium).
+        # Each part aligned as a frame aligns it (a table centred, one as wide as the frame over the
+        # frame's padding on both sides): drawn at the left, the last table and the signatures ran
+        # the padding's width past the right end of the other tables and the page's header rule.
         y = sum(self._tail_heights)
-        self.body.drawOn(self.canv, 0, y)
-        for part, height in zip(self.tail, self._tail_heights, strict=True):
+        self.body.drawOn(self.canv, 0, y, _sW=self.width - self._body_width)
+        for part, width, height in zip(self.tail, self._tail_widths, self._tail_heights, strict=True):
             y -= height
-            part.drawOn(self.canv, 0, y)
+            part.drawOn(self.canv, 0, y, _sW=self.width - width)
 
 
 # A table's end that goes on with the sign-off is its last few rows, not a total row alone.

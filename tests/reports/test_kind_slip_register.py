@@ -2,8 +2,10 @@
 
 # ruff: noqa: F811  (pytest fixtures imported from test_kind_daily are redefined as arguments)
 
+import io
 from datetime import date, timedelta
 
+import pdfplumber
 import pytest
 
 from core.money import format_money
@@ -75,6 +77,24 @@ def test_the_register_csv_holds_the_same_numbers(auditor_api, site, slips):
     assert rows[0] == slip_register.CSV_HEADER
     expected = [[s["kind"], str(e["number"]), e["status"]] for s in api["series"] for e in s["entries"]]
     assert [row[:3] for row in rows[1:]] == expected
+
+
+def test_every_table_and_the_signatures_span_the_frame_as_the_page_header_rule_does(auditor_api, site, slips, scenario):
+    """The fill slips' table ends at the page header rule's right end; the credit slips' table (the
+    last, which goes on with the sign-off) and the signature table ended 6 points past it."""
+    table = TableFactory(site=site, number=3)
+    for number in range(2, 50):  # the credit slips run on to a second page
+        scenario.slip(table, DAY, "credit", 1_000 + number, number=number)
+    run = run_report(auditor_api, kind="slip_register", site=site.pk, start=str(DAY), end=str(DAY))
+    with pdfplumber.open(io.BytesIO(download(auditor_api, run))) as pdf:
+        for page in pdf.pages:
+            rule = min((line for line in page.lines if line["x1"] - line["x0"] > 400), key=lambda line: line["top"])
+            grids = page.find_tables()
+            assert grids, page.page_number
+            for grid in grids:
+                x0, _, x1, _ = grid.bbox
+                heading = grid.extract()[0][:2]
+                assert abs(x0 - rule["x0"]) < 1 and abs(x1 - rule["x1"]) < 1, (page.page_number, heading, grid.bbox)
 
 
 def test_building_the_register_takes_bounded_queries_however_many_slips(
