@@ -694,6 +694,11 @@ class WithTail(Flowable):
         super().__init__()
         self.body, self.tail, self.moved = body, list(tail), moved
 
+    def getSpaceBefore(self):
+        # The body's, as the frame gives it above the body alone: a piece split off to fit the room
+        # it was split for (a heading's space above it) must be given that room again.
+        return self.body.getSpaceBefore()
+
     def wrap(self, available_width, available_height):
         self._body_width, self._body_height = self.body.wrap(available_width, available_height)
         tail_sizes = [part.wrap(available_width, available_height) for part in self.tail]
@@ -750,6 +755,9 @@ HEADING_STYLES = frozenset({"heading", "subtitle", "cell_bold"})
 MAX_HEAD_LINES = 3
 # The rows, under its header, a table starts with on the page of its heading.
 FIRST_ROWS = 2
+# Taller than this, a heading and its explanation are a text of their own (a long name repeated),
+# laid out as they come, not kept with a table.
+MAX_HEADS_HEIGHT = 2 * inch
 
 
 class HeadedTable(Flowable):
@@ -826,13 +834,17 @@ def _heads_start(story: Sequence[Flowable]) -> int | None:
     return None
 
 
-def headings_kept_with_tables(story: Sequence[Flowable]) -> list[Flowable]:
+def headings_kept_with_tables(story: Sequence[Flowable], width: float) -> list[Flowable]:
     """The story with each table and the heading before it (with its explanation) as one
-    HeadedTable: a heading at a page's foot went on with its table on the next page."""
+    HeadedTable: a heading at a page's foot went on with its table on the next page. `width`:
+    the width the flowables are given on the page."""
     kept: list[Flowable] = []
     for flowable in story:
         start = _heads_start(kept) if isinstance(flowable, Table) else None
-        if start is not None:
+        if (
+            start is not None
+            and sum(head.wrap(width, MAX_HEADS_HEIGHT)[1] for head in kept[start:]) <= MAX_HEADS_HEIGHT
+        ):
             flowable = HeadedTable(kept[start:], flowable)
             del kept[start:]
         kept.append(flowable)
@@ -901,7 +913,8 @@ class ReportDocument:
             creator="Card-room back office",
             initialFontName=FONT,
         )
-        story = headings_kept_with_tables((title_block(self.title) if self.with_title_block else []) + list(flowables))
+        story = (title_block(self.title) if self.with_title_block else []) + list(flowables)
+        story = headings_kept_with_tables(story, self.frame_width - 2 * FRAME_PADDING)
         if self.with_signoff:
             signoff = signoff_block(self.provenance, self.frame_width)
             start = _tail_start(story)
