@@ -13,7 +13,7 @@ from django.utils.text import capfirst
 
 from core.filing_package import DEALER_NUMBERS, IDENTIFIER, return_now_figures
 from core.periods import Quarter
-from packs import RevenueModel, get_pack
+from packs import RevenueModel, Rule, get_pack
 
 from .models import (
     Agency,
@@ -284,6 +284,10 @@ TAX_COLUMNS = (
 ORGANIZATION_TAX = ("organization_agp_cents", "tax_cents", "tax_filed_cents")  # the organization's, once
 
 
+# Twenty-one tournaments (tournaments.rules.TOURNAMENT, the same key: the registry imports no
+# tournaments module): a pack that does not state them (ND 99-01.3-08-15 does; Washington's and
+# New York's do not) has no tournament play to file, so its quarter has no tournament columns.
+TOURNAMENT = Rule("tournaments.tournament")
 TOURNAMENT_COLUMNS = ("tournament_gross_proceeds_cents", "tournament_prizes_cents", "tournament_agp_cents")
 DROP_COLUMNS = ("drop_cents", "gross_proceeds_cents", "prizes_cents", "agp_cents", "hold_ratio", *TOURNAMENT_COLUMNS)
 PACK_COLUMNS = {
@@ -296,8 +300,10 @@ def quarter_columns(pack) -> tuple[str, ...]:
     """The quarter's columns at an agency of `pack`: its gaming tax only where its law levies one,
     a gross proceeds column beside the drop only where its words keep one; a drop pack's drop,
     win and hold, a fees pack's table fees, a session pack's sessions, each only where the pack's
-    revenue is that."""
+    revenue is that; tournament play only where the pack states tournaments (`TOURNAMENT`)."""
     dropped = set() if pack.tax_brackets else set(TAX_COLUMNS)
+    if not TOURNAMENT.applies(pack):
+        dropped.update(TOURNAMENT_COLUMNS)
     if not pack.revenue_words.gross_column:
         dropped.add("gross_proceeds_cents")
     if pack.revenue_model != RevenueModel.DROP:

@@ -139,6 +139,7 @@ def quarter(request, regulator):
             "taxed": "tax_cents" in columns,  # the tax columns, where the pack's law levies one
             # The revenue columns of the pack's own model: drop, win and hold; table fees; sessions
             "drop": "drop_cents" in columns,
+            "tournaments": "tournament_agp_cents" in columns,  # where the pack states tournaments (ND)
             "fees": "fees_collected_cents" in columns,
             "sessions": "session_net_cents" in columns,
             "identified": "dealers_without_identifier" in columns,  # the pack's dealers hold a state identifier

@@ -306,6 +306,30 @@ def test_an_agency_whose_law_levies_no_tax_reads_its_quarter_without_tax_columns
     assert [c.value for c in sheet[1]] == header
 
 
+def quarter_head_and_download(page) -> tuple[str, list[str], list[str]]:
+    """The quarter page's table head, and the header of its CSV and of its XLSX."""
+    html = page.get("/registry/quarter/?quarter=2026Q3").content.decode()
+    table = html[html.index('id="quarter-rows"') :]
+    head = table[: table.index("</thead>")]
+    assert head.count("</th>") == table[table.index("</thead>") :].split("</tr>")[0].count("</td>")
+    header = next(csv.reader(io.StringIO(page.get("/registry/quarter/?quarter=2026Q3&format=csv").content.decode())))
+    sheet = load_workbook(io.BytesIO(page.get("/registry/quarter/?quarter=2026Q3&format=xlsx").content)).active
+    return head, header, [c.value for c in sheet[1]]
+
+
+def test_only_an_agency_whose_law_states_tournaments_reads_tournament_columns_in_its_quarter(washington, north_dakota):
+    """Tournaments are North Dakota's (ND 99-01.3-08-15): Washington's house-banked rules define
+    none, so its quarter page and downloads carry no tournament column; North Dakota's keep them."""
+    wa_head, wa_csv, wa_xlsx = quarter_head_and_download(staff(washington[0], "wsgc")[1])
+    assert "Tournament" not in wa_head and 'class="text-end tournament"' not in wa_head
+    assert not [c for c in wa_csv if "tournament" in c] and wa_xlsx == wa_csv
+    assert post_filing(north_dakota[1], package(), "t-1").status_code == 201
+    nd_head, nd_csv, nd_xlsx = quarter_head_and_download(staff(north_dakota[0], "state")[1])
+    assert "Tournament gross proceeds" in nd_head and "Tournament AGP" in nd_head
+    assert {"tournament_gross_proceeds_cents", "tournament_prizes_cents", "tournament_agp_cents"} <= set(nd_csv)
+    assert nd_xlsx == nd_csv
+
+
 def test_a_version_1_package_is_still_received(north_dakota):
     _agency, elks, _eagles = north_dakota
     response = post_filing(elks, {**package(quarter="2026Q2"), "format": "cardroom.filing/1"}, "v-1")
