@@ -31,3 +31,40 @@ def test_wagm_cannot_switch_surrender_on_at_the_ddm_table(browser_page, live_ser
     assert "Double Down Madness Blackjack (WSGC approval of 2024-08-08, submission #3172)" in page.inner_text(
         "#settings"
     )
+
+
+# A table's own width beside its wrapper's: over it, the wrapper scrolls it sideways (`.table-responsive`).
+TABLE_OVER_ITS_BOX = """(id) => { const table = document.getElementById(id);
+    return [Math.round(table.getBoundingClientRect().width), table.parentElement.clientWidth]; }"""
+
+
+@pytest.mark.browser
+def test_the_internal_controls_register_fits_a_1366_pixel_laptop(browser_page, live_server, wagm, site, today):  # noqa: F811
+    """Every option's column on the screen and each version's row a few lines tall: the register
+    was 1,366 px in its 1,318 px box, its Irregularities column cut off and its rows ~550 px tall.
+    How the version addresses irregularities reads on a line of its own, its first words until
+    opened ("show all")."""
+    from datetime import timedelta
+
+    from approvals import services
+    from approvals.demo import IRREGULARITIES
+
+    from .conftest import HOUSE_CONTROLS
+
+    services.record_internal_controls(
+        acting_user=wagm.user, site=site, effective_on=today - timedelta(days=30),
+        approved_on=today - timedelta(days=40), approved_by="Brian Lane, Special Agent, WSGC Regulation Unit",
+        irregularities=IRREGULARITIES, **HOUSE_CONTROLS,
+    )  # fmt: skip
+    page = browser_page
+    page.set_viewport_size({"width": 1366, "height": 900})
+    login(page, live_server, "wagm")
+    page.goto(f"{live_server.url}/approvals/")
+    width, box = page.evaluate(TABLE_OVER_ITS_BOX, "internal-controls")
+    assert width <= box, (width, box)
+    options = page.locator("#internal-controls tbody tr:not(.irregularities)")
+    assert options.count() == 1 and options.bounding_box()["height"] < 200, options.bounding_box()
+    procedures = page.locator("#internal-controls .irregularities details")
+    assert IRREGULARITIES not in procedures.inner_text() and "show all" in procedures.inner_text()
+    procedures.locator("summary").click()
+    expect(procedures).to_contain_text(IRREGULARITIES, use_inner_text=True)
