@@ -36,6 +36,9 @@ def test_the_quarter_page_shows_each_game_beside_its_threshold_and_cash_not_know
     row_pw = games[games.index('data-game="PW"') : games.index('data-game="total"')]
     assert "15.00%" in row_pw and "not below" in row_pw
     assert 'id="cash-profit">not known<' in html
+    # The days' twelve columns in the smaller type, inside a box of their own: at 1366 px a quarter of
+    # five-figure days made the whole page scroll sideways (1,389 px), its Long (short) cut off.
+    assert '<div class="table-responsive"><table class="table table-sm table-striped small" id="days">' in html
     assert "Net cash long (short) for the quarter: <strong>not known</strong>" in html
     assert 'id="other-games-form"' not in html  # an auditor reads, does not record
 
