@@ -41,6 +41,15 @@ def as_pack(site, code):
     return TableFactory(site=site, number=1, **TABLES[code])
 
 
+def manager_at(client, cast, site, code: str) -> None:
+    """`site` under the pack `code`, the gaming manager signed in with it as their current site."""
+    as_pack(site, code)
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    session = client.session
+    session[SESSION_KEY] = site.pk
+    session.save()
+
+
 @pytest.mark.parametrize("code", ["WA-HB", "WA-BJ", "NY"])
 def test_an_unrepaired_outage_caps_no_wager_at_another_packs_site(site, cast, code):
     table = as_pack(site, code)
@@ -122,11 +131,7 @@ def test_no_state_overlap_rule_refuses_two_recordings_at_another_packs_site(site
 
 @pytest.mark.parametrize("code", ["WA-HB", "WA-BJ", "NY"])
 def test_the_surveillance_pages_cite_no_nd_rule_at_another_packs_site(client, cast, site, code):
-    as_pack(site, code)
-    client.force_login(cast[Role.GAMING_MANAGER].user)
-    session = client.session
-    session[SESSION_KEY] = site.pk
-    session.save()
+    manager_at(client, cast, site, code)
     for url in PAGES:
         page = client.get(url)
         assert page.status_code == 200, url
@@ -138,11 +143,7 @@ def test_the_surveillance_pages_cite_no_nd_rule_at_another_packs_site(client, ca
 def test_the_vendor_purchase_form_names_the_attorney_general_only_at_a_north_dakota_site(
     client, cast, site, code, named
 ):
-    as_pack(site, code)
-    client.force_login(cast[Role.GAMING_MANAGER].user)
-    session = client.session
-    session[SESSION_KEY] = site.pk
-    session.save()
+    manager_at(client, cast, site, code)
     text = client.get("/surveillance/equipment/").content.decode()
     assert 'name="approved_vendor"' in text
     assert ("Vendor approved by the attorney general" in text) == named
@@ -179,11 +180,7 @@ def test_the_review_programs_page_states_the_packs_program_or_the_houses_own(cli
     """ND 99-01.3-08-04(9) opens a program after a low-hold quarter; a pack whose law states no such
     program (nor any low-hold rule) reads the house's own, never "after a low-hold quarter"; the
     numbers are the limits' words (the pack's, or the house's), not the page's."""
-    as_pack(site, code)
-    client.force_login(cast[Role.GAMING_MANAGER].user)
-    session = client.session
-    session[SESSION_KEY] = site.pk
-    session.save()
+    manager_at(client, cast, site, code)
     text = client.get("/surveillance/programs/").content.decode()
     rule = text[text.index('id="program-rule"') :].split("</p>")[0]
     assert "for each active table, at least one hour per week, for 6 continuous weeks" in rule
@@ -221,10 +218,6 @@ def test_a_recording_starts_when_chips_are_first_available_only_where_the_house_
     client, cast, site, code, label
 ):
     """A fees room's chips are its players' (Tacoma): its recording starts when the table opens."""
-    as_pack(site, code)
-    client.force_login(cast[Role.GAMING_MANAGER].user)
-    session = client.session
-    session[SESSION_KEY] = site.pk
-    session.save()
+    manager_at(client, cast, site, code)
     text = client.get("/surveillance/recordings/").content.decode()
     assert f">{label}</label>" in text and "chips first available" not in text.replace(label, "")
