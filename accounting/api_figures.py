@@ -279,6 +279,13 @@ class QuarterSummaryOut(serializers.Serializer):
     twenty_one = CustodyOut(allow_null=True, help_text=CUSTODY_NULL_DOC)
     paddlewheel = CustodyOut(allow_null=True, help_text=CUSTODY_NULL_DOC)
     games = GameLineOut(many=True, help_text=GAMES_DOC)
+    low_hold_review = serializers.CharField(
+        allow_blank=True,
+        help_text="Whether a game `below_threshold` starts the video review at the site, in the quarter page's and "
+        "the quarterly report's words: the low-hold rule (`threshold_citation`) is for a site that requires video "
+        "surveillance, judged at the quarter's end as the nightly check judges it. Empty where the site's pack "
+        "states no low-hold rule (its games carry no threshold).",
+    )
     cash_profit_cents = _cents(
         allow_null=True,
         help_text="Null when no day's cash bank was counted (not known); 0 where nothing was played in the quarter.",
@@ -589,6 +596,8 @@ class QuarterSummaryView(APIView):
             ],
             **custody_blocks(site, q.total, q.twenty_one, q.paddlewheel),
             "games": _game_lines(site, games.summary_game_lines(q, q.quarter.end, schedule, where=site)),
+            # Beside the games, as the page and the report say it: whether "below" starts a review here.
+            "low_hold_review": games.low_hold_review(site, q.quarter.end),
             # $0.00 where nothing was played, as the page, the report and the return's line give them.
             "cash_profit_cents": summaries.return_cash_profit(q, q.cash_profit_cents),
             "long_short_cents": summaries.return_cash_profit(q, q.long_short_cents),

@@ -15,6 +15,7 @@ from compliance.thresholds import ensure_seeded
 from core.models import AuditEvent
 from core.periods import Quarter
 from packs import get_pack
+from surveillance.services import set_surveillance_status
 from tests.accounting.scenario import Scenario
 from tests.factories import SiteFactory, TableFactory
 
@@ -68,6 +69,27 @@ def test_each_game_is_judged_against_its_own_threshold_at_the_boundary(
     other = lines["PW" if game == "21" else "21"]
     assert other["gross_proceeds_cents"] == 0 and other["below_threshold"] is None  # no hold without GP
     assert lines["total"]["low_hold_threshold"] is None and lines["total"]["below_threshold"] is None
+
+
+def test_the_quarter_says_whether_a_game_below_its_threshold_starts_the_review_at_the_site(
+    client_for, cast, site, people
+):
+    """ND 99-01.3-08-04(9) is "for a site that requires video surveillance": beside its games'
+    `below_threshold` the quarter says, in the page's and the report's words, whether "below"
+    starts the review at the site, as of the quarter's end."""
+    _table_day(Scenario(site, people), TableFactory(site=site, number=1), drop=100_000, fills=95_000, number=1)
+    manager = cast[Role.GAMING_MANAGER]
+    lines, body = _games(client_for(manager), site)
+    assert lines["21"]["below_threshold"] is True
+    assert body["low_hold_review"] == (
+        f"{site.name} does not require video surveillance on 2026-09-30: a game below its threshold starts no "
+        "review there."
+    )
+    set_surveillance_status(manager.user, site, True, date(2026, 9, 30), date(2026, 9, 30), "quarter's activity")
+    _lines, body = _games(client_for(manager), site)
+    assert body["low_hold_review"] == (
+        f"{site.name} requires video surveillance on 2026-09-30: a game below its threshold starts the review."
+    )
 
 
 def test_a_threshold_row_judges_from_its_own_effective_date():

@@ -3,6 +3,7 @@
 deposit rule (03-10) only at North Dakota sites; a fees site shows its fees and no hold; an
 organization sees only its packs' menus and reports."""
 
+import json
 import re
 from datetime import UTC, datetime
 
@@ -308,6 +309,8 @@ def test_the_figures_api_has_no_thresholds_tax_or_tax_in_a_filing_elsewhere(clie
     api = client_for(here.manager)
     quarter = api.get(f"/api/v1/sites/{here.site.pk}/quarter-summary/?quarter={QUARTER}").json()
     assert all(g["low_hold_threshold"] is None and g["threshold_citation"] is None for g in quarter["games"])
+    # nor North Dakota's statement of its video review (08-04(9)) beside the games, nor any of its words
+    assert quarter["low_hold_review"] == "" and not foreign(json.dumps(quarter), jurisdiction)
     daily = api.get(f"/api/v1/sites/{here.site.pk}/daily-summary/?date={DAY}").json()
     assert all(g["threshold_citation"] is None for g in daily["games"])
     assert api.get(f"/api/v1/organizations/{here.org.pk}/tax/?quarter={QUARTER}").status_code == 404
