@@ -243,7 +243,6 @@ def _games(data: QuarterlyReport) -> list:
         header = game_header(revenue_words(data.where))[:5]
         return [para("Games", "heading"), data_table(header, rows, col_widths=[145, 110, 100, 100, 70],
                                                      money_columns=[1, 2, 3], right_columns=[4])]  # fmt: skip
-    cited = sorted({line.threshold.citation for line in lines if line.threshold})
     return [
         para("Games", "heading"),
         data_table(
@@ -253,13 +252,22 @@ def _games(data: QuarterlyReport) -> list:
             money_columns=[1, 2, 3],
             right_columns=[4, 5, 6],
         ),
-        para(
-            f"{', '.join(cited) or LOW_HOLD.at(data.where)}: at a site that requires video surveillance, a quarter's "
-            f"percent-of-hold less than the game's threshold starts a video review. {data.review} Each game is "
-            "judged on its own figures; the total is the sum of both.",
-            "small",
-        ),
+        para(low_hold_note(data), "small"),
     ]
+
+
+def low_hold_note(data: QuarterlyReport) -> str:
+    """The sentence under the games where the pack states a low-hold rule: the rule, cited, and
+    whether a game below its threshold starts the review at the site (`low_hold_review`, the quarter
+    page's words); the PDF prints it, the CSV carries it on its `low_hold_review` row. "" elsewhere."""
+    if not LOW_HOLD.applies(data.where):
+        return ""
+    cited = sorted({line.threshold.citation for line in data.games if line.threshold})
+    return (
+        f"{', '.join(cited) or LOW_HOLD.at(data.where)}: at a site that requires video surveillance, a quarter's "
+        f"percent-of-hold less than the game's threshold starts a video review. {data.review} Each game is "
+        "judged on its own figures; the total is the sum of both."
+    )
 
 
 def cash_line_labels(words: RevenueWords, *, tournaments: str = "") -> tuple[tuple[str, str | None], ...]:
@@ -614,7 +622,9 @@ def render(data: QuarterlyReport) -> list:
 COLUMNS = [
     # The kind of row, each a row of a section of the PDF or a sentence of its text (a row with only
     # a note). Books: books, receipt, filed_beside_now, amendment, amends_earlier. Days and games:
-    # gaming_days (how many, the PDF's heading of the days, other dates of the books named), day, quarter. Cash: cash, bank_allocation, tournament, tournament_day. The pack's figures: pack. Tax: tax_site,
+    # gaming_days (how many, the PDF's heading of the days, other dates of the books named), day, quarter,
+    # low_hold_review (where the pack states the rule: the sentence under the games, whether a game below
+    # its threshold starts the video review at the site). Cash: cash, bank_allocation, tournament, tournament_day. The pack's figures: pack. Tax: tax_site,
     # tax_sites_total, tax_bracket, tax_line, tax, tax_return.
     Column("row"),
     Column("gaming_date", DATE),  # a day's; an amendment's: the date it corrects; a tax bracket's: in force from
@@ -675,7 +685,9 @@ def _drop_csv_rows(data: QuarterlyReport) -> list[list]:
         rows += _game_rows("day", [*day_lines, GameLine("total", "Total", d.total, None)],
                            (d.cash.cash_profit_cents, d.cash.long_short_cents), data.where,
                            gaming_date=d.gaming_date)  # fmt: skip
-    return rows + _game_rows("quarter", data.games, _quarter_cash(s), data.where, label=str(s.quarter))
+    rows += _game_rows("quarter", data.games, _quarter_cash(s), data.where, label=str(s.quarter))
+    note = low_hold_note(data)  # the sentence under the PDF's games, a row of its own as the books' statement is
+    return rows + ([_row("low_hold_review", note=note)] if note else [])
 
 
 def _books_csv_rows(data: QuarterlyReport) -> list[list]:

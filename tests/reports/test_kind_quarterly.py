@@ -6,10 +6,12 @@ from datetime import date, timedelta
 
 import pytest
 
+from cardroom.models import Role
 from core.money import format_money
 from packs import revenue_words
 from reports.columns import names
 from reports.kinds import quarterly
+from surveillance.services import set_surveillance_status
 from tests.accounting.scenario import Scenario
 from tests.factories import TableFactory
 from tests.reports.test_kind_daily import (  # noqa: F401  (fixtures)
@@ -149,6 +151,37 @@ def test_the_quarterly_csv_holds_the_same_rows(auditor_api, site, org, quarter_o
     assert [quarter_rows[g]["low_hold_threshold"] for g in ("21", "PW", "total")] == ["0.100000", "0.150000", ""]
     assert quarter_rows["total"]["cash_profit"] == dollars(api["cash_profit_cents"])
     assert next(r for r in rows if r["row"] == "tax")["tax"] == dollars(tax["tax_cents"])
+
+
+def test_the_quarterly_csv_says_under_the_games_whether_a_game_below_its_threshold_starts_the_review(
+    auditor_api, cast, site, quarter_of_play
+):
+    """ND 99-01.3-08-04(9) is "for a site that requires video surveillance": the CSV carries the
+    PDF's sentence under the games on a row of its own (a note, as the books' statement is), with
+    the quarter page's words of whether "below" starts the review at the site."""
+
+    def said() -> tuple[list[str], str]:
+        run = run_report(auditor_api, kind="quarterly", site=site.pk, quarter="2026Q3")
+        keys = [name for name in names(quarterly.COLUMNS) if name != "count"]
+        rows = [dict(zip(keys, r, strict=True)) for r in csv_rows(auditor_api, run)[1:]]
+        notes = [r["note"] for r in rows if r["row"] == "low_hold_review"]
+        return notes, " ".join(pdf_text(download(auditor_api, run)).split())
+
+    rule = (
+        "ND 99-01.3-08-04(9): at a site that requires video surveillance, a quarter's percent-of-hold less than "
+        "the game's threshold starts a video review."
+    )
+    none = f"{site.name} does not require video surveillance on 2026-09-30: a game below its threshold starts no review there."
+    notes, pdf = said()
+    assert notes == [f"{rule} {none} Each game is judged on its own figures; the total is the sum of both."]
+    assert notes[0] in pdf  # the PDF's sentence, word for word
+    set_surveillance_status(
+        cast[Role.GAMING_MANAGER].user, site, True, date(2026, 9, 30), date(2026, 9, 30), "activity"
+    )
+    required = f"{site.name} requires video surveillance on 2026-09-30: a game below its threshold starts the review."
+    notes, pdf = said()
+    assert notes == [f"{rule} {required} Each game is judged on its own figures; the total is the sum of both."]
+    assert notes[0] in pdf and none not in pdf
 
 
 def test_the_quarterly_summary_is_generated_by_a_worker(auditor_api):

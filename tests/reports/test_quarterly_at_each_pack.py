@@ -285,8 +285,15 @@ def test_the_quarterly_shows_only_the_games_the_sites_pack_deals(report):
         assert games_in_csv == {"21", "PW"}
         assert "ND 99-01.3-08-04(9)" in text
         assert "Twenty-one" in text  # the chapter's name for game 21
-    else:
+        # under the games, whether a game below its threshold starts the video review here (08-04(9))
+        (review,) = [r["note"] for r in rows if r["row"] == "low_hold_review"]
+        assert review.startswith("ND 99-01.3-08-04(9): at a site that requires video surveillance") and (
+            f"{built.site.name} does not require video surveillance on {built.quarter.end}" in review
+            or f"{built.site.name} requires video surveillance on {built.quarter.end}" in review
+        )
+    else:  # nor North Dakota's statement of its review, in neither file
         assert "Low-hold" not in text and not any(r["low_hold_threshold"] for r in rows)
+        assert not any(r["row"] == "low_hold_review" for r in rows) and "video surveillance" not in text
 
 
 def test_every_csv_row_of_the_quarterly_has_its_figures_in_the_pdf(report):
@@ -298,7 +305,9 @@ def test_every_csv_row_of_the_quarterly_has_its_figures_in_the_pdf(report):
     for row in report["rows"]:
         for cells in shown(row, where):
             assert any(in_grid(cells, g) for g in grids), (row, cells)
-        if row["row"] in ("books", "receipt") or (row["row"] in ("pack", "cash", "tax_return") and not row["label"]):
+        if row["row"] in ("books", "receipt", "low_hold_review") or (
+            row["row"] in ("pack", "cash", "tax_return") and not row["label"]
+        ):
             assert flat(row["note"]) in text, row
         if row["row"] == "pack" and row["count"]:
             assert f"{row['label']}: {row['count']}." in text, row
