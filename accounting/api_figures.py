@@ -162,8 +162,11 @@ TOURNAMENTS_DOC = "Present only when the period had tournament play."
 
 
 GAMES_DOC = (
-    "Game 21, paddlewheel and their total (each game named as the site's pack names it), each game beside its own low-hold threshold in force where "
-    "the site's pack states one (`threshold_citation` cites it; null elsewhere); `below_threshold` is exact."
+    "Game 21, paddlewheel and their total (each game named as the site's pack names it). A quarter's: each game beside "
+    "its own low-hold threshold in force where the site's pack states one (`threshold_citation` cites it; null "
+    "elsewhere); `below_threshold` is exact. A day's (the daily summary, the quarter's days): the threshold, its "
+    "citation and `below_threshold` are null, as the daily page and report show none: the low-hold rule judges a "
+    "game's hold for a quarter, never a day's."
 )
 
 
@@ -552,7 +555,7 @@ class DailySummaryView(APIView):
         site = _site(request, pk, rules.DAILY_FIGURES)
         summary = summaries.daily_summary(site, _parse_date(request.query_params.get("date"), "date"), snapshots=True)
         check = books.day_checks([summary]).get((summary.site_id, summary.gaming_date))
-        lines = _game_lines(site, games.summary_game_lines(summary, summary.gaming_date, where=site))
+        lines = _game_lines(site, games.day_game_lines(summary, where=site))  # a day's: no threshold
         pack = pack_figures(site, summary.gaming_date, summary.gaming_date)
         extra = {"pack": pack} if not pack["hold_applies"] else {}  # a drop pack's figures are the summary
         figures = daily_json(summary, site, reconciled=pack["hold_applies"])
@@ -580,7 +583,6 @@ class QuarterSummaryView(APIView):
         q = summaries.quarter_summary(site, quarter, snapshots=True)
         state = books.quarter_books(q, queries.quarter_filing(site.pk, quarter), site.time_zone)
         checks = dict(state.days)
-        schedule = games.hold_schedule()
         pack = pack_figures(site, quarter.start, quarter.end)
         reconciled = pack["hold_applies"]
         figures = {
@@ -589,13 +591,13 @@ class QuarterSummaryView(APIView):
             "days": [
                 {
                     **daily_json(d, site, reconciled=reconciled),
-                    "games": _game_lines(site, games.summary_game_lines(d, d.gaming_date, schedule, where=site)),
+                    "games": _game_lines(site, games.day_game_lines(d, where=site)),
                     "books": books_check_json(checks[d.gaming_date]),
                 }
                 for d in q.days
             ],
             **custody_blocks(site, q.total, q.twenty_one, q.paddlewheel),
-            "games": _game_lines(site, games.summary_game_lines(q, q.quarter.end, schedule, where=site)),
+            "games": _game_lines(site, games.summary_game_lines(q, q.quarter.end, where=site)),
             # Beside the games, as the page and the report say it: whether "below" starts a review here.
             "low_hold_review": games.low_hold_review(site, q.quarter.end),
             # $0.00 where nothing was played, as the page, the report and the return's line give them.

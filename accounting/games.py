@@ -2,9 +2,9 @@
 
 Chapter 08 judges twenty-one and paddlewheel separately: percent-of-hold below ten percent for
 twenty-one or below fifteen percent for paddlewheel for a quarter starts a video review at a
-surveillance site (ND 99-01.3-08-04(9)). So every summary reports each game on its own line
-with its own threshold, and the total of both below them; a twenty-one figure never includes
-paddlewheel. The thresholds are an obligation of the pack's law (`accounting.low_hold`): at a
+surveillance site (ND 99-01.3-08-04(9)). So every summary reports each game on its own line, a
+quarter's each with its own threshold (a day's with none: `day_game_lines`), and the total of both
+below them; a twenty-one figure never includes paddlewheel. The thresholds are an obligation of the pack's law (`accounting.low_hold`): at a
 site whose pack does not state them, the lines carry no threshold.
 
 The thresholds are compliance's effective-dated data (`compliance.thresholds`, codes
@@ -144,6 +144,14 @@ def summary_game_lines(summary, on: date, schedule: Schedule | None = None, *, w
         return lines
     dealt = pack_for(where).games
     return tuple(line for line in lines if line.game == TOTAL or line.game in dealt)
+
+
+def day_game_lines(summary, *, where=None):
+    """A day's `summary_game_lines`: each game the pack deals and their total, with no threshold.
+    The low-hold rule judges a game's percent-of-hold "for a quarter" (ND 99-01.3-08-04(9)), never a
+    day's: a day below the quarter's threshold starts no review, so a day's lines carry neither the
+    threshold nor "below" (the daily page, the daily report and the figures API's days alike)."""
+    return summary_game_lines(summary, summary.gaming_date, {}, where=where)
 
 
 def low_hold_review(site, on: date) -> str:

@@ -10,7 +10,8 @@ What is here, by question:
   database), `table_days` (live) and `snapshot_table_days` / `table_days_and_shifts` /
   `shift_figures` (closed days from their snapshots, `accounting.day_figures`);
 - the games beside their low-hold thresholds: `summary_game_lines`, `hold_schedule`,
-  `below_word`, `low_hold_review`, `bank_allocation`; a compliance app supplies the thresholds with
+  `below_word`, `low_hold_review`, `bank_allocation`; a day's games, with none (the threshold is a
+  quarter's): `day_game_lines`; a compliance app supplies the thresholds with
   `register_hold_thresholds` (rows of `HoldThreshold`);
 - closed and filed books beside the figures now: `day_checks`, `filings`, `quarter_books`,
   `filed_beside_now`, `filing_tax_now`, `tax_return`, `closed_books_of`, the last day of the latest
@@ -80,6 +81,7 @@ from .games import (
     Schedule,
     bank_allocation,
     below_word,
+    day_game_lines,
     hold_schedule,
     low_hold_review,
     register_hold_thresholds,
@@ -277,6 +279,7 @@ __all__ = [
     "daily_summaries",
     "daily_summary",
     "day_checks",
+    "day_game_lines",
     "day_of_the_books",
     "dealer_summaries",
     "dealer_totals",

@@ -11,17 +11,14 @@ from reportlab.platypus import KeepTogether, PageBreak, Spacer
 from accounting.published import (
     BooksCheck,
     DailySummary,
-    Schedule,
     TableDay,
     adjustment_custody,
-    below_word,
     daily_summaries,
     day_checks,
-    hold_schedule,
+    day_game_lines,
     pack_days,
     pack_figures,
     sessions_against_custody,
-    summary_game_lines,
     uncounted_boxes,
 )
 from accounting.rules import DAILY_FIGURES, DEPOSIT, LOW_HOLD, TOURNAMENT_PLAY
@@ -92,7 +89,6 @@ class DailyReport:
     late: tuple[LateEntry, ...] = ()
     time_zone: str = "UTC"
     late_entry_minutes: int = 60
-    thresholds: Schedule | None = None  # the low-hold thresholds (ND 99-01.3-08-04(9)), each game's own
     pack: dict | None = None  # the pack's own figures for the period (accounting.pack_figures)
     # Open items carried past each day's close with their reasons (floor.open_items).
     carried: tuple[Carried, ...] = ()
@@ -133,7 +129,6 @@ def build(context: ReportContext) -> DailyReport:
         _late(context),
         context.site.time_zone,
         context.site.late_entry_minutes,
-        hold_schedule() if LOW_HOLD.applies(context.site) else {},
         pack_figures(context.site, context.start, context.end),
         tuple(carried_items([context.site.pk], context.start, context.end)),
         context.site.jurisdiction,
@@ -343,24 +338,25 @@ def cash_rows(day: DailySummary, *, holds: bool = True, where: str = "") -> list
     return rows if holds else [rows[0], *rows[5:]]
 
 
-def threshold_line(where: str) -> str:
-    """The threshold's row, citing the site's pack's rule in full (ND 99-01.3-08-04(9))."""
-    return f"Quarter's low-hold threshold ({LOW_HOLD.at(where)})"
+def quarter_threshold_note(where: str) -> str:
+    """Under a day's games where the site's pack states the low-hold rule: its threshold is judged on
+    a quarter's hold, never a day's (ND 99-01.3-08-04(9): "for a quarter"), so a day's grid shows no
+    threshold and no "below", as the daily page shows none; "" elsewhere."""
+    if not LOW_HOLD.applies(where):
+        return ""
+    hold = revenue_words(where).hold_name
+    return (
+        f"{LOW_HOLD.at(where)}: a game's low-hold threshold applies to its {hold} for a quarter, at a site that "
+        f"requires video surveillance, never to a day's: a day's {hold} below it starts no video review (the "
+        "quarterly summary compares each game's quarter with its threshold)."
+    )
 
 
-BELOW_LINE = "Hold below the threshold"
-
-
-def _games_grid(day: DailySummary, thresholds: Schedule | None, where: str) -> object:
-    """Twenty-one, paddlewheel and the site total, each game beside its own threshold where the
-    site's pack states one (accounting.low_hold)."""
-    lines = summary_game_lines(day, day.gaming_date, thresholds, where=where or None)
+def _games_grid(day: DailySummary, where: str) -> object:
+    """Twenty-one, paddlewheel and the site total: the day's figures and hold, no threshold (a
+    day's lines carry none, `day_game_lines`; `quarter_threshold_note` says why)."""
+    lines = day_game_lines(day, where=where or None)
     rows = _figure_rows([line.custody for line in lines], revenue_words(where))
-    if LOW_HOLD.applies(where):
-        rows.append(
-            [threshold_line(where), *(format_ratio(line.threshold.ratio) if line.threshold else "" for line in lines)]
-        )
-        rows.append([BELOW_LINE, *(below_word(line) if line.threshold else "" for line in lines)])
     widths = [200] + [(525 - 200) / FORM_TABLES] * len(lines)
     return data_table(["", *(line.label for line in lines)], rows, col_widths=widths, money_columns=range(1, 4))
 
@@ -440,8 +436,10 @@ def _day(day: DailySummary, books: BooksCheck, data: "DailyReport", pack_day: di
         story += [
             Spacer(1, 4),
             para("Site totals: each game apart, then the total", "cell_bold"),
-            _games_grid(day, data.thresholds if data else None, where),
+            _games_grid(day, where),
         ]
+        note = quarter_threshold_note(where)
+        story += [para(note, "small")] if note else []
     story += _variances_section(data, day) if data is not None else []
     story += pack_section(pack_day, of_the_day=True)  # the day's own fees or sessions, as its page shows them
     story += session_check_section(_session_check(day, data))  # a session day against its custody

@@ -16,6 +16,7 @@ import pytest
 from cage.models import BankDeposit
 from cardroom.models import Role
 from core.money import cents_to_decimal, format_money, format_ratio
+from packs import revenue_words
 from reports.kinds import daily
 from reports.registry import ReportContext
 from reports.services import generate_report
@@ -156,16 +157,41 @@ def test_the_daily_report_shows_each_tables_figures_as_the_api_does(auditor_api,
     assert totals[0] == ["", "Twenty-one", "Paddlewheel", "Total"]
     assert totals[7][3] == format_money(api_day["total"]["agp_cents"])
     assert totals[8][3] == ratio(api_day["total"]["hold_ratio"])
-    games = {line["game"]: line for line in api_day["games"]}
-    assert totals[9] == [
-        "Quarter's low-hold threshold (ND 99-01.3-08-04(9))",
-        ratio(games["21"]["low_hold_threshold"]),
-        ratio(games["PW"]["low_hold_threshold"]),
-        "",
-    ]
-    assert totals[9][1:3] == ["10.00%", "15.00%"]  # each game's own threshold (ND 99-01.3-08-04(9))
-    assert totals[10][1] == ("below" if games["21"]["below_threshold"] else "not below")
     assert "Continuation (SFN 9924): table 4" in pdf_text(content)
+
+
+def test_a_day_is_never_judged_against_the_quarters_low_hold_threshold(auditor_api, site, scenario):
+    """ND 99-01.3-08-04(9) judges percent-of-hold "for a quarter": the daily report's games show a
+    day's figures and hold with no threshold and no "below" (as the daily page shows none), and say
+    plainly, citing the rule, that the threshold is the quarter's; the API's day carries none either.
+    Twenty-one held 5% on the day: before, the report printed "below" for it."""
+    table = TableFactory(site=site, number=1)
+    scenario.tray(table, DAY, "opener", 200_000)
+    scenario.tray(table, DAY, "closer", 105_000)
+    scenario.drop(table, DAY, 100_000)  # AGP $50.00 on GP $1,000.00
+    run = run_report(auditor_api, kind="daily", site=site.pk, start=str(DAY), end=str(DAY))
+    content = download(auditor_api, run)
+    api_day = auditor_api.get(f"/api/v1/sites/{site.pk}/daily-summary/?date={DAY}").json()
+    games = {line["game"]: line for line in api_day["games"]}
+    assert games["21"]["hold_ratio"] == "0.050000"  # under twenty-one's 10%, were a day judged
+    totals = next(g for g in pdf_tables(content) if g[0] == ["", "Twenty-one", "Paddlewheel", "Total"])
+    assert [row[0] for row in totals[1:]] == [label for label, _ in daily.figure_lines(revenue_words(site))] + [
+        "Percent-of-hold (AGP / GP)"
+    ]
+    assert not any("below" in cell or "threshold" in cell for row in totals for cell in row)
+    text = " ".join(pdf_text(content).split())
+    assert "Quarter's low-hold threshold" not in text and "not below" not in text
+    assert (
+        "ND 99-01.3-08-04(9): a game's low-hold threshold applies to its percent-of-hold for a quarter, at a site "
+        "that requires video surveillance, never to a day's: a day's percent-of-hold below it starts no video "
+        "review (the quarterly summary compares each game's quarter with its threshold)." in text
+    )
+    for line in [*api_day["games"], *(g for d in _quarter_days(auditor_api, site) for g in d["games"])]:
+        assert (line["low_hold_threshold"], line["threshold_citation"], line["below_threshold"]) == (None,) * 3
+
+
+def _quarter_days(api, site) -> list[dict]:
+    return api.get(f"/api/v1/sites/{site.pk}/quarter-summary/?quarter=2026Q3").json()["days"]
 
 
 def test_the_daily_report_shows_cash_long_short_with_its_reconciling_line_and_the_deposit(
@@ -232,10 +258,11 @@ def test_building_the_daily_report_takes_bounded_queries_whatever_the_period(
     for start, end in ((DAY, DAY), (DAY, DAY + timedelta(days=60))):
         # 13 + the closed books + 18 for the records entered late (one per kind: the floor's six, the cage's
         # six, the drop's and the count's four, the tournaments' fees and prizes) + tournament fees and prizes
-        # + the hold thresholds + the open items carried past each day's close + the slips received unverified
-        # + the dates a gaming day was opened on (a day of the books may have none) + the openers that
-        # differ from their table's last count, with their reasons (floor.queries.opener_variances)
-        with django_assert_max_num_queries(39):
+        # + the open items carried past each day's close + the slips received unverified + the dates a
+        # gaming day was opened on (a day of the books may have none) + the openers that differ from their
+        # table's last count, with their reasons (floor.queries.opener_variances); no hold thresholds: a
+        # day is not judged against the quarter's (ND 99-01.3-08-04(9))
+        with django_assert_max_num_queries(38):
             data = daily.build(context(site, start, end))
         daily.render(data)
     assert len(data.days) == 40

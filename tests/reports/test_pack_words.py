@@ -122,6 +122,9 @@ def test_the_daily_and_quarterly_reports_have_their_plain_titles_and_no_nd_tax(c
     assert "Quarterly summary" in quarterly and "gaming tax" not in quarterly and "Low-hold" not in quarterly
     daily = pdf_text(api.get(f"/api/v1/reports/{_report(api, here, 'daily')['id']}/download/").content)
     assert "Daily report" in daily and "Low-hold threshold" not in daily
+    # nor North Dakota's video review after a low-hold quarter (08-04(9)): not under the quarter's games, nor
+    # the day's sentence that its threshold is the quarter's
+    assert "video surveillance" not in quarterly and "low-hold" not in daily
     # the house's deposit deadline, as the CSV and the API give it, late once past it undeposited
     assert "Bank deposit due by 2026-08-19 (House control): not recorded (LATE)." in " ".join(daily.split())
     # nor in the files: no column of a tax or a threshold the pack's law has not, left empty
