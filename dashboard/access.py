@@ -42,7 +42,14 @@ def figure_site(request, rule: ReadRule):
         pk = record_id(chosen)
         if pk is None:
             raise Http404("No such site.")
-        site = get_object_or_404(access.sites(), pk=pk)
+        # The sites the site switcher read for this request (config.middleware), else read here.
+        visible = getattr(request, "visible_sites", None)
+        if visible is None:
+            site = get_object_or_404(access.sites(), pk=pk)
+        else:
+            site = next((s for s in visible if s.pk == pk), None)
+            if site is None:
+                raise Http404("No such site.")
     else:
         site = current_site(request)
     rule.require(request.user, site)
