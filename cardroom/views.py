@@ -26,7 +26,7 @@ from . import forms, pins, services
 from .access import SESSION_KEY, access_for, current_site, refusal
 from .api import visible_employees
 from .chips import marking_notices
-from .models import ORG_WIDE_ROLES, ChipDenomination, EmployeeRelation, Membership, Role, Station, Table
+from .models import ORG_WIDE_ROLES, ChipDenomination, EmployeeRelation, Game, Membership, Role, Station, Table
 from .navigation import home_panels_for, party_of
 from .table_limits import limits_plaque_notices
 
@@ -188,6 +188,11 @@ def _save_employee(request, employee, data):
     return services.create_employee(acting_user=request.user, organization=employee.organization, roles=roles, **data)
 
 
+def _cards_only(table, value):
+    """`value`, a figure of a card game's table, or a dash at a paddlewheel."""
+    return "—" if table.game == Game.PADDLEWHEEL else value
+
+
 SETUP: dict[str, SetupKind] = {
     "sites": SetupKind(
         "Sites",
@@ -214,8 +219,9 @@ SETUP: dict[str, SetupKind] = {
             ("Min", lambda t: format_money(t.min_wager_cents)),
             ("Max", lambda t: format_money(t.max_wager_cents)),
             ("Location", "get_location_display"),
-            ("Decks", "decks"),
-            ("Blackjack pays", "blackjack_payout"),
+            # A paddlewheel deals no cards: its decks and blackjack payout are no figure of its game.
+            ("Decks", lambda t: _cards_only(t, t.decks)),
+            ("Blackjack pays", lambda t: _cards_only(t, t.blackjack_payout)),
             ("Rules", lambda t: t.site.get_jurisdiction_display()),
             ("Active", "active"),
         ),
