@@ -167,8 +167,10 @@ def _sessions_check(site, day, summary):
     return published.sessions_against_custody(summary, uncounted)
 
 
-def _offers_daily_report(user, site) -> bool:
-    return access_for(user).has_role(site.pk, *REPORT_ROLES) and any(k.code == "daily" for k in kinds_at(site))
+def _offers_report(user, site, code: str) -> bool:
+    """Whether the page offers its period's report of kind `code` in one click: to who requests
+    reports at the site, where the site's pack offers the kind (reports.catalogue.kinds_at)."""
+    return access_for(user).has_role(site.pk, *REPORT_ROLES) and any(k.code == code for k in kinds_at(site))
 
 
 @login_required
@@ -215,7 +217,7 @@ def daily(request):
         "day": day,
         # The day's daily report as a PDF in one click (reports.views.index, with this day as its
         # period), for who requests reports where the site's pack offers it.
-        "daily_report": _offers_daily_report(request.user, site),
+        "daily_report": _offers_report(request.user, site, "daily"),
         "previous": day - timedelta(days=1),
         "next": day + timedelta(days=1),
         # the dates in addresses and fields (the `date:'Y-m-d'` filter's), written once
@@ -624,6 +626,9 @@ def quarter(request):
         "no_bank_count": published.no_bank_count_statement(summary, site),
         "cash_profit_cents": published.return_cash_profit(summary, summary.cash_profit_cents),
         "long_short_cents": published.return_cash_profit(summary, summary.long_short_cents),
+        # The quarter's report (PDF, CSV, XLSX) in one click, as the daily page offers its day's, for a
+        # quarter begun (a report of days not begun is refused: reports.services.request_report).
+        "quarterly_report": chosen.start <= site_today(site) and _offers_report(request.user, site, "quarterly"),
         "can_file": state.filing is None
         and chosen.end < site_today(site)
         and access.has_role(site.pk, *QUARTER_FILERS),
