@@ -37,6 +37,7 @@ class ChipInventoryReport:
     lines: tuple[LogLine, ...]
     outstanding: ChipsOutstanding
     float: ChipFloat | None = None  # the log against the banks' and trays' last counts (None: no log yet)
+    organization: str = ""  # whose chips: the log and the float are the organization's, not the site's
 
 
 def _line(entry) -> LogLine:
@@ -69,7 +70,9 @@ def build(context: ReportContext) -> ChipInventoryReport:
     outstanding = chips_outstanding(context.organization, on_date)
     values = {v for line in lines for v, _ in line.quantities} | set(outstanding.book) | set(outstanding.counted)
     chips = chip_float(context.organization, on_date)
-    return ChipInventoryReport(tuple(sorted(values, reverse=True)), lines, outstanding, chips)
+    return ChipInventoryReport(
+        tuple(sorted(values, reverse=True)), lines, outstanding, chips, context.organization.name
+    )
 
 
 def _value_label(cents: int) -> str:
@@ -158,8 +161,18 @@ def _chips_text(line: LogLine) -> str:
     return " ".join(f"{_value_label(v)}\u00a0x\u00a0{q:,}" for v, q in line.quantities)
 
 
+def scope_note(data: ChipInventoryReport) -> str:
+    """Whose chips the report reconciles: it is asked at a site and headed with its name, while the
+    chips, their log and their float are the organization's (every site's banks and tables)."""
+    return (
+        f"The chips of {data.organization}: one inventory log and one float for all its sites, every "
+        "site's bank and tables, whichever site the report is requested at."
+    )
+
+
 def render(data: ChipInventoryReport) -> list:
     return [
+        Line(scope_note(data), "small"),
         Line("Inventory log", "heading"),
         *_log_table(data),
         Line("Quantities: received positive, destroyed negative; at a physical count, the chips found.", "small"),

@@ -146,6 +146,11 @@ def test_the_chip_float_exist_banks_trays_outstanding_is_read_back_from_the_pdf(
         f"{format_money(60 * 2500 + 100 * 500)}; elsewhere {format_money(-10 * 2500 + 160 * 500)}."
     ) in text
     assert "The banks and trays hold more chips than exist." in text
+    # Asked at a site and headed with its name, it reconciles the organization's chips, and says so.
+    assert (
+        f"The chips of {org.name}: one inventory log and one float for all its sites, every site's bank and "
+        "tables, whichever site the report is requested at."
+    ) in text
 
 
 def test_before_any_physical_count_no_chips_outstanding_are_known_and_it_says_so(auditor_api, site, inventory):
