@@ -7,4 +7,4 @@ from . import day_sheets
 
 # A day sheet holds openers, slips, closers and the drop count: not where the pack's revenue is
 # fees only (`house_chips`).
-register("Chips", "Enter a day sheet (CSV)", "accounting:day_sheet", day_sheets.ENTERERS, offered=house_chips)
+register("Floor", "Enter a day sheet (CSV)", "accounting:day_sheet", day_sheets.ENTERERS, offered=house_chips)

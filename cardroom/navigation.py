@@ -60,23 +60,6 @@ def offer_only_where(url_name: str, offered: Callable[[str], bool], **kwargs) ->
     MENU[at] = replace(MENU[at], offered=offered)
 
 
-# A section's name at a jurisdiction where it is not the one registered: section -> (jurisdiction ->
-# its name there). The floor's "Chips" is "Floor" where the house has no chips at its tables.
-SECTION_NAMES: dict[str, Callable[[str], str]] = {}
-
-
-def name_section(section: str, name_at: Callable[[str], str]) -> None:
-    """`name_at(jurisdiction)`: what `section` is called at sites of that jurisdiction."""
-    SECTION_NAMES[section] = name_at
-
-
-def _section_name(section: str, jurisdictions) -> str:
-    """The section's name at `jurisdictions` where they all agree on one; else the registered name."""
-    name_at = SECTION_NAMES.get(section)
-    names = {name_at(j) for j in jurisdictions} if name_at and jurisdictions else set()
-    return names.pop() if len(names) == 1 else section
-
-
 def _labelled(item: MenuItem, jurisdictions) -> MenuItem:
     """The entry with its label at `jurisdictions` where they all agree on one; else as registered."""
     labels = {item.label_at(j) for j in jurisdictions} if item.label_at and jurisdictions else set()
@@ -90,7 +73,7 @@ def menu_for(roles: set[str], jurisdictions=None) -> dict[str, list[MenuItem]]:
     for item in MENU:
         if item.roles & roles and item.offered_at(jurisdictions):
             entry = _labelled(item, jurisdictions)
-            sections.setdefault(_section_name(item.section, jurisdictions), []).append(entry)
+            sections.setdefault(item.section, []).append(entry)
     return sections
 
 

@@ -1,14 +1,13 @@
 """Menu entries for table chip custody, shown to the roles that use them (floor.rules)."""
 
 from cardroom.models import Role
-from cardroom.navigation import name_section, register, register_home_panel
+from cardroom.navigation import register, register_home_panel
 
 from . import rules
 
-SECTION = "Chips"
-# Where the house has no chips at its tables (its revenue is its fees: `rules.house_chips`), what is
-# left of the section is the floor's gaming day, tables and dealers: named so.
-name_section(SECTION, lambda jurisdiction: SECTION if rules.house_chips(jurisdiction) else "Floor")
+# The floor's pages: its gaming day, tables, dealers and, where the house has chips at its tables,
+# their slips (it was "Chips", which named the slips' pages alone, to a count team member too).
+SECTION = "Floor"
 EVERYONE_AT_A_SITE = frozenset(Role)
 OVERSIGHT = {Role.GAMING_MANAGER, Role.AUDITOR}
 

@@ -214,7 +214,7 @@ def test_the_people_who_follow_them_read_the_page_and_may_not_post(client, cast,
     )
     assert WrittenProcedure.objects.count() == 1
     sections = {section: {item.label for item in items} for section, items in menu_for({role}, {"ND"}).items()}
-    assert "Written procedures" in sections.get("Chips", set()) and "Setup" not in sections
+    assert "Written procedures" in sections.get("Floor", set()) and "Setup" not in sections
     elsewhere = {item.label for items in menu_for({role}, {"WA-BJ"}).values() for item in items}
     assert "Written procedures" not in elsewhere
 
