@@ -394,12 +394,12 @@ ADJUSTMENTS_RECORDED = "Adjusting entries recorded this day (counted in its tota
 CORRECTED_LATER = "Corrected later (counted on the day entered)"
 
 
-def _adjustments_section(day: DailySummary, where: str) -> list:
-    """The corrections of closed books entered on this day (counted in its totals) and those entered
-    later correcting it, each listed as the daily page lists them."""
+def _adjustments_section(day: DailySummary, where: str, *, recorded: bool = True, later: bool = True) -> list:
+    """The corrections of closed books entered on this day (counted in its totals: `recorded`) and
+    those entered later correcting it (`later`), each listed as the daily page lists them."""
     story = []
-    for title, lines in ((ADJUSTMENTS_RECORDED, day.adjustments_recorded),
-                         (CORRECTED_LATER, day.adjustments_to_this_day)):  # fmt: skip
+    for title, lines in ((ADJUSTMENTS_RECORDED, day.adjustments_recorded if recorded else ()),
+                         (CORRECTED_LATER, day.adjustments_to_this_day if later else ())):  # fmt: skip
         if lines:
             rows = [adjustment_row(line) for line in lines]
             story += [Spacer(1, 4), para(title, "cell_bold"), adjustment_table(rows, where, quarter=False)]
@@ -433,9 +433,13 @@ def _day(day: DailySummary, books: BooksCheck, data: "DailyReport", pack_day: di
         if not day.tables:
             story.append(para(_no_tables(day)))
         story += _table_grids(day, where)
+        # The adjusting entries recorded this day before the totals they are counted in, as the daily
+        # page has them above its total: the tables' figures and these add up to the totals below.
+        story += _adjustments_section(day, where, later=False)
+        counted = " (the tables and the adjusting entries recorded this day)" if day.adjustments_recorded else ""
         story += [
             Spacer(1, 4),
-            para("Site totals: each game apart, then the total", "cell_bold"),
+            para(f"Site totals: each game apart, then the total{counted}", "cell_bold"),
             _games_grid(day, where),
         ]
         note = quarter_threshold_note(where)
@@ -443,7 +447,7 @@ def _day(day: DailySummary, books: BooksCheck, data: "DailyReport", pack_day: di
     story += _variances_section(data, day) if data is not None else []
     story += pack_section(pack_day, of_the_day=True)  # the day's own fees or sessions, as its page shows them
     story += session_check_section(_session_check(day, data))  # a session day against its custody
-    story += _adjustments_section(day, where)
+    story += _adjustments_section(day, where, recorded=not _holds(data))  # a drop's are above its totals
     story += summary_section(day.tournaments, day.twenty_one.agp_cents, where=where)
     cash = [
         Spacer(1, 4),

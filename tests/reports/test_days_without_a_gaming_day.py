@@ -82,6 +82,9 @@ def test_the_daily_report_lists_the_adjustment_its_figures_come_from(auditor_api
     assert "No table activity recorded: the day's figures are the adjusting entries recorded this day" in text
     grid = next(g for g in pdf_tables(content) if g[0][0] == "Corrects")
     assert text.index(daily.ADJUSTMENTS_RECORDED) < text.index("Corrects")
+    # Above the totals it is counted in (it came after them, pages later on a busy day), and they say so.
+    totals = "Site totals: each game apart, then the total (the tables and the adjusting entries recorded this day)"
+    assert text.index("Corrects") < text.index(totals)
     assert grid[1][:5] == ["2026-09-30", "2026-11-30", "drop table 1", "$20.00", "$20.00"]
     assert grid[1][5].startswith("Drop box recounted")
     header = rows[0]  # a row of its own, as the page's: the tables' and the adjustments' rows add up to the total
