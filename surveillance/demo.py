@@ -201,7 +201,9 @@ def _outages(acting, site, today) -> None:
         acting_user=acting,
         outage=late,
         repaired_at=late.began_at + timedelta(days=5),
-        description="Hard disk replaced (after the deadline: wagers were limited to $2)",
+        # What was done, and no more: the table ran past the deadline at its own limits, which the
+        # outage alert names (ND 99-01.3-08-04(7): closed or limited to $2 until repaired).
+        description="Hard disk replaced, after the deadline",
     )
 
 
