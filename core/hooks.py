@@ -281,6 +281,17 @@ DEALER_SHIFT_ENDING = declare(
     "ND 99-01.3-08-14(1)), or None",
     many=True,
 )
+TABLE_SHIFT_RECORDED = declare(
+    "table_shift_recorded",
+    asked_by="floor.seating (start_dealer_shift, a dealer seated at a table; floor.services.steps.end_shift: a "
+    "shift ended, relieved or closed with its table)",
+    answered_by="surveillance (surveillance.apps)",
+    answer="refusal(table, dealer, started_at, ended_at) -> str | None: why recording the dealer's shift at the "
+    "table from started_at to ended_at (None: seated, running) is refused (it widens the shift reviewed of a video "
+    "review of the table's footage onto a dealer shift of that review's reviewer at the site, ND "
+    "99-01.3-08-04(9)), or None",
+    many=True,
+)
 DUTY_PERIOD_ENDING = declare(
     "duty_period_ending",
     asked_by="floor.seating (floor.services.duty.end_duty: a duty period signed out)",

@@ -12,6 +12,9 @@ its transporter was "the only employee on duty" (ND 99-01.3-08-14(1)). A shift r
 dealt later or entered later from paper, is asked here when it starts (`refuse_seating`) and when
 it ends (`refuse_shift_end`), and a duty period of the register when it ends (`refuse_duty_end`),
 so that no order of entry leaves a count, a review or a removal by someone the rule does not allow.
+A shift is also asked of its table when it starts and when it ends (`refuse_table_shift`): another
+dealer's shift there can widen the shift a video review of the table's footage judged its reviewer
+on (surveillance) onto a shift the reviewer dealt.
 The apps register their answers when they load (`counts.apps`, `surveillance.apps`): imports keep
 pointing down.
 """
@@ -21,12 +24,13 @@ from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
 
-from cardroom.models import Employee, Site
-from core.hooks import DEALER_SEATED, DEALER_SHIFT_ENDING, DUTY_PERIOD_ENDING
+from cardroom.models import Employee, Site, Table
+from core.hooks import DEALER_SEATED, DEALER_SHIFT_ENDING, DUTY_PERIOD_ENDING, TABLE_SHIFT_RECORDED
 
 SeatingCheck = Callable[[Employee, Site, date, datetime], str | None]
 ShiftEndCheck = Callable[[Employee, Site, datetime, datetime], str | None]
 DutyEndCheck = ShiftEndCheck  # (employee, site, started_at, ended_at)
+TableShiftCheck = Callable[[Table, Employee, datetime, datetime | None], str | None]
 
 
 def register_seating_check(check: SeatingCheck) -> None:
@@ -55,6 +59,23 @@ def refuse_shift_end(dealer: Employee, site: Site, started_at: datetime, ended_a
     `ended_at`."""
     for check in DEALER_SHIFT_ENDING.answers():
         if refusal := check(dealer, site, started_at, ended_at):
+            raise ValidationError({field: refusal})
+
+
+def register_table_shift_check(check: TableShiftCheck) -> None:
+    """An app registers `check(table, dealer, started_at, ended_at) -> refusal or None` once, when it
+    loads."""
+    TABLE_SHIFT_RECORDED.register(check)
+
+
+def refuse_table_shift(
+    table: Table, dealer: Employee, started_at: datetime, ended_at: datetime | None, field: str
+) -> None:
+    """Raise, at `field`, the first refusal a registered check gives for the shift of `dealer` at
+    `table` from `started_at` to `ended_at` (None: seated now, still running), judged as a record of
+    the table rather than of its dealer."""
+    for check in TABLE_SHIFT_RECORDED.answers():
+        if refusal := check(table, dealer, started_at, ended_at):
             raise ValidationError({field: refusal})
 
 

@@ -13,7 +13,7 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from django.db import connection
-from django.db.models import Exists, F, Max, Min, OuterRef, Prefetch, Q, Subquery
+from django.db.models import DateTimeField, Exists, F, Max, Min, OuterRef, Prefetch, Q, Subquery, Value
 from django.db.models.functions import Coalesce, Greatest, Least
 from django.utils import timezone
 
@@ -457,11 +457,20 @@ def active_entries(queryset=None):
 def reviews_by(reviewer, site: Site):
     """The review entries (not replaced by a correction) whose reviewer is `reviewer` at `site`,
     earliest shift reviewed first, each with the shift reviewed as the review judged it
-    (`window_start`, `window_end`): the times typed in, widened by the dealer shifts recorded at its
-    table during its footage, an open one to the footage's end (`services.review_programs.
-    _reviewed_window`, read now, so a shift entered since from paper widens it too). The reviewer's own
-    shifts do not widen it: one at the table during the footage is in the typed shift, which holds the
-    footage."""
+    (`window_start`, `window_end`, `_with_windows`)."""
+    return (
+        _with_windows(active_entries().filter(reviewer=reviewer, table__site=site))
+        .select_related("table")
+        .order_by("shift_started_at", "pk")
+    )
+
+
+def _with_windows(entries):
+    """`entries` with the shift each reviewed as the review judged it (`window_start`,
+    `window_end`): the times typed in, widened by the dealer shifts recorded at its table during
+    its footage, an open one to the footage's end (`services.review_programs._reviewed_window`, read
+    now, so a shift entered since from paper widens it too). The reviewer's own shifts do not widen
+    it: one at the table during the footage is in the typed shift, which holds the footage."""
     from floor.queries import shifts_overlapping
 
     at_the_table = (
@@ -473,15 +482,54 @@ def reviews_by(reviewer, site: Site):
     )
     first = at_the_table.annotate(at=Min("started_at")).values("at")
     last = at_the_table.annotate(at=Max(Coalesce("ended_at", OuterRef("footage_end_at")))).values("at")
-    return (
-        active_entries()
-        .filter(reviewer=reviewer, table__site=site)
-        .annotate(
-            window_start=Least("shift_started_at", Coalesce(Subquery(first), "shift_started_at")),
-            window_end=Greatest("shift_ended_at", Coalesce(Subquery(last), "shift_ended_at")),
+    return entries.annotate(
+        window_start=Least("shift_started_at", Coalesce(Subquery(first), "shift_started_at")),
+        window_end=Greatest("shift_ended_at", Coalesce(Subquery(last), "shift_ended_at")),
+    )
+
+
+def review_widened_onto_its_reviewer(table: Table, dealer, started_at: datetime, ended_at: datetime | None):
+    """The first review (not replaced by a correction) of `table`'s footage, by someone other than
+    `dealer`, whose shift reviewed (`_with_windows`) the dealer shift of `dealer` at `table` from
+    `started_at` to `ended_at` (None: running, to the footage's end), recorded now, widens onto a
+    dealer shift of its reviewer at the site that the shift reviewed did not reach before; or None.
+    Annotated with `window_start`, `window_end` (as it is), `widened_start`, `widened_end` (with the
+    shift) and the reviewer's shift it reaches (`dealt_from`, `dealt_to`, None while running); its
+    table, site and reviewer are read with it. One query, however many reviews the table has.
+
+    A shift recorded at the table that runs during the footage joins the shift reviewed: its start
+    may move the window's start earlier, and its end (a running shift counts to the footage's end,
+    which the typed shift holds) its end later; one not running during the footage leaves it."""
+    from floor.models import DealerShift
+
+    entries = active_entries().filter(table=table, footage_end_at__gt=started_at).exclude(reviewer=dealer)
+    if ended_at is not None:
+        entries = entries.filter(footage_start_at__lt=ended_at)
+    moment = DateTimeField()
+    widened_end = F("window_end") if ended_at is None else Greatest("window_end", Value(ended_at, output_field=moment))
+    reviewed = _with_windows(entries).annotate(
+        widened_start=Least("window_start", Value(started_at, output_field=moment)),
+        widened_end=widened_end,
+    )
+    reached = (
+        DealerShift.objects.filter(
+            dealer=OuterRef("reviewer"), table__site_id=table.site_id, started_at__lt=OuterRef("widened_end")
         )
-        .select_related("table")
+        .filter(Q(ended_at__isnull=True) | Q(ended_at__gt=OuterRef("widened_start")))
+        # ... and not already reached before this shift (a review the rule already refuses is not
+        # this shift's doing: `services.review_programs._check_reviewer`, the floor's own checks).
+        .filter(Q(started_at__gte=OuterRef("window_end")) | Q(ended_at__lte=OuterRef("window_start")))
+        .order_by("started_at", "pk")
+    )
+    return (
+        reviewed.annotate(
+            dealt_from=Subquery(reached.values("started_at")[:1]),
+            dealt_to=Subquery(reached.values("ended_at")[:1]),
+        )
+        .filter(dealt_from__isnull=False)
+        .select_related("table__site", "reviewer__user")
         .order_by("shift_started_at", "pk")
+        .first()
     )
 
 

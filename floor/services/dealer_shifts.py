@@ -20,7 +20,7 @@ from core.rules import HOUSE_CONTROL
 from .. import queries, rules
 from ..active_tables import low_minimum_refusal
 from ..models import DealerShift, GamingDay, TableInventory
-from ..seating import refuse_seating
+from ..seating import refuse_seating, refuse_table_shift
 from ..tips import tip_status, tips_checked_at
 from .steps import (
     active_chips,
@@ -69,6 +69,8 @@ def start_dealer_shift(
         # Conducting games that day may undo a count team already judged (ND 99-01.3-08-14(2)), or a
         # video review of the shift it starts in (ND 99-01.3-08-04(9)).
         refuse_seating(dealer, site, day.gaming_date, started_at)
+        # ... and, at this table, another reviewer's: its shift reviewed widened by this one (08-04(9)).
+        refuse_table_shift(table, dealer, started_at, None, "started_at")
         # Seating a dealer makes the table active (ND 99-01.3-08-09(1): a dealer and chips present).
         low = low_minimum_refusal(table, day, started_at)
         if low is not None:

@@ -32,7 +32,7 @@ from ..models import (
     TableInventory,
     TableInventoryLine,
 )
-from ..seating import refuse_shift_end
+from ..seating import refuse_shift_end, refuse_table_shift
 
 
 def require_in_day(site: Site, day: GamingDay, at: datetime, given: datetime | None, field: str, **checks) -> None:
@@ -288,6 +288,7 @@ def end_shift(
     if refusal := _signed_as_the_tables_dealer_after(shift, site, ended_at):
         raise ValidationError({field: refusal})
     refuse_shift_end(shift.dealer, site, shift.started_at, ended_at, field)
+    refuse_table_shift(shift.table, shift.dealer, shift.started_at, ended_at, field)
     before = snapshot(shift)
     claimed = DealerShift.objects.filter(pk=shift.pk, ended_at__isnull=True).update(
         ended_at=ended_at, ended_by=employee

@@ -345,9 +345,55 @@ def shift_end_deals_a_reviewed_shift(
     return _dealt_on_review(entry, dealer, site, dealt) + f" End it by {_clock(entry.window_start, site)}."
 
 
+def table_shift_widens_a_review(
+    table: Table, dealer: Employee, started_at: datetime, ended_at: datetime | None
+) -> str | None:
+    """The floor asks before a dealer shift at `table` from `started_at` to `ended_at` (None: seated,
+    still running) is recorded (`floor.seating`): the mirror of the two checks above. A review's
+    shift reviewed is widened by the table's dealer shifts recorded during its footage
+    (`queries.reviews_by`), so another dealer's shift there, recorded after the review (entered later
+    from paper, or ended later than the footage), may widen it onto a dealer shift of the reviewer at
+    the site: the reviewer would then have conducted games on the shift they reviewed
+    (`REVIEW_PROGRAM`), and the shift is refused naming the review. Only where the site's pack states
+    the rule (North Dakota's 08-04(9)); a house program elsewhere asks nothing here, and no query is
+    made. One query however many reviews the table has."""
+    site = table.site
+    if not REVIEW_PROGRAM.applies(site):
+        return None
+    entry = queries.review_widened_onto_its_reviewer(table, dealer, started_at, ended_at)
+    if entry is None:
+        return None
+    shift = (
+        f"seating {dealer} at that table at {_clock(started_at, site)}"
+        if ended_at is None
+        else f"the shift of {dealer} at that table from {_clock(started_at, site)} ending at {_clock(ended_at, site)}"
+    )
+    reviewer = entry.reviewer
+    until = "on, still running" if entry.dealt_to is None else f"to {_clock(entry.dealt_to, site)}"
+    widening = (
+        f"{shift}, during the footage ({_clock(entry.footage_start_at, site)} to {_clock(entry.footage_end_at, site)}), "
+        f"would have the table's dealer shifts run it from {_clock(entry.widened_start, site)} to "
+        f"{_clock(entry.widened_end, site)}, over {reviewer}'s dealer shift at {site} from "
+        f"{_clock(entry.dealt_from, site)} {until}"
+    )
+    return (
+        f"{_reviewed(entry, reviewer, site)}; {widening}: they would have conducted games at {site} on the shift they "
+        "reviewed, and the review must be done by someone who did not. Correct the review first (record it again by "
+        "someone who did not deal on that shift)."
+    )
+
+
 def _dealt_on_review(entry: ReviewEntry, dealer: Employee, site: Site, dealt: str) -> str:
-    """`entry` from `queries.reviews_by`: the shift reviewed is named as typed, and as the table's
-    recorded shifts widen it where they do."""
+    """`entry` from `queries.reviews_by`, reviewed by `dealer` (`_reviewed`)."""
+    return (
+        _reviewed(entry, dealer, site) + f"; {dealt} would have them conduct games at {site} on the shift they "
+        "reviewed, and the review must be done by someone who did not."
+    )
+
+
+def _reviewed(entry: ReviewEntry, reviewer: Employee, site: Site) -> str:
+    """The review `entry` (from `queries.reviews_by` or `queries.review_widened_onto_its_reviewer`)
+    cited, with the shift reviewed as typed, and as the table's recorded shifts widen it where they do."""
     widened = (entry.window_start, entry.window_end) != (entry.shift_started_at, entry.shift_ended_at)
     recorded = (
         f" (the table's dealer shifts recorded during the footage run it from {_clock(entry.window_start, site)} "
@@ -356,10 +402,9 @@ def _dealt_on_review(entry: ReviewEntry, dealer: Employee, site: Site, dealt: st
         else ""
     )
     return (
-        f"{REVIEW_PROGRAM.at(site)}: {dealer} reviewed the video of {entry.table} on gaming day "
+        f"{REVIEW_PROGRAM.at(site)}: {reviewer} reviewed the video of {entry.table} on gaming day "
         f"{entry.gaming_date:%Y-%m-%d} for the shift from {_clock(entry.shift_started_at, site)} to "
-        f"{_clock(entry.shift_ended_at, site)}{recorded}; {dealt} would have them conduct games at {site} on the "
-        "shift they reviewed, and the review must be done by someone who did not."
+        f"{_clock(entry.shift_ended_at, site)}{recorded}"
     )
 
 

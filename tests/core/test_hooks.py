@@ -56,6 +56,7 @@ EVERY_HOOK = {
     "dealer_seated": "counts",
     "dealer_shift_ending": "surveillance",
     "duty_period_ending": "counts",
+    "table_shift_recorded": "surveillance",
     "role_grants": "counts",
     "hold_thresholds": "compliance",
     "quarter_filed": "statefiling",
@@ -108,6 +109,9 @@ ASKED = {
     ),
     "dealer_shift_ending": lambda: seating.refuse_shift_end(
         object(), object(), datetime(2026, 11, 2, tzinfo=UTC), datetime(2026, 11, 2, 1, tzinfo=UTC), "ended_at"
+    ),
+    "table_shift_recorded": lambda: seating.refuse_table_shift(
+        object(), object(), datetime(2026, 11, 2, tzinfo=UTC), None, "started_at"
     ),
     "duty_period_ending": lambda: seating.refuse_duty_end(
         object(), object(), datetime(2026, 11, 2, tzinfo=UTC), datetime(2026, 11, 2, 1, tzinfo=UTC)
