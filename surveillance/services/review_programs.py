@@ -354,12 +354,10 @@ def table_shift_widens_a_review(
     (`queries.reviews_by`), so another dealer's shift there, recorded after the review (entered later
     from paper, or ended later than the footage), may widen it onto a dealer shift of the reviewer at
     the site: the reviewer would then have conducted games on the shift they reviewed
-    (`REVIEW_PROGRAM`), and the shift is refused naming the review. Only where the site's pack states
-    the rule (North Dakota's 08-04(9)); a house program elsewhere asks nothing here, and no query is
-    made. One query however many reviews the table has."""
+    (`REVIEW_PROGRAM`), and the shift is refused naming the review, citing North Dakota's 08-04(9)
+    where the pack states it and house control where a house program reviews (as the two checks above
+    cite it). One query however many reviews the table has."""
     site = table.site
-    if not REVIEW_PROGRAM.applies(site):
-        return None
     entry = queries.review_widened_onto_its_reviewer(table, dealer, started_at, ended_at)
     if entry is None:
         return None
