@@ -6,7 +6,7 @@ from django.contrib.auth.forms import AdminPasswordChangeForm, AdminUserCreation
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import Q
 
-from core.citations import stated
+from core.citations import cite, stated
 from core.forms import BootstrapMixin, CentsField, NamesTheRule, say_when_blank
 from core.lockouts import SIGN_IN_BLANKS, SIGN_IN_REFUSED
 from core.rules import HOUSE_CONTROL
@@ -29,6 +29,7 @@ from .models import (
 from .services import refuse_moving_the_books, refuse_renaming_the_records, refuse_revaluing
 from .table_rules import (
     DISCONTINUED_REDEMPTION,
+    fixed_table_options,
     game_label,
     game_word,
     licensed_values,
@@ -164,6 +165,7 @@ class TableForm(BootstrapMixin, forms.ModelForm):
                 del self.fields[name]
             # the games the site's pack deals, each by its pack's name
             self.fields["game"].choices = table_games(self.site.jurisdiction)
+            offer_only_the_fixed_values(self, self.site)
             if not self.instance.pk:
                 self._start_from_the_packs_values()
             if not self.instance.pk and sites is not None:
@@ -201,6 +203,19 @@ class TableForm(BootstrapMixin, forms.ModelForm):
     def _post_clean(self):
         super()._post_clean()  # the model's clean: the pack's table rules, cited
         law_over_bounds(self)
+
+
+def offer_only_the_fixed_values(form, site) -> None:
+    """An option whose value the site's pack fixes (Washington blackjack's player dealer/banker,
+    WAC 230-40-125(2)) offers that value alone, beside the table's own where it was recorded with
+    another: no choice the pack always refuses is offered. The field still takes every value of the
+    model's, so one posted anyway is refused by the pack's rule, citing it (`Table.clean`)."""
+    for name, value in fixed_table_options(site.jurisdiction).items():
+        field = form.fields.get(name)
+        if field is not None:
+            kept = {value, getattr(form.instance, name) if form.instance.pk else value}
+            field.widget.choices = [(choice, label) for choice, label in field.choices if choice in kept]
+            field.help_text = f"{cite(f'table.{name}', site.jurisdiction)}: the only setting the rule allows."
 
 
 def law_over_bounds(form) -> None:

@@ -12,7 +12,14 @@ pack's option is refused, naming the field (`option_errors`).
 from collections.abc import Callable, Iterable
 
 from core.citations import cite, stated
-from core.hooks import LICENSED_TABLE_VALUES, TABLE_DEFAULTS, TABLE_GAMES, TABLE_OPTIONS, TABLE_RULES
+from core.hooks import (
+    FIXED_TABLE_OPTIONS,
+    LICENSED_TABLE_VALUES,
+    TABLE_DEFAULTS,
+    TABLE_GAMES,
+    TABLE_OPTIONS,
+    TABLE_RULES,
+)
 
 
 def register_table_rules(validate: Callable[[object], None]) -> None:
@@ -29,6 +36,10 @@ def register_table_defaults(defaults: Callable[[str, dict], dict[str, object]]) 
 
 def register_table_games(games: Callable[[str], list[tuple[str, str]]]) -> None:
     TABLE_GAMES.register(games)
+
+
+def register_fixed_table_options(fixed: Callable[[str], dict[str, str]]) -> None:
+    FIXED_TABLE_OPTIONS.register(fixed)
 
 
 def table_games(jurisdiction: str) -> list[tuple[str, str]]:
@@ -72,6 +83,13 @@ def table_label(jurisdiction: str, code: str, number: int) -> str:
 def validate_table(table) -> None:
     """Raise ValidationError naming each field the table's pack refuses."""
     TABLE_RULES(table)
+
+
+def fixed_table_options(jurisdiction: str) -> dict[str, str]:
+    """{option: value} of the table options whose value the jurisdiction's pack fixes (Washington
+    blackjack's player dealer/banker and shoe, WAC 230-40-125(2)): the table form offers no other,
+    a choice always refused."""
+    return FIXED_TABLE_OPTIONS(jurisdiction)
 
 
 class Required(str):

@@ -161,6 +161,13 @@ ROLE_GRANTS = declare(
     answer="check(membership) -> {field: message} of what the app refuses in giving that role there",
     many=True,
 )
+FIXED_TABLE_OPTIONS = declare(
+    "fixed_table_options",
+    asked_by="cardroom.table_rules (the table form: a choice the pack's text fixes offers no other value)",
+    answered_by="packs (packs.apps)",
+    answer="fixed(jurisdiction) -> {field: value} of the table options whose value the pack's text fixes (WA-BJ's "
+    "player dealer/banker and shoe, WAC 230-40-125(2)); {} where it fixes none",
+)
 TABLE_CHECKS = declare(
     "table_checks",
     asked_by="packs.validate_table",

@@ -9,6 +9,7 @@ class PacksConfig(AppConfig):
         from cardroom.chip_rules import register_chip_law
         from cardroom.models import register_jurisdictions
         from cardroom.table_rules import (
+            register_fixed_table_options,
             register_table_defaults,
             register_table_games,
             register_table_options,
@@ -25,5 +26,6 @@ class PacksConfig(AppConfig):
         register_table_games(
             lambda jurisdiction: get_pack(jurisdiction).game_names.choices(get_pack(jurisdiction).games)
         )
+        register_fixed_table_options(lambda jurisdiction: dict(get_pack(jurisdiction).fixed_options))
         register_chip_law(lambda jurisdiction: get_pack(jurisdiction).chips)
         register_citations(lambda key, jurisdiction: get_pack(jurisdiction).citations.get(key))

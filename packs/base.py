@@ -270,6 +270,10 @@ class Pack:
     # where the pack's text fixes the value, or `cardroom.table_rules.Required` (its refusal) for an
     # option it requires and sets no single value for; None: the model's defaults (`new_table_values`).
     table_defaults: Callable[[Mapping], dict[str, object]] | None = None
+    # The value the pack's text fixes for a choice among a table's options (Washington blackjack's
+    # player dealer/banker and shoe, WAC 230-40-125(2)): its sites' table form offers no other,
+    # a choice `table_rules` would always refuse (as it still refuses one posted, citing the text).
+    fixed_options: Mapping[str, str] = field(default_factory=dict)
     # The games its tables deal (cardroom.models.Game codes: "21", "PW" paddlewheel; named in `game_names`): the
     # games its texts describe. Another game is neither offered nor accepted at its sites.
     games: tuple[str, ...] = ("21",)

@@ -12,6 +12,7 @@ PACK = Pack(
     revenue_model=RevenueModel.FEES,
     table_rules=tables.table_rules,
     table_defaults=tables.table_defaults,
+    fixed_options=tables.FIXED_OPTIONS,
     table_options=tables.TABLE_OPTIONS,
     wager_limits=tables.WAGER_LIMITS,
     constants=tables.CONSTANTS,

@@ -61,6 +61,11 @@ CITATIONS = {
 }
 
 
+# (2): "a player who is both the dealer and banker (dealer/banker)", the cards "dealt from a shoe at
+# all times": the table form offers neither the house as banker nor another deal (`Pack.fixed_options`).
+FIXED_OPTIONS = {"banker": "player", "dealt_from": "shoe"}
+
+
 def table_defaults(given) -> dict[str, object]:
     """A new Washington blackjack table's options not given, as (2) fixes them: a player who deals
     the cards and banks the game (the model's default is the house) and cards dealt from a shoe."""
@@ -68,7 +73,7 @@ def table_defaults(given) -> dict[str, object]:
 
     if given.get("game", Game.TWENTY_ONE) != Game.TWENTY_ONE:  # the model's game when none is given
         return {}
-    return {"banker": "player", "dealt_from": "shoe"}
+    return dict(FIXED_OPTIONS)
 
 
 def table_rules(table) -> dict[str, str]:

@@ -86,6 +86,33 @@ def test_the_setup_form_shows_the_sites_pack_fields_and_refuses_another_inline(c
     assert Table.objects.filter(site=site, number=1).exists()
 
 
+@pytest.mark.parametrize("code", ["WA-BJ", "ND"])
+def test_the_setup_form_offers_no_choice_its_pack_always_refuses(client, manager, pack_site, code):
+    """WAC 230-40-125(2): a Washington blackjack table is banked by a player dealer/banker and dealt
+    from a shoe, so its form offers neither "The house banks" nor another deal; posted anyway, the
+    house is refused as before, citing (2). A North Dakota form (no banker: the house banks,
+    08-11(10)(d)) offers every deal as before."""
+    site = pack_site(code)
+    client.force_login(manager.user)
+    answer = client.get("/setup/tables/new/")
+    page = answer.content.decode()
+    if code == "ND":
+        assert 'name="banker"' not in page and all(f'<option value="{deal}"' in page for deal in ("shuffler", "hand"))
+        return
+    assert ">The house banks</option>" not in page and '<option value="player" selected>' in page
+    assert '<option value="shuffler"' not in page
+    assert '<option value="shoe" selected>' in page and '<option value="hand"' not in page
+    assert page.count("WAC 230-40-125(2) (1999 proposed amendment): the only setting the rule allows.") == 2
+    form = as_posted(
+        {**{name: bound.value() for name, bound in answer.context["form"]._bound_items()}, **body(site, code)}
+    )
+    form["min_wager_cents"], form["max_wager_cents"], form["min_bank_cents"] = "1", "25", "300"
+    refused = client.post("/setup/tables/new/", {**form, "banker": "house"})
+    assert refused.status_code == 400 and not Table.objects.filter(site=site).exists()
+    assert refused.context["form"].errors["banker"][0].startswith("WAC 230-40-125(2) (1999 proposed amendment): ")
+    assert client.post("/setup/tables/new/", form).status_code == 302
+
+
 @pytest.mark.parametrize("code", CODES)
 def test_the_admin_shows_a_table_with_its_sites_pack_fields_only(client, client_for, manager, pack_site, code):
     site = pack_site(code)
