@@ -42,7 +42,7 @@ def cage_page(readers):
 
     def may_read(access, site):
         if not access.has_role(site.pk, *readers):
-            raise PermissionDenied(refusal(HOUSE_CONTROL, readers, "see these cage records"))
+            raise PermissionDenied(refusal(HOUSE_CONTROL, readers, "see these cage records", site))
 
     return page_at_current_site(may_read)
 

@@ -14,7 +14,7 @@ from django.db.models import QuerySet
 from core.plurals import one_of
 from core.rules import HOUSE_CONTROL
 
-from .models import ORG_WIDE_ROLES, Employee, Membership, Role, Site, Station
+from .models import ORG_WIDE_ROLES, Employee, Membership, Role, Site, Station, role_label
 
 _CACHE_ATTR = "_cardroom_access"
 
@@ -157,19 +157,20 @@ def forget_access(user) -> None:
 NOT_AN_EMPLOYEE = f"{HOUSE_CONTROL}: only an employee of the organization may act here; this login has none."
 
 
-def roles_text(roles) -> str:
-    """'a shift manager, pit boss or chip bank cashier': the roles, in the order of `Role`."""
+def roles_text(roles, site: Site | None = None) -> str:
+    """'a shift manager, pit boss or chip bank cashier': the roles, in the order of `Role`, as
+    `site` names them ("cashier" at a fees room, `role_label`)."""
     wanted = {str(r) for r in roles}
-    labels = [role.label.lower() for role in Role if role.value in wanted]
+    labels = [role_label(role, site).lower() for role in Role if role.value in wanted]
     text = one_of(labels)
     return f"{'an' if text[0] in 'aeiou' else 'a'} {text}"
 
 
-def refusal(rule: str, roles, action: str) -> str:
-    """The text of a 403: the section (or "House control") and who may act.
+def refusal(rule: str, roles, action: str, site: Site | None = None) -> str:
+    """The text of a 403: the section (or "House control") and who may act, as `site` names them.
     For example "ND 99-01.3-08-05(3): only a shift manager, pit boss or chip bank cashier may
     prepare a fill slip." """
-    return f"{rule}: only {roles_text(roles)} may {action}."
+    return f"{rule}: only {roles_text(roles, site)} may {action}."
 
 
 def require_role(user, site: Site | None, *roles: str, action: str, rule: str) -> Access:
@@ -180,7 +181,7 @@ def require_role(user, site: Site | None, *roles: str, action: str, rule: str) -
     if site is not None and site.organization_id != access.organization_id:
         raise PermissionDenied(f"{HOUSE_CONTROL}: only the site's own organization may {action} there.")
     if not access.has_role(site_id, *roles):
-        raise PermissionDenied(refusal(rule, roles, action))
+        raise PermissionDenied(refusal(rule, roles, action, site))
     return access
 
 
@@ -226,14 +227,14 @@ class ReadRule:
             return access.sites()
         return access.sites().filter(pk__in=[pk for pk, held in access.site_roles.items() if held & self.roles])
 
-    def refusal(self, because: str = "") -> str:
-        return refusal(self.rule, self.roles, f"{self.what}{because}")
+    def refusal(self, because: str = "", site: Site | None = None) -> str:
+        return refusal(self.rule, self.roles, f"{self.what}{because}", site)
 
     def require(self, user, site: Site, *, because: str = "") -> Access:
         """`because` completes the refusal: " (the daily report holds them)"."""
         access = access_for(user)
         if not self.allows(access, site.pk):
-            raise PermissionDenied(self.refusal(because))
+            raise PermissionDenied(self.refusal(because, site))
         return access
 
 

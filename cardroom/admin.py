@@ -402,8 +402,13 @@ class EmployeeAdmin(OrgScopedAdmin):
 
 @admin.register(Membership)
 class MembershipAdmin(OrgScopedAdmin):
-    list_display = ["employee", "role", "site"]
+    list_display = ["employee", "role_name", "site"]
     autocomplete_fields = ["employee", "site"]
+
+    @admin.display(description="Role", ordering="role")
+    def role_name(self, obj) -> str:
+        """The role as its site names it (`Membership.role_label`: "Cashier" at a fees room)."""
+        return obj.role_label
 
 
 @admin.register(EmployeeRelation)

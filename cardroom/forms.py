@@ -25,6 +25,7 @@ from .models import (
     Table,
     refuse_taken_login,
     refuse_weak_password,
+    role_label,
 )
 from .services import refuse_moving_the_books, refuse_renaming_the_records, refuse_revaluing
 from .table_rules import (
@@ -355,10 +356,25 @@ class EmployeeForm(BootstrapMixin, forms.ModelForm):
 
 
 def role_choices(sites) -> list[tuple[str, str]]:
-    """The roles offered at `sites`: a wheel operator only where one of them deals a paddlewheel
-    (`Membership.clean` refuses it elsewhere)."""
+    """The roles offered at `sites`, each as they name it (`role_name_among`): a wheel operator
+    only where one of them deals a paddlewheel (`Membership.clean` refuses it elsewhere)."""
+    sites = list(sites)
     wheels = any(game_label(jurisdiction, Game.PADDLEWHEEL) for jurisdiction in {s.jurisdiction for s in sites})
-    return [(value, label) for value, label in Role.choices if wheels or value != Role.WHEEL_OPERATOR]
+    return [(role, role_name_among(role, sites)) for role in Role.values if wheels or role != Role.WHEEL_OPERATOR]
+
+
+def role_name_among(role: str, sites) -> str:
+    """`role` as `sites` name it (`role_label`): the one name they all give it ("Cashier" where
+    each is a fees room), else its own name with the others and where they are given ("Chip bank
+    cashier (Cashier at Tacoma Blackjack Room)")."""
+    where: dict[str, list[str]] = {}
+    for site in sites:
+        where.setdefault(role_label(role, site), []).append(site.name)
+    own = Role(role).label
+    if len(where) <= 1:
+        return next(iter(where), own)
+    others = "; ".join(f"{name} at {', '.join(names)}" for name, names in where.items() if name != own)
+    return f"{own} ({others})"
 
 
 class MembershipForm(BootstrapMixin, forms.ModelForm):

@@ -24,6 +24,7 @@ from core.rules import HOUSE_CONTROL, lower_first
 from .chip_colours import colours_of, reversed_pair, reversed_pair_message
 from .chip_rules import law_at, laws_of
 from .role_grants import check_role_grant
+from .site_keeps import house_chips
 from .table_rules import DISCONTINUED_REDEMPTION, game_label, game_word, table_label, validate_table
 from .wager_caps import check_max_wager  # surveillance registers the outage cap
 
@@ -67,6 +68,24 @@ class Role(models.TextChoices):
     WHEEL_OPERATOR = "wheel_operator", "Wheel operator"
     COUNT_TEAM = "count_team", "Count team member"
     AUDITOR = "auditor", "Auditor"
+
+
+ROLE_VALUES = frozenset(Role.values)  # Role.values builds its list at every access
+
+# A role's name where the house keeps no chips at its tables (a fees room, `site_keeps.house_chips`):
+# its cashier keeps the fee cash, no chip bank.
+WITHOUT_HOUSE_CHIPS = {Role.CASHIER: "Cashier"}
+
+
+def role_label(role: str, site) -> str:
+    """`role` as it is named at `site` (None: as the roles are named): "Chip bank cashier", but
+    "Cashier" at a fees room. A role that is none of `Role` (a regulator's party role, the
+    navigation's) in words."""
+    if role not in ROLE_VALUES:
+        return role.replace("_", " ")
+    if site is not None and role in WITHOUT_HOUSE_CHIPS and not house_chips(site):
+        return WITHOUT_HOUSE_CHIPS[role]
+    return Role(role).label
 
 
 # Gaming managers and auditors act across their whole organization.
@@ -796,7 +815,12 @@ class Membership(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.employee} - {self.get_role_display()} @ {self.site or 'all sites'}"
+        return f"{self.employee} - {self.role_label} @ {self.site or 'all sites'}"
+
+    @property
+    def role_label(self) -> str:
+        """The role as its site names it (`role_label`: "Cashier" at a fees room)."""
+        return role_label(self.role, self.site)
 
     def clean(self):
         if self.site_id is None and self.role not in ORG_WIDE_ROLES:

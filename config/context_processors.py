@@ -2,11 +2,8 @@ from django.utils.formats import localize
 from django.utils.html import format_html_join
 
 from cardroom.access import access_for
-from cardroom.models import Role
+from cardroom.models import role_label
 from cardroom.navigation import menu_for, menu_html, party_of
-from floor.rules import house_chips
-
-ROLE_VALUES = frozenset(Role.values)  # Role.values builds its list at every access
 
 
 def navigation(request):
@@ -35,20 +32,6 @@ def navigation(request):
         "menu": lambda: menu_for(roles, jurisdictions),  # the home page's panels (a callable: only when drawn)
         "menu_html": menu_html(roles, jurisdictions),  # the navigation bar's, written once per set of roles
     }
-
-
-# A role's name where the house keeps no chips at its tables (a fees room, floor.rules.house_chips):
-# its cashier keeps the fee cash, no chip bank.
-WITHOUT_HOUSE_CHIPS = {Role.CASHIER: "Cashier"}
-
-
-def role_label(role: str, site) -> str:
-    """`role` as the navigation and the home page name it at `site` (None: as the roles are named)."""
-    if role not in ROLE_VALUES:
-        return role.replace("_", " ")  # a regulator's party role
-    if site is not None and role in WITHOUT_HOUSE_CHIPS and not house_chips(site):
-        return WITHOUT_HOUSE_CHIPS[role]
-    return Role(role).label
 
 
 def site_options(sites, current) -> str:

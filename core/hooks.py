@@ -168,6 +168,14 @@ FIXED_TABLE_OPTIONS = declare(
     answer="fixed(jurisdiction) -> {field: value} of the table options whose value the pack's text fixes (WA-BJ's "
     "player dealer/banker and shoe, WAC 230-40-125(2)); {} where it fixes none",
 )
+HOUSE_CHIPS = declare(
+    "house_chips",
+    asked_by="cardroom.site_keeps (cardroom.models.role_label: a role's name at a site, on the navigation, the home "
+    "page, the employee pages and in the refusals naming roles)",
+    answered_by="floor (floor.apps)",
+    answer="house_chips(site) -> whether the house's chips move between its chip bank and the site's tables "
+    "(floor.rules.house_chips): not at a fees room",
+)
 TABLE_CHECKS = declare(
     "table_checks",
     asked_by="packs.validate_table",

@@ -13,7 +13,7 @@ from datetime import date
 from django.core.exceptions import ValidationError
 
 from cardroom.access import ReadRule
-from cardroom.models import EmploymentType, Role
+from cardroom.models import EmploymentType, Role, role_label
 from core.hooks import COUNT_SETTINGS_WARNINGS
 from core.rules import HOUSE_CONTROL
 from packs import RevenueModel, Rule, game_name, pack_for
@@ -192,7 +192,7 @@ def count_team_refusal(
     for member in (first, second):
         held = (roles_of(member) if roles_of else set()) & GAMING_ROLES
         if held and member.employment_type != EmploymentType.GAMING:
-            names = ", ".join(sorted(Role(r).label.lower() for r in held))
+            names = ", ".join(sorted(role_label(r, site).lower() for r in held))
             return Refusal(
                 citation,
                 f"{member} holds a gaming role ({names}) and so is a gaming employee, not "

@@ -42,7 +42,7 @@ def _site(request):
     counters (fees.rules.COUNTERS, as the API's fee-counts allow), who may count without reading."""
     site, access = request.site, access_for(request.user)
     if site is None or not (rules.FEE_RECORDS.allows(access, site.pk) or access.has_role(site.pk, *rules.COUNTERS)):
-        raise PermissionDenied(rules.FEE_RECORDS.refusal())
+        raise PermissionDenied(rules.FEE_RECORDS.refusal(site=site))
     return site, access
 
 
@@ -146,7 +146,7 @@ def count_fee_cash(request):
         return render(request, "fees/page.html", {"site": site, "pack": pack_for(site), "applies": False}, status=400)
     form = _count_form(site, access, request.POST)
     if form is None:
-        raise PermissionDenied(refusal(rules.ROLE_RULE, rules.COUNTERS, "count the fee cash"))
+        raise PermissionDenied(refusal(rules.ROLE_RULE, rules.COUNTERS, "count the fee cash", site))
     count = form.is_valid() and call_service(
         form, lambda: services.count_fees(acting_user=request.user, site=site, **form.cleaned_data)
     )

@@ -13,7 +13,7 @@ from accounting.queries import closed_dates, closed_days, closed_on, closed_reas
 from accounting.summaries import is_books_day
 from cage.queries import chips_exist_at, chips_exist_sql
 from cage.queries import tip_status as cage_tip_status
-from cardroom import chip_rules, role_grants, table_rules, wager_caps
+from cardroom import chip_rules, role_grants, site_keeps, table_rules, wager_caps
 from cardroom import models as cardroom_models
 from cardroom.navigation import party_of
 from compliance.models import Threshold
@@ -39,6 +39,7 @@ EVERY_HOOK = {
     "chip_law": "packs",
     "table_checks": "approvals",
     "fixed_table_options": "packs",
+    "house_chips": "floor",
     "books_closed": "accounting",
     "tournament_void": "accounting",
     "closed_dates": "accounting",
@@ -91,6 +92,7 @@ ASKED = {
     "chip_law": lambda: chip_rules.law_at("ND"),
     "table_checks": lambda: hooks.TABLE_CHECKS.answers(),
     "fixed_table_options": lambda: table_rules.fixed_table_options("ND"),
+    "house_chips": lambda: site_keeps.house_chips("ND"),
     "books_closed": lambda: closing.closed_reason(1, date(2026, 11, 2)),
     "tournament_void": lambda: hooks.TOURNAMENT_VOID(object()),
     "closed_dates": lambda: closing.closed_dates(1, [date(2026, 11, 2)]),

@@ -20,7 +20,8 @@ from floor import rules, services
 from floor.models import DealerShift, Slip, SlipBook, TableInventory
 from floor.pdf_slips import build_slip_document, render_slip_pdf
 from tests.conformance.words import ND_WORDS, OTHER_WORDS, law_words_in
-from tests.factories import SiteFactory, TableFactory, make_person
+from tests.factories import OrganizationFactory, SiteFactory, TableFactory, fees_site, make_person
+from tests.page_support import as_user
 
 from .conftest import FILL, TRAY, pack_site, pack_table, today
 
@@ -552,3 +553,22 @@ def test_a_cashier_is_a_chip_bank_cashier_only_where_the_house_has_chips(client,
         page = client.get("/").content.decode()
         assert f"you act here as {named}</p>" in page, where.name
         assert f" · {named}</span>" in page, where.name
+
+
+def test_the_employee_pages_name_a_cashier_as_each_site_does(client, bj_site, cast, stranger_site):
+    """The employee pages say it too: the cashier's roles read "Cashier" at Tacoma and "Chip bank
+    cashier" at the cast's site (and so in the admin's list of roles), and the role form offering
+    both names each; a new employee's form offers a "Cashier" to an organization of a fees room
+    alone, a "Chip bank cashier" to one of a North Dakota site."""
+    cashier = cast[Role.CASHIER]
+    Membership.objects.create(employee=cashier, site=bj_site, role=Role.CASHIER)
+    chips_site = cashier.memberships.exclude(site=bj_site).first().site
+    text = as_user(client, cast[Role.GAMING_MANAGER]).get(f"/setup/employees/{cashier.pk}/").content.decode()
+    assert f"Cashier · {bj_site}" in text and f"Chip bank cashier · {chips_site}" in text
+    assert f'<option value="cashier">Chip bank cashier (Cashier at {bj_site})</option>' in text
+    listed = client.get("/admin/cardroom/membership/").content.decode()
+    assert all(f'<td class="field-role_name">{named}</td>' in listed for named in ("Cashier", "Chip bank cashier"))
+    for where, named in ((fees_site(OrganizationFactory()), "Cashier"), (stranger_site, "Chip bank cashier")):
+        manager = make_person(where.organization, Role.GAMING_MANAGER)
+        new = as_user(client, manager).get("/setup/employees/new/").content.decode()
+        assert f'<option value="cashier">{named}</option>' in new, where
