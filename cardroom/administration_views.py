@@ -94,7 +94,7 @@ def _stations_page(request, access: Access, form, error: str = ""):
 
 
 def _station_form(request, access: Access, data=None):
-    return forms.StationForm(data, sites=access.sites(), initial={"site": request.site})
+    return forms.StationForm(data, sites=access.sites(), here=request.site)
 
 
 @login_required

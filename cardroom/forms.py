@@ -28,6 +28,7 @@ from .models import (
     role_label,
 )
 from .services import refuse_moving_the_books, refuse_renaming_the_records, refuse_revaluing
+from .site_keeps import keeps_drop_boxes
 from .table_rules import (
     DISCONTINUED_REDEMPTION,
     fixed_table_options,
@@ -551,9 +552,36 @@ class StationForm(BootstrapMixin, forms.Form):
     username = forms.CharField(max_length=150, label="Login")
     password = forms.CharField(widget=forms.PasswordInput, strip=False)
 
-    def __init__(self, *args, sites, **kwargs):
+    def __init__(self, *args, sites, here=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["site"].queryset = sites
+        if here is not None:
+            self.initial.setdefault("site", here)
+            self._offer_the_kinds_of(here, sites)
+
+    def _offer_the_kinds_of(self, here: Site, sites) -> None:
+        """Only the kinds of station `here` (the current site) takes, and only at the sites that
+        take the same kinds: no count tablet is offered for a site that keeps no drop boxes (its
+        organization's others are one switch of site away)."""
+        kinds, kind, site_field = station_kinds(here), self.fields["kind"], self.fields["site"]
+        kind.widget.choices = [(value, label) for value, label in Station.Kind.choices if value in kinds]
+        if Station.Kind.COUNT not in kinds:
+            kind.help_text = f"The forms it presents: the pit's. {here} keeps no drop boxes, so no count tablet."
+        alike = [site.pk for site in sites if station_kinds(site) == kinds]
+        if len(alike) < len(sites):
+            site_field.queryset = sites.filter(pk__in=alike)
+            site_field.help_text = (
+                "The sites that keep drop boxes: switch site to add a station at one that keeps none."
+                if Station.Kind.COUNT in kinds
+                else "The sites that keep no drop boxes: switch site to add a count tablet at one that keeps them."
+            )
+
+
+def station_kinds(site: Site) -> list[str]:
+    """The kinds of station offered at `site`: a count tablet (alone or with the pit terminal)
+    only where the site keeps drop boxes (`site_keeps.keeps_drop_boxes`: not at a fees room, whose
+    revenue is its fees, WAC 230-40-125(1))."""
+    return list(Station.Kind.values) if keeps_drop_boxes(site) else [Station.Kind.PIT]
 
 
 def posted_option_errors(site, data) -> dict[str, str]:

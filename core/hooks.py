@@ -176,6 +176,13 @@ HOUSE_CHIPS = declare(
     answer="house_chips(site) -> whether the house's chips move between its chip bank and the site's tables "
     "(floor.rules.house_chips): not at a fees room",
 )
+DROP_BOXES = declare(
+    "drop_boxes",
+    asked_by="cardroom.site_keeps (the stations page: a count tablet offered only where the site keeps drop boxes)",
+    answered_by="counts (counts.apps)",
+    answer="keeps(site) -> whether the site keeps drop boxes and counts a drop (counts.rules.keeps_drop_boxes): "
+    "not at a fees room",
+)
 TABLE_CHECKS = declare(
     "table_checks",
     asked_by="packs.validate_table",

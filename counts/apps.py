@@ -7,6 +7,7 @@ class CountsConfig(AppConfig):
 
     def ready(self):
         from cardroom.role_grants import register_role_check
+        from cardroom.site_keeps import register_drop_boxes
         from floor.open_items import register_open_items
         from floor.seating import register_duty_end_check, register_seating_check, register_shift_end_check
         from packs import register_table_check
@@ -14,6 +15,7 @@ class CountsConfig(AppConfig):
         from . import menu  # noqa: F401
         from .open_items import box_items
         from .role_grants import auditor_kept_off_count_team
+        from .rules import keeps_drop_boxes
         from .services.boxes import renumbered_table_errors
         from .services.counting import seating_breaks_a_count_team
         from .services.custody import on_duty_through_an_unescorted_removal
@@ -25,3 +27,4 @@ class CountsConfig(AppConfig):
         register_shift_end_check(on_duty_through_an_unescorted_removal)
         register_duty_end_check(on_duty_through_an_unescorted_removal)
         register_table_check(renumbered_table_errors)  # a table keeps its drop boxes' number (08-02(2))
+        register_drop_boxes(keeps_drop_boxes)  # no count tablet offered where no drop is counted (a fees room)

@@ -16,6 +16,7 @@ from core.moments import gaming_date_of
 from fees.models import FeeCollection, FeeCount
 from floor.models import SlipStep
 from tests.factories import fees_site, make_person, player_banked_table, witness_pin
+from tests.page_support import at_site, page
 
 PIN = "482913"
 PASSWORD = "Ochre-Lantern-Drift-58"
@@ -138,6 +139,21 @@ def test_the_kind_is_chosen_when_the_station_is_created_and_audited(client, mana
     )
     assert refused.status_code in (200, 400) and "kind" in refused.content.decode()
     assert not Station.objects.filter(user__username="x-station").exists()
+
+
+def test_no_count_tablet_is_offered_for_a_site_that_keeps_no_drop_boxes(client, manager, site):
+    """A fees room keeps no drop box and counts no drop (WAC 230-40-125(1)): at Tacoma the stations
+    page offers a pit terminal only, and only for the sites that keep none; a count tablet made
+    there before stays listed. At the cast's North Dakota site it offers every kind, for the sites
+    that keep drop boxes."""
+    tacoma = fees_site(site.organization)
+    _station(manager, tacoma, Station.Kind.COUNT)
+    for here, kinds, sites in ((tacoma, ["pit"], [tacoma]), (site, Station.Kind.values, [site])):
+        answer = at_site(client, manager, here).get("/administration/stations/")
+        form, text = answer.context["form"], page(answer)
+        assert [kind for kind, _ in form.fields["kind"].widget.choices] == kinds, here
+        assert list(form.fields["site"].queryset) == sites, here
+        assert ('<option value="count"' in text) is (here == site) and 'data-station="st-count"' in text
 
 
 @pytest.mark.parametrize("kind", Station.Kind.values)
