@@ -15,6 +15,7 @@ from core.plurals import one_of
 from core.rules import HOUSE_CONTROL
 
 from .models import ORG_WIDE_ROLES, Employee, Membership, Role, Site, Station, role_label
+from .site_keeps import house_chips
 
 _CACHE_ATTR = "_cardroom_access"
 
@@ -319,10 +320,17 @@ PERSON_WORK = {
     "fees": (frozenset({"count", "fee-count-list"}), "the fee cash count"),
     "counts": (frozenset({"count-session-adjustments"}), "a count adjustment"),
 }
-_WORK_FORMS = {
-    Station.Kind.PIT: "the pit's forms (tables, fill and credit slips, table fees)",
-    Station.Kind.COUNT: "the count room's forms (count sessions)",
-}
+
+
+def work_forms(kind: str, site) -> str:
+    """The forms a station of `kind` presents at `site`, in the site's words: a pit terminal's slips
+    where the house's chips go to the tables, its table fees at a fees room (`site_keeps.house_chips`),
+    never the other's (a North Dakota pit has no table fees)."""
+    if kind == Station.Kind.COUNT:
+        return "the count room's forms (count sessions)"
+    if site is None:  # no site to ask: every pack's
+        return "the pit's forms (tables, and fill and credit slips or table fees)"
+    return f"the pit's forms (tables, {'fill and credit slips' if house_chips(site) else 'table fees'})"
 
 
 def station_refusal(access: Access, app: str | None, route: str | None = None, *, writes: bool = True) -> str | None:
@@ -348,7 +356,7 @@ def station_refusal(access: Access, app: str | None, route: str | None = None, *
         return None
     return (
         f"{HOUSE_CONTROL}: {station.name} is a {station.get_kind_display().lower()}: it presents "
-        f"{_WORK_FORMS[station.kind]}, not {_WORK_FORMS[work]}. Use a "
+        f"{work_forms(station.kind, station.site)}, not {work_forms(work, station.site)}. Use a "
         f"{Station.Kind(work).label.lower()}, or sign in as yourself."
     )
 

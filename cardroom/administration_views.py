@@ -14,8 +14,9 @@ from core.limits import record_id
 from core.rules import HOUSE_CONTROL
 
 from . import forms, lockouts, pins
-from .access import Access, access_for, refusal
+from .access import Access, access_for, refusal, work_forms
 from .models import Employee, Role, Station
+from .site_keeps import house_chips, keeps_drop_boxes
 from .views import refusal_text
 
 
@@ -88,9 +89,21 @@ def _stations_page(request, access: Access, form, error: str = ""):
     return render(
         request,
         "cardroom/stations.html",
-        {"form": form, "stations": _stations_of(access), "error": error},
+        {"form": form, "stations": _stations_of(access), "error": error, **_station_words(request.site)},
         status=page_status(form, refusal=error),
     )
+
+
+def _station_words(site) -> dict:
+    """What the stations page says a station presents at the current `site`, in its words: a pit
+    terminal's slips or its table fees, a count tablet only where the site keeps drop boxes."""
+    if site is None:
+        return {"pit_forms": work_forms(Station.Kind.PIT, None), "counts_here": True, "fees_here": True}
+    return {
+        "pit_forms": work_forms(Station.Kind.PIT, site),
+        "counts_here": keeps_drop_boxes(site),
+        "fees_here": not house_chips(site),
+    }
 
 
 def _station_form(request, access: Access, data=None):

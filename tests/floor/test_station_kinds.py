@@ -154,6 +154,15 @@ def test_no_count_tablet_is_offered_for_a_site_that_keeps_no_drop_boxes(client, 
         assert [kind for kind, _ in form.fields["kind"].widget.choices] == kinds, here
         assert list(form.fields["site"].queryset) == sites, here
         assert ('<option value="count"' in text) is (here == site) and 'data-station="st-count"' in text
+        # What a pit terminal presents, in the site's words: table fees are Washington blackjack's
+        # (WAC 230-40-125), never a North Dakota pit's; slips and a count tablet are not a fees room's.
+        said = text.split('<p class="text-muted">A station is')[1].split("</p>")[0]
+        if here == site:
+            assert "a pit terminal the pit's forms (tables, fill and credit slips)" in said
+            assert "table fees" not in said and "fee cash count" not in said and "count adjustment" in said
+        else:
+            assert "(tables, table fees)" in said and "fill and credit" not in said and "count tablet the" not in said
+            assert "none the fee cash count, which" in said
 
 
 @pytest.mark.parametrize("kind", Station.Kind.values)
