@@ -10,7 +10,7 @@ from packs import pack_for
 
 from . import rules
 from .models import APPROVED_RULES_WORDS
-from .queries import controls_in_effect, current_link, licence_in_force, site_today
+from .queries import controls_in_effect, current_link, licence_in_force, licence_words, no_licence_words, site_today
 
 
 def _label(field: str, value) -> str:
@@ -91,21 +91,14 @@ def licence_errors(table) -> dict[str, str]:
     follows the licence in force today."""
     if not rules.LICENCE.applies(table.site):
         return {}
-    cite = rules.LICENCE.at(table.site)
     licence = licence_in_force(table.site)
     if licence is None:
-        return {
-            "tie_option": (
-                f"{cite}: the selection of the tie option is set forth in the licence application and the licence "
-                f"reflects it; no licence of the organization is in force at {table.site} today: record the licence first."
-            )
-        }
+        return {"tie_option": no_licence_words(table.site)}
     if table.tie_option != licence.tie_option:
         return {
             "tie_option": (
-                f"{cite}: the licence ({licence.licence_number}, effective {licence.effective_on.isoformat()}) reflects "
-                f"tie option {licence.tie_option}; every table under it follows it (this table: "
-                f"{table.tie_option or 'none'}). A change of option is a new licence."
+                f"{licence_words(table.site, licence)} (this table: {table.tie_option or 'none'}). A change of option "
+                "is a new licence."
             )
         }
     return {}

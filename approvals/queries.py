@@ -5,6 +5,7 @@ from datetime import date
 from django.db.models import OuterRef, Subquery
 
 from cardroom.models import Site
+from cardroom.table_rules import LicensedOption
 
 from . import rules
 from .models import GameApproval, InternalControls, Licence, TableGame, WrittenProcedure
@@ -73,13 +74,37 @@ def licence_in_force(site: Site, on: date | None = None) -> Licence | None:
     )
 
 
-def licensed_table_values(site: Site) -> dict[str, object]:
-    """The options the organization's licence in force at `site` today sets for every table under
-    it (its tie option, 9 NYCRR 4620.5(h)), where the site's law puts one on the licence; else {}."""
+def no_licence_words(site: Site) -> str:
+    """The tie option where the site's law puts it on the licence (`rules.LICENCE`) and none of the
+    organization's is in force at the site today: a table waits for the licence (9 NYCRR 4620.5(h))."""
+    return (
+        f"{rules.LICENCE.at(site)}: the selection of the tie option is set forth in the licence application and the "
+        f"licence reflects it; no licence of the organization is in force at {site} today: record the licence first."
+    )
+
+
+def licence_words(site: Site, licence: Licence) -> str:
+    """The tie option a licence in force at the site reflects, for every table under it (9 NYCRR
+    4620.5(h)): what a table form says under the option, and the start of the refusal of a table
+    that differs (`checks.licence_errors`)."""
+    return (
+        f"{rules.LICENCE.at(site)}: the licence ({licence.licence_number}, effective "
+        f"{licence.effective_on.isoformat()}) reflects tie option {licence.tie_option} "
+        f"({licence.get_tie_option_display()}); every table under it follows it"
+    )
+
+
+def licensed_table_values(site: Site) -> dict[str, LicensedOption]:
+    """The options the organization's licence sets for every table under it (its tie option, 9
+    NYCRR 4620.5(h)), where the site's law puts one on the licence, each with the value of the
+    licence in force at `site` today (None where none is) and what the table form says of it; else {}."""
     if not rules.LICENCE.applies(site):
         return {}
     licence = licence_in_force(site)
-    return {} if licence is None else {"tie_option": licence.tie_option}
+    if licence is None:
+        return {"tie_option": LicensedOption(None, no_licence_words(site))}
+    note = f"{licence_words(site, licence)}. A change of option is a new licence (Approvals and licences)."
+    return {"tie_option": LicensedOption(licence.tie_option, note)}
 
 
 def session_licences(site: Site, on: date) -> tuple[list[tuple[str, date]], str | None]:

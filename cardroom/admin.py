@@ -323,6 +323,25 @@ class TableAdmin(OrgScopedAdmin):
         """The game as the table's site's pack names it (`Table.game_label`)."""
         return obj.game_label
 
+    def get_list_display(self, request):
+        """A column of one pack's option (New York's tie option, Washington blackjack's banker) only
+        where the pack of a listed table's site has that option: a North Dakota organization's list
+        shows no tie option."""
+        shown = self._listed_options(request)
+        return [name for name in self.list_display if name in shown]
+
+    def get_list_filter(self, request):
+        shown = self._listed_options(request)
+        return [name for name in self.list_filter if not isinstance(name, str) or name in shown]
+
+    def _listed_options(self, request) -> set[str]:
+        """The names of the list's columns and filters to show: every one that is no pack's option,
+        and the options of the packs of the listed tables' sites."""
+        codes = self.get_queryset(request).order_by().values_list("site__jurisdiction", flat=True).distinct()
+        options = {field.name for field in Table._meta.concrete_fields} - set(common_fields())
+        named = {name for name in (*self.list_display, *self.list_filter) if isinstance(name, str)}
+        return (named - options) | {name for code in codes for name in table_fields(code)}
+
     def get_form(self, request, obj=None, change=False, **kwargs):
         """The games the site's pack deals, each by its pack's name."""
         form = super().get_form(request, obj, change, **kwargs)
@@ -330,6 +349,7 @@ class TableAdmin(OrgScopedAdmin):
         game = form.base_fields.get("game")
         if game is not None and site is not None:
             game.choices = table_games(site.jurisdiction)
+        form.licence_site = site  # the options its law puts on the licence: the licence's, read-only
         return form
 
     def get_fields(self, request, obj=None):

@@ -177,6 +177,15 @@ class TableSavedSerializer(TableSerializer):
 
 class TableInputSerializer(InputSerializer):
     site = ScopedSiteField()
+    # Judged by the site's law in the service, which cites it (9 NYCRR 4620.5(h) in New York: the
+    # licence's option, for every table under it), not refused here as a bare choice.
+    tie_option = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Only where the site's pack puts the tie option on the organization's licence: the option the "
+        "licence in force reflects, which a new table not given one takes. Any other is refused, naming the field "
+        "and the rule; a change of option is a new licence.",
+    )
 
     class Meta(TableSerializer.Meta):
         fields = [f for f in TableSerializer.Meta.fields if f != "id"]

@@ -34,6 +34,7 @@ from .table_rules import (
     fixed_table_options,
     game_label,
     game_word,
+    licensed_options,
     licensed_values,
     option_errors,
     table_defaults,
@@ -170,6 +171,7 @@ class TableForm(BootstrapMixin, forms.ModelForm):
             offer_only_the_fixed_values(self, self.site)
             if not self.instance.pk:
                 self._start_from_the_packs_values()
+            follow_the_licence(self, self.site)
             if not self.instance.pk and sites is not None:
                 self.fields["site"].queryset = sites.filter(jurisdiction=self.site.jurisdiction)
                 self.fields["site"].help_text = (
@@ -200,6 +202,7 @@ class TableForm(BootstrapMixin, forms.ModelForm):
         if self.site is not None:
             for message in posted_option_errors(self.site, self.data).values():
                 self.add_error(None, message)
+        judge_the_posted_licence_options(self)
         return cleaned
 
     def _post_clean(self):
@@ -218,6 +221,47 @@ def offer_only_the_fixed_values(form, site) -> None:
             kept = {value, getattr(form.instance, name) if form.instance.pk else value}
             field.widget.choices = [(choice, label) for choice, label in field.choices if choice in kept]
             field.help_text = f"{cite(f'table.{name}', site.jurisdiction)}: the only setting the rule allows."
+
+
+def follow_the_licence(form, site) -> None:
+    """The options the site's law puts on the organization's licence (New York's tie option, 9
+    NYCRR 4620.5(h): "The license shall reflect one of the following options") are shown as the
+    licence in force sets them, read-only, with the licence cited: no table chooses its own. A
+    table already recorded with another takes the licence's when saved (the form says so); with no
+    licence in force the option stays blank and the table is refused until one is recorded."""
+    form.licensed = {}
+    if site is None:
+        return
+    for name, option in licensed_options(site).items():
+        field = form.fields.get(name)
+        if field is None:
+            continue
+        form.licensed[name] = option
+        field.disabled = True
+        field.help_text = option.note
+        recorded = getattr(form.instance, name) if form.instance.pk else None
+        if recorded is not None and option.value is not None and recorded != option.value:
+            field.help_text += f" This table was recorded with {recorded}: saving it takes the licence's."
+        form.initial[name] = option.value  # over the instance's own: the licence's, for every table
+
+
+def judge_the_posted_licence_options(form) -> None:
+    """A value posted anyway for an option the licence sets (its field is read-only: a browser
+    posts none) is judged as the API judges it, not silently replaced by the licence's: one that
+    differs is refused at the field by the model's check, in its words (9 NYCRR 4620.5(h): "the
+    licence ... reflects tie option 1; every table under it follows it (this table: 3)")."""
+    for name, option in getattr(form, "licensed", {}).items():
+        key = form.add_prefix(name)
+        if key not in form.data:
+            continue
+        posted = form.data.get(key)
+        if posted == ("" if option.value is None else str(option.value)):
+            continue
+        try:  # the model's rules judge it, as the API's value (a 4 too: "the licence reflects one of ...")
+            form.cleaned_data[name] = None if posted == "" else form.instance._meta.get_field(name).to_python(posted)
+        except ValidationError:
+            cited = option.note  # the licence's option, its rule cited (9 NYCRR 4620.5(h))
+            form.add_error(name, f'{cited} (got "{posted}")')
 
 
 def law_over_bounds(form) -> None:
@@ -253,6 +297,13 @@ class TableAdminForm(KeptFieldsAdminForm):
     its site, and once it has records its game and number (`services.refuse_renaming_the_records`)."""
 
     keep = staticmethod(refuse_renaming_the_records)
+    # The table's site, whose pack's fields the admin shows (`TableAdmin.get_form` sets it): the
+    # options its law puts on the licence are shown as the licence sets them, read-only.
+    licence_site = None
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        follow_the_licence(self, self.licence_site)
 
     def clean(self):
         cleaned = super().clean()
@@ -260,6 +311,7 @@ class TableAdminForm(KeptFieldsAdminForm):
         if site is not None:
             for message in posted_option_errors(site, self.data).values():
                 self.add_error(None, message)
+        judge_the_posted_licence_options(self)
         return cleaned
 
 

@@ -267,8 +267,9 @@ class Site(models.Model):
 TABLE_NUMBER_TAKEN = "Each table at a site must have its own number."
 
 
-# A field's own sanity bounds (MinValueValidator / MaxValueValidator), below the pack's rules.
-BOUND_CODES = frozenset({"min_value", "max_value"})
+# A field's own sanity bounds (MinValueValidator / MaxValueValidator) and list of values (its
+# choices: a tie option 4, which New York's rule refuses citing 9 NYCRR 4620.5(h)), below the pack's rules.
+BOUND_CODES = frozenset({"min_value", "max_value", "invalid_choice"})
 
 
 def _law_over_bounds(errors: list[ValidationError]) -> list[ValidationError]:

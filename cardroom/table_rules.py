@@ -10,6 +10,7 @@ pack's option is refused, naming the field (`option_errors`).
 """
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from core.citations import cite, stated
 from core.hooks import (
@@ -108,12 +109,29 @@ def table_defaults(jurisdiction: str, given: dict) -> tuple[dict[str, object], d
     return values, missing
 
 
+@dataclass(frozen=True)
+class LicensedOption:
+    """A table option the organization's licence sets for every table under it, where the site's
+    law puts it on the licence (New York's tie option, 9 NYCRR 4620.5(h)): the value the licence
+    in force reflects (None where none is in force) and what a table form says of it, cited."""
+
+    value: object
+    note: str
+
+
+def licensed_options(site) -> dict[str, LicensedOption]:
+    """{option: LicensedOption} of the options the site's law puts on the organization's licence,
+    whether or not one is in force; {} where its law puts none there. A table form shows each as
+    the licence sets it, read-only, with its note: no table chooses its own."""
+    return LICENSED_TABLE_VALUES(site)
+
+
 def licensed_values(site) -> dict[str, object]:
     """The options the organization's licence in force at `site` sets for every table under it
     (New York's tie option, 9 NYCRR 4620.5(h): "The license shall reflect one of the following
     options"): a new table not given them takes them, so its other defaults follow (the natural's
     payout, (h)(2)). {} where no licence is in force or the site's law puts no option on it."""
-    return LICENSED_TABLE_VALUES(site)
+    return {name: option.value for name, option in licensed_options(site).items() if option.value is not None}
 
 
 def table_fields(jurisdiction: str) -> tuple[str, ...]:

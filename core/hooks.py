@@ -137,10 +137,11 @@ TABLE_DEFAULTS = declare(
 )
 LICENSED_TABLE_VALUES = declare(
     "licensed_table_values",
-    asked_by="cardroom.table_rules (create_table and the new table form: the options a licence in force sets)",
+    asked_by="cardroom.table_rules (create_table and the table forms: the options a licence sets, read-only)",
     answered_by="approvals (approvals.apps)",
-    answer="licensed(site) -> {field: value} the organization's licence in force at the site sets for every "
-    "table under it (New York's tie option, 9 NYCRR 4620.5(h)); {} where none is in force or the law puts none",
+    answer="licensed(site) -> {field: table_rules.LicensedOption(value, note)} of the options the site's law puts "
+    "on the organization's licence for every table under it (New York's tie option, 9 NYCRR 4620.5(h)): the value "
+    "the licence in force reflects (None where none is), and the table form's cited note; {} where the law puts none",
 )
 TABLE_GAMES = declare(
     "table_games",

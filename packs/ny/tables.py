@@ -137,8 +137,12 @@ def table_rules(table) -> dict[str, str]:
             f"{_c('surrender')}: the player may stay or draw (with splits, doubling and insurance); "
             "4620.5 provides no surrender."
         )
-    if table.tie_option not in NATURAL_PAYOUT:
+    if table.tie_option is None:
         errors["tie_option"] = _tie_option_required()
+    elif table.tie_option not in NATURAL_PAYOUT:
+        errors["tie_option"] = (
+            f"{_c('tie_option')}: the licence reflects one of the options 1, 2 or 3 (got {table.tie_option})."
+        )
     elif table.blackjack_payout != NATURAL_PAYOUT[table.tie_option]:
         expected = NATURAL_PAYOUT[table.tie_option]
         errors["blackjack_payout"] = (
