@@ -14,6 +14,7 @@ from cardroom import services as cardroom_services
 from cardroom.access import access_for
 from cardroom.models import Game, Table
 from core.forms import call_service, page_status
+from core.rules import joined_citations
 
 from . import forms, rules, services
 from .models import GameApproval, InternalControls, Licence, TableGame, WrittenProcedure
@@ -80,12 +81,12 @@ def register_page(request):
         )
     }
     # The internal controls' rule as the packs stating it cite it (WA-HB: the WSGC rules).
-    controls_rule = "; ".join(
-        sorted({rules.INTERNAL_CONTROLS.at(c) for c in codes if rules.INTERNAL_CONTROLS.applies(c)})
+    controls_rule = joined_citations(
+        sorted(rules.INTERNAL_CONTROLS.at(c) for c in codes if rules.INTERNAL_CONTROLS.applies(c)), "; "
     )
     # How irregularities are addressed, as the packs stating it cite it (WA-HB: the WSGC rules).
-    irregularities_rule = "; ".join(
-        sorted({rules.IRREGULARITIES.at(c) for c in codes if rules.IRREGULARITIES.applies(c)})
+    irregularities_rule = joined_citations(
+        sorted(rules.IRREGULARITIES.at(c) for c in codes if rules.IRREGULARITIES.applies(c)), "; "
     )
     return render(
         request,

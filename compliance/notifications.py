@@ -11,7 +11,7 @@ from django.utils import timezone
 from cardroom.models import Membership, Role, Site
 from core.audit import appended_at_end
 
-from .labels import figures_text
+from .labels import figures_text, period_of
 from .models import Alert, Notification
 
 
@@ -43,7 +43,7 @@ def _mail_text(alert: Alert, kind: str) -> tuple[str, str]:
     if kind == Notification.Kind.REMINDER:
         subject = f"Reminder, due {alert.due_date}: " + subject
     body = (
-        f"{alert.action_required}\n\nSite: {alert.site.name}\nPeriod: {alert.period_key}\n"
+        f"{alert.action_required}\n\nSite: {alert.site.name}\nPeriod: {period_of(alert)}\n"
         f"Due: {alert.due_date or 'now'}\nFigures: {figures_text(alert.figures, alert.site)}\n"
     )
     return subject, body

@@ -53,11 +53,12 @@ from .thresholds import ThresholdBook
 
 @day_provider(rule=(rules.SLIP_NUMBERING, rules.SLIP_VERIFIED, rules.SLIP_RECEIVED), day_by_day=True)
 def slip_problems(sites: list[Site], start: date, end: date, book: ThresholdBook):
-    """ND 99-01.3-08-05: numbers missing from a series, numbers used out of order (08-05(2)),
-    and slips not verified or not received by the end of their gaming day (the day's close, or
-    the next business day's start). A slip received unverified because nobody who could verify
-    was on duty (its receipt says so, floor.rules.unverified_note) is not flagged unverified:
-    08-05(5) asks for verification only when someone is. A voided slip needs neither.
+    """ND 99-01.3-08-05: fill and credit slip numbers missing or used out of order (08-05(2)), and
+    slips not verified (08-05(5)) or not received (08-05(6)) by the end of their gaming day (when
+    the day is closed, or else when the next business day starts). A slip received unverified
+    because nobody who could verify was on duty (its receipt says so, floor.rules.unverified_note)
+    is not flagged unverified: 08-05(5) asks for verification only when someone is. A voided slip
+    needs neither.
 
     The days closed by now are judged in the database (only the flagged slips come back); the
     few days not closed are judged here, their end depending on the site's time zone."""
@@ -144,10 +145,11 @@ def _status_lookup(site_ids, statuses: dict[int, list] | None = None, run: RunCo
 
 @day_provider(rule=rules.REVIEW_LOG, day_by_day=True)
 def review_log_gaps(sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None):
-    """ND 99-01.3-08-04(7), 08-16(1)(d): at a surveillance site, each table that needs a system
-    and was dealt on a gaming day needs that day's review log entry: every regularly located
-    table, and a special-event table past its exemption (08-04: 14 consecutive days, two events
-    a quarter)."""
+    """ND 99-01.3-08-04(7), 08-16(1)(d): at a site that requires video surveillance, each table dealt
+    on a gaming day needs that day's entry in the daily surveillance review log (its camera recording
+    an unobstructed view and a clear picture): every regularly located table, and a special-event
+    table past its exemption (an event of 14 or fewer consecutive days, at most two events a
+    quarter)."""
     site_ids = [s.pk for s in sites]
     codes = {s.pk: s.jurisdiction for s in sites}
     required = _status_lookup(site_ids, run=run)
@@ -179,7 +181,10 @@ def review_log_gaps(sites: list[Site], start: date, end: date, book: ThresholdBo
 
 @day_provider(rule=rules.OUTAGE_OPERATING)
 def outages_operating(sites: list[Site], start: date, end: date, book: ThresholdBook):
-    """ND 99-01.3-08-04(7): an outage past its deadline while the table kept dealing above $2.
+    """ND 99-01.3-08-04(7): a table whose camera or recording unit was not repaired within 48 hours
+    of activity on the table or four calendar days, and that was dealt after that deadline with a
+    maximum wager above $2 (the table must be closed or its wagers limited to $2 until the repair).
+
     *Assumed*: a table dealt after the deadline ran at its configured maximum wager."""
     by_id = {s.pk: s for s in sites}
     in_period = surveillance_queries.outages_overlapping(list(by_id), start, end)
@@ -214,7 +219,9 @@ def outages_operating(sites: list[Site], start: date, end: date, book: Threshold
 
 @day_provider(rule=rules.VIDEO_SAMPLE)
 def late_samples(sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None):
-    """ND 99-01.3-08-04(11): a sample recording within 14 days of an equipment change."""
+    """ND 99-01.3-08-04(11): a sample recorded video not provided to the attorney general within 14
+    days of an equipment change at the site (equipment acquired, changed, or a camera or table
+    moved)."""
     window = timedelta(days=book.int("sample.due_days"))
     changes = _over_span(
         run, "equipment_changes", [s.pk for s in sites], start, end,
@@ -236,9 +243,11 @@ def late_samples(sites: list[Site], start: date, end: date, book: ThresholdBook,
 
 @day_provider(rule=rules.VIDEO_SAMPLE)
 def samples_to_resubmit(sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None):
-    """ND 99-01.3-08-04(11): a sample found not satisfactory is resolved and resubmitted. Judged
-    as things stand at the range's end, whatever its start (an evaluation entered late is found
-    the next night); one alert per rejected sample. Read once for the run's ranges (`_over_span`)."""
+    """ND 99-01.3-08-04(11): a sample recording the attorney general found not satisfactory, and no
+    sample sent since: the organization and its vendor must resolve the deficiency and resubmit one.
+    Judged as things stand at the range's end, whatever its start (an evaluation entered late is
+    found the next night); one alert per rejected sample. Read once for the run's ranges
+    (`_over_span`)."""
     by_id = {s.pk: s for s in sites}
     rows = _over_span(
         run, "samples_to_resubmit", list(by_id), start, end,
@@ -283,12 +292,13 @@ def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook
 
 @day_provider(rule=rules.LOW_TABLE_CLOSED)
 def low_table_closed(sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None):
-    """ND 99-01.3-08-09(1): the low table's play ended (its closer, or its dealer relieved with no
-    one seated after) while a table with a higher minimum stayed active. Three queries for all the
-    sites (`floor.queries.twenty_one_play`), once for all the ranges of a run that touch (each
-    range judged with its own book), reading only the days on which a dealer stayed on shift past
-    another table's closer or relief (the others cannot hold a finding: no table is active
-    without a dealer)."""
+    """ND 99-01.3-08-09(1): a table with a minimum wager above $3 stayed active after the site's
+    last table with a minimum of $3 or less left play (its closer counted, or its dealer relieved
+    with no one seated after), since a higher minimum is allowed only on additional tables. Three
+    queries for all the sites (`floor.queries.twenty_one_play`), once for all the ranges of a run
+    that touch (each range judged with its own book), reading only the days on which a dealer stayed
+    on shift past another table's closer or relief (the others cannot hold a finding: no table is
+    active without a dealer)."""
     by_id = {s.pk: s for s in sites}
     grace = timedelta(minutes=book.int("low_table.grace_minutes"))
     play = _over_span(
@@ -305,11 +315,12 @@ def low_table_closed(sites: list[Site], start: date, end: date, book: ThresholdB
 @day_provider(rule=(rules.DECKS_APPROVED, rules.SHOE_INSPECTED), day_by_day=True)
 def card_checks_missing(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-07(1), (2): each twenty-one table in play on a closed gaming day (its opener
-    counted) has an approval of its decks and an inspection of its dealing shoe recorded that day
-    (the floor's card checks); each check judged where the site's pack states it, on the days after
-    the product began keeping them (`floor.queries.card_checks_kept_since`: an earlier night had
-    nothing to record them in). Three queries for all the sites
-    (`floor.queries.card_checks_of_tables_played`)."""
+    counted) needs a dealer's approval of its decks (08-07(1)) and an inspection of its dealing
+    shoe (08-07(2)) recorded on the floor that day.
+
+    Each check is judged where the site's pack states it, on the days after the product began
+    keeping them (`floor.queries.card_checks_kept_since`: an earlier night had nothing to record
+    them in). Three queries for all the sites (`floor.queries.card_checks_of_tables_played`)."""
     by_id = {s.pk: s for s in sites}
     missing: dict[tuple[int, str], dict[date, list[int]]] = defaultdict(lambda: defaultdict(list))
     for site_id, day, number, checked in card_checks_of_tables_played(list(by_id), start, end):
@@ -379,8 +390,10 @@ def _quarter_figures(
 
 @quarter_provider(rule=(rules.PRIZES_OVER_GP, rules.LOW_HOLD))
 def quarter_hold_rules(sites: list[Site], quarter: Quarter, book: ThresholdBook, run: RunContext):
-    """ND 99-01.3-08-01(3), 08-04(9): prizes over gross proceeds; low hold at a surveillance site.
-    Each only at a site whose pack states it."""
+    """ND 99-01.3-08-01(3), 08-04(9): a quarter in which the site's twenty-one prizes exceeded its
+    twenty-one gross proceeds (08-01(3)); and, at a site that requires video surveillance, a
+    quarter's percent-of-hold below 10% for twenty-one or 15% for paddlewheel (08-04(9)). Each only
+    at a site whose pack states it."""
     by_id = {s.pk: s for s in sites}
     required = _status_lookup([s.pk for s in sites], run=run)
     found = []
@@ -415,8 +428,10 @@ def _premises_chains(sites: list[Site], run: RunContext) -> dict[int, list[int]]
 
 @quarter_provider(rule=rules.SURVEILLANCE_REQUIRED)
 def surveillance_requirement(sites: list[Site], quarter: Quarter, book: ThresholdBook, run: RunContext):
-    """ND 99-01.3-08-04: two consecutive quarters (or a seasonal site's fiscal year) of
-    twenty-one gross proceeds averaging $10,000, with wagers above $2. The premises' history
+    """ND 99-01.3-08-04: a site whose twenty-one gross proceeds averaged $10,000 or more per quarter
+    for two entire consecutive quarters (a seasonal site: its active quarters of the July-June
+    fiscal year), with wagers above $2, must have a video surveillance system operational within
+    45 days of the second quarter's end. The premises' history
     counts whichever organization conducted twenty-one there: a quarter's figures are the
     site's plus those of the sites it succeeds."""
     quarters = sorted({quarter.previous(), quarter, *quarter.fiscal_year_quarters()})
@@ -462,8 +477,11 @@ def _premises_figures(figures: dict, site_id: int, chain: list[int], quarter: Qu
 
 @day_provider(rule=rules.PRIZES_OVER_GP)
 def dealer_records_after_prizes_over_gp(sites: list[Site], start: date, end: date, book: ThresholdBook):
-    """ND 99-01.3-08-01(3): for 12 continuous weeks after a quarter whose prizes exceeded gross
-    proceeds, every dealer shift at the site needs its own percent-of-hold figures."""
+    """ND 99-01.3-08-01(3): for 12 continuous weeks after a quarter in which the site's twenty-one
+    prizes exceeded its twenty-one gross proceeds, percent-of-hold records must be maintained for
+    each dealer at the site; a dealer shift there with no percent-of-hold of its own is flagged (its
+    drop box is exchanged at the dealer change: house control, to keep each dealer's
+    percent-of-hold)."""
     windows = {}
     for alert in Alert.objects.filter(rule="prizes_over_gp", site__in=sites):
         window = (
@@ -498,10 +516,13 @@ def dealer_records_after_prizes_over_gp(sites: list[Site], start: date, end: dat
 
 @day_provider(rule=rules.DEALER_HOLD_TRACKED)
 def dealer_hold_tracking(sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None):
-    """ND 99-01.3-08-04(8): at a site that requires video surveillance on the run's last day, a
-    dealer's percent-of-hold is tracked, so its drop boxes are exchanged at each dealer change
-    (`counts.CountSettings.box_exchange`); once a gaming day leaves no shift a drop of its own.
-    Two queries."""
+    """ND 99-01.3-08-04(8): at a site that requires video surveillance, the organization shall track
+    each dealer's and wheel operator's percent-of-hold performance; the site is flagged while its
+    drop boxes are exchanged only once a gaming day, as the house tracks it by exchanging them at
+    each dealer change (house control, to track percent-of-hold).
+
+    Judged on the run's last day (the site's surveillance status and its count settings,
+    `counts.CountSettings.box_exchange`). Two queries."""
     required = _status_lookup([s.pk for s in sites], run=run)
     judged = [s for s in sites if required(s.pk, end)]
     exchanges = counts_queries.box_exchanges([s.pk for s in judged]) if judged else {}
@@ -541,7 +562,9 @@ def _judged_tonight(sites: list[Site], end: date) -> list[Site]:
 
 @day_provider(rule=rules.CHIP_REDEMPTION_PROCEDURE)
 def chip_redemption_procedure(sites: list[Site], start: date, end: date, book: ThresholdBook):
-    """The organization has adopted a written chip redemption procedure, in force on the night.
+    """Chip redemption procedure: the organization has adopted a procedure on redeeming a player's
+    chips that keeps redeemed chips separated by value and counted accurately, recorded with its
+    written procedures and in force on the night.
 
     ND 99-01.3-08-06(2) (approvals.WrittenProcedure). Judged on the range's last day by the nightly
     run only, as `irregularities_documented` is. One query."""
@@ -556,7 +579,9 @@ def chip_redemption_procedure(sites: list[Site], start: date, end: date, book: T
 
 @day_provider(rule=rules.SHUFFLE_PROCEDURE)
 def shuffle_procedure(sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None):
-    """Shuffle procedure: at a site with a video surveillance system, the dealers' shuffle and cut are standardized.
+    """Shuffle procedure: at a site with a video surveillance system (installed or required), the
+    organization has standardized its dealers' procedures for shuffling and cutting cards, recorded
+    with its written procedures and in force on the night.
 
     ND 99-01.3-08-08(1) (approvals.WrittenProcedure): "for a site with a video surveillance
     system", installed on the range's last day or required then (the surveillance status, as
@@ -584,7 +609,8 @@ def shuffle_procedure(sites: list[Site], start: date, end: date, book: Threshold
 
 @day_provider(rule=rules.CHIP_MARKING)
 def chip_marking(sites: list[Site], start: date, end: date, book: ThresholdBook):
-    """Chip marking: each active chip of the organization has its marking recorded.
+    """Chip marking: each of the organization's active chips has recorded the organization's name,
+    or the unique identification of its chips, that the chip bears on one side.
 
     ND 99-01.3-08-03(2). A chip is refused without one when made or changed (`ChipDenomination`'s
     chip law); a chip recorded before the marking was kept stays blank until someone edits it, and
@@ -657,9 +683,10 @@ def _setting_words(name: str) -> str:
 
 @day_provider(rule=rules.LOW_HOLD)
 def review_weeks_short(sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None):
-    """ND 99-01.3-08-04(9): each week of a review program needs an hour of reviewed video per table.
-    The weeks of a run's ranges that touch read together (the quarter rules, which open
-    programs, have all run before the day rules: engine.run_scan)."""
+    """ND 99-01.3-08-04(9): during a low-hold video review, each week at least one hour of video of
+    each active table is reviewed and documented. The weeks of a run's ranges that touch read
+    together (the quarter rules, which open programs, have all run before the day rules:
+    engine.run_scan)."""
     minutes = book.int("low_hold.review_minutes_per_week")
     today = {s.pk: site_today(s) for s in sites}  # each site's weeks ended before its own date
     tasks, reviewed = _over_span(
@@ -696,9 +723,10 @@ def review_weeks_short(sites: list[Site], start: date, end: date, book: Threshol
 
 @day_provider(rule=(rules.COUNT_REMOVED, rules.COUNT_COUNTED, rules.COUNT_RESOLVED), day_by_day=True)
 def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBook):
-    """ND 99-01.3-08-14: boxes not removed by the end of the day's activity, boxes not counted,
-    and count differences not resolved. A count is due the day after the gaming day; it is
-    judged once that day has passed.
+    """ND 99-01.3-08-14: a drop box not removed from its table by the end of the day's activity
+    (08-14(1)), a drop box not yet counted by the two-person count team by the end of the following
+    gaming day, and a difference between the two members' counts not resolved (08-14(4)). A count is
+    due the day after the gaming day; it is judged once that day has passed.
 
     The database leaves out the drops that cannot be flagged (removed well before their day's
     end, and agreed); the rest are judged here, their day's end depending
@@ -732,8 +760,9 @@ def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBoo
 
 @day_provider(rule=rules.SURVEILLANCE_OPERATIONAL)
 def surveillance_not_operational(sites: list[Site], start: date, end: date, book: ThresholdBook):
-    """ND 99-01.3-08-04: past the site's deadline to have a system (45 days from the quarter
-    rule, or from the first gaming day at acquired premises), each table that needs one has a
+    """ND 99-01.3-08-04: once the site's deadline to have a video surveillance system has passed
+    (45 days after the end of the second quarter that required it, or 45 days after it began
+    conducting twenty-one at newly acquired premises), each table that needs a system must have a
     camera and a recording unit in the equipment register. Judged on the run's last day."""
     deadlines = surveillance_queries.operational_deadlines([s.pk for s in sites], end)
     late = [s for s in sites if s.pk in deadlines and end > deadlines[s.pk]]
@@ -758,11 +787,11 @@ def surveillance_not_operational(sites: list[Site], start: date, end: date, book
 def special_events_over_limit(
     sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None
 ):
-    """ND 99-01.3-08-04: a temporary special-event table needs no system only while on the site
-    for a special event of 14 or fewer consecutive days, at most two events of the site a quarter
-    (the site's recorded events, `surveillance.models.SpecialEvent`); played outside that without
-    one at a site requiring surveillance, it is flagged (once per table and event, or once per
-    table for days no event covers)."""
+    """ND 99-01.3-08-04: at a site that requires video surveillance, a temporary table brought in
+    for a special event needs no system only for an event of 14 or fewer consecutive days, and for
+    at most two events a quarter (the site's recorded events, `surveillance.models.SpecialEvent`);
+    such a table played outside that without a system is flagged (once per table and event, or
+    once per table for days no recorded event covers)."""
     by_id = {s.pk: s for s in sites}
     tables = (
         _special_event_tables(sites)
@@ -811,8 +840,9 @@ def _special_event_tables(sites: list[Site]) -> list[Table]:
 def recordings_not_covering_play(
     sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None
 ):
-    """ND 99-01.3-08-04(5)(b): at a site requiring surveillance, the recordings of each table
-    that needs a system cover its play from the opener to the closer (surveillance.coverage).
+    """ND 99-01.3-08-04(5)(b): at a site that requires video surveillance, each table that needs a
+    system is recorded from when its chips are first made available (its opener) until it closes
+    for the day (its closer), with no gap (surveillance.coverage).
     A table day without a closer yet is judged when it has one.
 
     The database finds the table days whose recordings leave part of the play uncovered, at
@@ -883,12 +913,12 @@ def chip_colour_spec(sites: list[Site], start: date, end: date, book: ThresholdB
 
 @quarter_provider(rule=rules.CHIP_COLOURS)
 def chip_colours_at_proceeds(sites: list[Site], quarter: Quarter, book: ThresholdBook, run: RunContext):
-    """ND 99-01.3-08-03(2): where twenty-one gross proceeds averaged the level over two consecutive
-    quarters (this one and the one before, the premises' history as the surveillance rule reads
-    it), the chips must meet 08-03(3) whatever the wagers: at a site whose tables take $2 or less,
-    which the surveillance rule (08-04: wagers above $2) never makes require a system. The
-    organization's active chips as they are now; one alert per site and quarter, shared with
-    `chip_colour_spec`."""
+    """ND 99-01.3-08-03(2): at a site whose twenty-one gross proceeds averaged $10,000 or more per
+    quarter over two consecutive quarters (this one and the one before, counting the premises'
+    history as the surveillance rule does), the organization's chips must meet the colours and edge
+    spots of 08-03(3) whatever the wagers, even at a site whose wagers of $2 or less never require a
+    surveillance system. The organization's active chips as they are now; one alert per site and
+    quarter, shared with `chip_colour_spec`."""
     judged = [site for site in sites if law_at(site.jurisdiction) is not None]
     if not judged:
         return []
@@ -934,8 +964,11 @@ def _active_chip_colours(organization_ids) -> dict[int, list]:
 
 @day_provider(rule=rules.DISCONTINUED_REDEMPTION)
 def discontinued_sites(sites: list[Site], start: date, end: date, book: ThresholdBook):
-    """ND 99-01.3-08-06(2): a site where twenty-one was discontinued on a day of the run (or
-    whose 30-day redemption window overlaps it) gets the alert: redeem its chips until day 30."""
+    """ND 99-01.3-08-06(2): after twenty-one is discontinued at a site, the organization redeems
+    its chips, at its business office or an active site, for thirty days.
+
+    A site is flagged when twenty-one was discontinued on a day of the run, or its thirty days
+    overlap the run."""
     found = []
     for site in sites:
         stopped = site.twenty_one_discontinued_on

@@ -77,6 +77,7 @@ class OpenAlert:
     site_id: int
     period_key: str
     subject: str
+    period_start: date
     period_end: date
     due_date: date | None
 
@@ -87,7 +88,18 @@ def _open_alerts_query(*, site_ids):
         Alert.objects.filter(site_id__in=site_ids)
         .filter(~Exists(resolved))
         .order_by("due_date", "-opened_at")  # Alert's own ordering, as alerts_for reads them
-        .values_list("pk", "rule", "citation", "title", "site_id", "period_key", "subject", "period_end", "due_date")
+        .values_list(
+            "pk",
+            "rule",
+            "citation",
+            "title",
+            "site_id",
+            "period_key",
+            "subject",
+            "period_start",
+            "period_end",
+            "due_date",
+        )
     )
 
 

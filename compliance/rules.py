@@ -15,7 +15,7 @@ from cardroom.chip_rules import unmarked_chips_text
 from core.money import format_money, format_ratio
 from core.periods import Quarter, add_banking_days
 from core.plurals import noun_for, plural
-from core.rules import HOUSE_CONTROL
+from core.rules import HOUSE_CONTROL, joined_citations
 from packs import Rule
 
 from .thresholds import ThresholdBook
@@ -191,8 +191,9 @@ class ShiftRecord:
 
 
 def dealer_shifts_without_figures(shifts: list[ShiftRecord], window: tuple[date, date], citation: str) -> list[Finding]:
-    """In the 12-week window after a prizes-over-GP quarter, each dealer shift needs its own
-    percent-of-hold figures (ND 99-01.3-08-01(3)); a shift whose drop was not separated has none."""
+    """In the 12-week window after a prizes-over-GP quarter, percent-of-hold records are maintained for
+    each dealer (ND 99-01.3-08-01(3)); a shift whose drop was not separated has none of its own, and
+    exchanging the box at each dealer change is the house's way to keep them (house control)."""
     start, end = window
     return [
         Finding(
@@ -203,8 +204,10 @@ def dealer_shifts_without_figures(shifts: list[ShiftRecord], window: tuple[date,
             f"{start}..{end}",
             start,
             end,
-            f"{citation}: exchange the drop box at each dealer change so that {s.dealer_name}'s shift at table "
-            f"{s.table_number} on {s.started_at:%Y-%m-%d} has its own percent-of-hold.",
+            f"{citation}: percent-of-hold records are maintained for each dealer at the site during these weeks, "
+            f"and {s.dealer_name}'s shift at table {s.table_number} on {s.started_at:%Y-%m-%d} has no percent-of-hold "
+            "of its own. Exchange the drop box at each dealer change (house control, to keep each dealer's "
+            f"percent-of-hold ({citation})).",
             s.started_at.date(),
             {"shift_id": s.shift_id, "table": s.table_number, "dealer_name": s.dealer_name},
             f"shift:{s.shift_id}",
@@ -217,8 +220,9 @@ def dealer_shifts_without_figures(shifts: list[ShiftRecord], window: tuple[date,
 def dealer_hold_untracked(site_id: int, on: date, *, exchange: str, at) -> Finding:
     """At a site that requires video surveillance, "an organization shall track a dealer's and
     wheel operator's percent-of-hold performance" (ND 99-01.3-08-04(8)); with its drop boxes
-    exchanged once a gaming day no dealer shift has a drop, so a percent-of-hold, of its own. One
-    alert per site and quarter while the setting stays."""
+    exchanged once a gaming day no dealer shift has a drop, so a percent-of-hold, of its own.
+    Exchanging them at each dealer change is the house's way to track it (house control), not the
+    rule's words. One alert per site and quarter while the setting stays."""
     citation = DEALER_HOLD_TRACKED.at(at)
     return _for_the_quarter(
         "dealer_hold_untracked",
@@ -229,7 +233,7 @@ def dealer_hold_untracked(site_id: int, on: date, *, exchange: str, at) -> Findi
         f"{citation}: the site requires video surveillance, and an organization shall track a dealer's and wheel "
         f"operator's percent-of-hold performance; its drop boxes are exchanged {exchange.lower()}, so no dealer "
         "shift has a drop, and a percent-of-hold, of its own. Set the count settings to exchange the drop box at "
-        "each dealer change.",
+        f"each dealer change (house control, to track percent-of-hold ({citation})).",
         {"box_exchange": exchange},
     )
 
@@ -492,7 +496,7 @@ def missing_review_logs(site_id: int, missing: dict[date, list[int]], *, at) -> 
             str(day),
             day,
             day,
-            f"{citation}, {REVIEW_LOG_RECORD.at(at)}: document that the camera of {noun_for(len(tables), 'table')} {', '.join(map(str, tables))} "
+            f"{joined_citations((citation, REVIEW_LOG_RECORD.at(at)))}: document that the camera of {noun_for(len(tables), 'table')} {', '.join(map(str, tables))} "
             f"recorded an unobstructed view and a clear picture on {day}.",
             day,
             {"tables": tables},

@@ -23,10 +23,61 @@ from .thresholds import HOUSE_SEED, codes_of
 
 THRESHOLD_READERS = frozenset({Role.GAMING_MANAGER, Role.AUDITOR})
 
+# What each limit of a pack's law (`packs.Limit` key) and each threshold of the checks (code) is, as
+# the page names it for a manager; its citation stands beside it. The key itself stays on the page
+# in small print, as the admin adds a later row under it (tests/compliance/test_thresholds_page.py
+# checks that every key and code a pack holds is named here).
+NAMES: dict[str, str] = {
+    # Limits of the law (`Pack.limits`)
+    "surveillance.outage_activity": "Repair of a camera or recorder: hours of activity on the table",
+    "surveillance.outage_calendar": "Repair of a camera or recorder: calendar days",
+    "surveillance.outage_wager_cap_cents": "Wagers on a table whose camera or recorder is not repaired in time",
+    "surveillance.recorder_overlap": "Overlap of two recorders used in sequence for one table",
+    "surveillance.retention": "Keeping recorded video",
+    "surveillance.operational_within": "Video surveillance system operational within",
+    "surveillance.not_operational_wager_cap_cents": "Wagers on a table until its video surveillance is operational",
+    "surveillance.special_event_max_days": "Special-event table without a system: length of the event",
+    "surveillance.special_event_max_per_quarter": "Special-event table without a system: events a quarter",
+    "surveillance.sample_due": "Sample recording after an equipment change",
+    "surveillance.vendor_deferred_share": "An approved vendor's price held back until the video's clarity is approved",
+    "surveillance.review_program_length": "Low-hold video review: how long it runs",
+    "surveillance.review_min_footage": "Low-hold video review: video reviewed for each active table",
+    "surveillance.review_document_retention": "Keeping video review documentation",
+    "tournaments.max_cumulative_fee_cents": "Tournament entry fee, rebuys and add-ons together",
+    "cage.deposit_banking_days": "Bank deposit due",
+    # Thresholds of the checks (`Pack.thresholds` codes, and the house's own)
+    "low_table.minimum_ceiling_cents": "Minimum wager of the low-minimum table, at most",
+    "low_table.grace_minutes": "Time a higher-minimum table may stay active after the low-minimum table closes",
+    "prizes_over_gp.contact_days": "Prizes over gross proceeds: contact the attorney general within",
+    "prizes_over_gp.dealer_hold_weeks": "Prizes over gross proceeds: dealer percent-of-hold records kept for",
+    "low_hold.ratio_21": "Low-hold threshold, twenty-one",
+    "low_hold.ratio_pw": "Low-hold threshold, paddlewheel",
+    "low_hold.review_weeks": "Low-hold video review: how long it runs",
+    "low_hold.review_minutes_per_week": "Low-hold video review: video reviewed each week for each active table",
+    "chips.gp_average_cents": "Chip colours required: gross proceeds averaging",
+    "surveillance.gp_average_cents": "Video surveillance required: gross proceeds averaging",
+    "surveillance.wager_above_cents": "Video surveillance required: wagers above",
+    "surveillance.operational_days": "Video surveillance system operational within",
+    "outage.activity_hours": "Repair of a camera or recorder: hours of activity on the table",
+    "outage.calendar_days": "Repair of a camera or recorder: calendar days",
+    "outage.wager_cap_cents": "Wagers on a table whose camera or recorder is not repaired in time",
+    "sample.due_days": "Sample recording after an equipment change",
+    "deposit.banking_days": "Bank deposit due",
+    "discontinued.redeem_days": "Chips redeemed after twenty-one is discontinued",
+    "reminder.days_before_due": "Reminder before an alert is due",
+}
+
+
+def name_of(key: str) -> str:
+    """The words a manager reads for a limit's key or a threshold's code (`NAMES`); a key not named
+    there (a pack's new one) reads as its words, never as the raw key."""
+    return NAMES.get(key) or key.replace("_cents", "").replace(".", ": ").replace("_", " ").capitalize()
+
 
 @dataclass(frozen=True)
 class ThresholdRow:
     threshold: Threshold
+    name: str  # what it is, in words (`NAMES`)
     value: str  # "10%", "$10,000.00", "30 days"
     until: date | None  # the last day in force; None while no later row replaces it
     in_force: bool  # on today's date
@@ -58,7 +109,14 @@ def threshold_rows(on: date, packs=None) -> list[ThresholdRow]:
         until = following.effective_from - timedelta(days=1) if following else None
         in_force = row.effective_from <= on and (until is None or on <= until)
         result.append(
-            ThresholdRow(row, value_text(row.value, row.unit), until, in_force, owner.get(row.code, HOUSE_CONTROL))
+            ThresholdRow(
+                row,
+                name_of(row.code),
+                value_text(row.value, row.unit),
+                until,
+                in_force,
+                owner.get(row.code, HOUSE_CONTROL),
+            )  # fmt: skip
         )
     return result
 
@@ -69,7 +127,8 @@ class LimitRow:
     the source that sets it and the dates it is in force."""
 
     pack: str
-    what: str
+    what: str  # what it is, in words (`NAMES`)
+    key: str  # the limit's key ("" for the table wager limits)
     value: str
     citation: str
     effective_from: date | None  # None: in force before any day the product records
@@ -77,14 +136,15 @@ class LimitRow:
     in_force: bool
 
 
-def _dated(pack_name: str, entries, on: date) -> list[LimitRow]:
-    """(what, value, citation, effective from) of one key, oldest first, as rows with their end dates."""
+def _dated(pack_name: str, key: str, entries, on: date) -> list[LimitRow]:
+    """(value, citation, effective from) of one key, oldest first, as rows with their end dates."""
     rows = []
-    for i, (what, value, citation, start) in enumerate(entries):
-        following = entries[i + 1][3] if i + 1 < len(entries) else None
+    what = name_of(key) if key else "Table wager limits"
+    for i, (value, citation, start) in enumerate(entries):
+        following = entries[i + 1][2] if i + 1 < len(entries) else None
         until = following - timedelta(days=1) if following else None
         in_force = (start is None or start <= on) and (until is None or on <= until)
-        rows.append(LimitRow(pack_name, what, value, citation, start, until, in_force))
+        rows.append(LimitRow(pack_name, what, key, value, citation, start, until, in_force))
     return rows
 
 
@@ -101,11 +161,11 @@ def limit_rows(on: date, packs) -> list[LimitRow]:
     each with its source and the dates it is in force: only the packs given (the organization's)."""
     result = []
     for pack in packs:
-        wagers = [("Table wager limits", _wager_value(w), w.citation, w.effective_from) for w in pack.wager_limits]
-        result += _dated(pack.name, wagers, on)
+        wagers = [(_wager_value(w), w.citation, w.effective_from) for w in pack.wager_limits]
+        result += _dated(pack.name, "", wagers, on)
         for key in dict.fromkeys(x.key for x in pack.limits):
-            rows = [(key, x.text, x.citation, x.effective_from) for x in pack.limits if x.key == key]
-            result += _dated(pack.name, rows, on)
+            rows = [(x.text, x.citation, x.effective_from) for x in pack.limits if x.key == key]
+            result += _dated(pack.name, key, rows, on)
     return result
 
 

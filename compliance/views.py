@@ -19,7 +19,7 @@ from core.forms import call_service
 from core.limits import digits
 from core.periods import Quarter
 from core.plurals import plural
-from core.rules import HOUSE_CONTROL, citation_order
+from core.rules import HOUSE_CONTROL, citation_order, joined_citations
 
 from . import engine, obligations, services
 from .forms import ResolveForm, RunForm, StepForm
@@ -114,7 +114,7 @@ def _check_line(provider, pack) -> str:
     """ "<citations at the pack>: <what the check looks for>" (the docstring's first line, less
     the citation it opens with)."""
     house = getattr(provider, "house_control", False)  # kept everywhere: "House control" where not stated
-    citations = ", ".join(dict.fromkeys(r.at(pack) for r in engine.rules_of(provider) if house or r.applies(pack)))
+    citations = joined_citations(r.at(pack) for r in engine.rules_of(provider) if house or r.applies(pack))
     first = _first_sentence(provider.__doc__ or provider.__name__)
     what = first.split(": ", 1)[1] if ": " in first else first
     return f"{citations}: {what}"

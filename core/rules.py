@@ -1,6 +1,7 @@
 """What a refusal cites when no law states the rule, and the order citations are listed in."""
 
 import re
+from collections.abc import Iterable
 
 # What a refusal cites when the regulation does not say who may act: the product's own control
 # (shared/docs/domain.md), never a section that does not say it.
@@ -15,6 +16,15 @@ def citation_order(citation: str) -> tuple:
         (0, int(part), "") if part.isascii() and part.isdigit() else (1, 0, part)
         for part in re.findall(r"\d+|\D+", citation)
     )
+
+
+def joined_citations(citations: Iterable[str], separator: str = ", ") -> str:
+    """Several citations joined, each said once, in the order given: a citation repeated, or a bare
+    section that another of them refines, is left out ("ND 99-01.3-08-14(1), ND 99-01.3-08-14,
+    ND 99-01.3-08-14(4)" reads "ND 99-01.3-08-14(1), ND 99-01.3-08-14(4)"), since the refined
+    citation already names the section."""
+    listed = list(dict.fromkeys(citations))
+    return separator.join(c for c in listed if not any(other.startswith(f"{c}(") for other in listed))
 
 
 def lower_first(sentence: str) -> str:

@@ -44,6 +44,7 @@ from cardroom.access import access_for, refusal
 from cardroom.api import visible_employees
 from cardroom.models import Game, Role
 from cardroom.views import refusal_text, show_site
+from compliance.labels import period_of
 from compliance.queries import ALERTS, open_alerts
 from core import form_tokens, limits
 from core.money import decimal_to_cents, format_money, format_ratio
@@ -902,7 +903,7 @@ class _AlertRows:
     def open(self, alerts) -> str:
         return self._rows(alerts, "No open alerts.", lambda a: (
             f"<tr><td>{self._date(a.due_date) if a.due_date else '—'}</td>"
-            f"<td>{_text(self.sites[a.site_id].name)}</td><td>{self._link(a)}</td><td>{_text(a.period_key)}</td></tr>"
+            f"<td>{_text(self.sites[a.site_id].name)}</td><td>{self._link(a)}</td><td>{_text(period_of(a))}</td></tr>"
         ))  # fmt: skip
 
     def exceptions(self, alerts, carried) -> str:

@@ -529,3 +529,26 @@ def test_the_last_runs_sentence_ends_without_a_space_before_its_period(client, c
     last = page(client, cast[Role.AUDITOR].user, "/compliance/alerts/").split('id="last-run"')[1].split("</div>")[0]
     text = " ".join(re.sub(r"<[^>]+>", " ", last).split())
     assert text.endswith("1 alert opened at your sites.")
+
+
+def test_the_e_mail_gives_the_alerts_own_period_as_the_pages_do(cast, site):
+    """An outage's alert is kept once by its deadline's day (period_key "2026-12-05"); its period
+    runs from the outage's report to its repair, and the e-mail says that period, as the alerts
+    page and the dashboard do."""
+    from django.core import mail
+
+    manager = cast[Role.GAMING_MANAGER].user
+    manager.email = "gm@example.org"
+    manager.save()
+    alert = open_alert(
+        site,
+        rule="outage_operating",
+        citation="ND 99-01.3-08-04(7)",
+        period_key="2026-12-05",
+        period_start=date(2026, 12, 1),
+        period_end=date(2026, 12, 6),
+        due_date=date(2026, 12, 5),
+        figures={"table": 2},
+    )
+    notifications.send_notification(alert, "opened")
+    assert "\nPeriod: 2026-12-01 to 2026-12-06\n" in mail.outbox[0].body

@@ -36,7 +36,7 @@ def test_a_surveillance_site_exchanging_boxes_once_a_day_is_flagged_once_a_quart
         "ND 99-01.3-08-04(8): the site requires video surveillance, and an organization shall track a dealer's and "
         "wheel operator's percent-of-hold performance; its drop boxes are exchanged once per gaming day, so no "
         "dealer shift has a drop, and a percent-of-hold, of its own. Set the count settings to exchange the drop "
-        "box at each dealer change."
+        "box at each dealer change (house control, to track percent-of-hold (ND 99-01.3-08-04(8)))."
     )
     assert untracked(site, date(2026, 10, 6)) == []  # the quarter's alert stands: not a second
     update_count_settings(acting_user=manager.user, site=site, box_exchange=BoxExchange.DEALER_SHIFT)

@@ -7,9 +7,11 @@ is WAC 230-15-140's, never a rule of the player-banked game."""
 import re
 from pathlib import Path
 
+import pytest
+
 from accounting import rules as accounting_rules
 from cage import rules as cage_rules
-from core.rules import HOUSE_CONTROL
+from core.rules import HOUSE_CONTROL, joined_citations
 from floor import rules as floor_rules
 from packs import get_pack
 
@@ -65,3 +67,26 @@ def test_washington_house_banked_limits_cite_wac_230_15_140_effective_dated():
     amended = replace(pack, wager_limits=(*pack.wager_limits, later))
     assert amended.wager_limits_on(date(2029, 12, 31)).max_cents == 30_000
     assert amended.wager_limits_on(date(2030, 1, 1)).max_cents == 40_000
+
+
+@pytest.mark.parametrize(
+    "citations,joined",
+    [
+        (
+            ["ND 99-01.3-08-14(1)", "ND 99-01.3-08-14", "ND 99-01.3-08-14(4)"],
+            "ND 99-01.3-08-14(1), ND 99-01.3-08-14(4)",
+        ),
+        (["ND 99-01.3-08-04", "ND 99-01.3-08-04"], "ND 99-01.3-08-04"),
+        (["ND 99-01.3-08-04(7)", "ND 99-01.3-08-16(1)(d)"], "ND 99-01.3-08-04(7), ND 99-01.3-08-16(1)(d)"),
+        (["ND 99-01.3-08-16(1)", "ND 99-01.3-08-16(1)(d)"], "ND 99-01.3-08-16(1)(d)"),
+        # a section number that only begins like another is not refined by it
+        (["ND 99-01.3-08-1", "ND 99-01.3-08-14(1)"], "ND 99-01.3-08-1, ND 99-01.3-08-14(1)"),
+        ([HOUSE_CONTROL, "9 NYCRR 4620.5(h)", HOUSE_CONTROL], "House control, 9 NYCRR 4620.5(h)"),
+        ([], ""),
+    ],
+)
+def test_joined_citations_say_each_once_and_drop_a_bare_section_another_refines(citations, joined):
+    """Several citations of one rule list (a compliance check's, an alert's, the approvals page's):
+    each said once, in the order given, with no bare section beside a citation of its subsection."""
+    assert joined_citations(citations) == joined
+    assert joined_citations(citations, "; ") == joined.replace(", ", "; ")

@@ -19,7 +19,7 @@ SAID = (
     "ND 99-01.3-08-04(8): the site requires video surveillance, and an organization shall track a dealer's and "
     "wheel operator's percent-of-hold performance; its drop boxes are exchanged once per gaming day, so no dealer "
     "shift has a drop, and a percent-of-hold, of its own. Set the count settings to exchange the drop box at each "
-    "dealer change. Until then the nightly checks flag it once a quarter."
+    "dealer change (house control, to track percent-of-hold (ND 99-01.3-08-04(8))). Until then the nightly checks flag it once a quarter."
 )
 
 

@@ -126,3 +126,34 @@ def test_with_no_alert_the_overdue_and_open_lists_say_so(client, cast, site):
     html = _get(client, cast[Role.AUDITOR], f"/dashboard/?site={site.pk}").content.decode()
     assert '<tr><td colspan="4">Nothing overdue.</td></tr>' in html
     assert '<tr><td colspan="4">No open alerts.</td></tr>' in html
+
+
+def test_an_open_alert_shows_the_same_period_as_the_alerts_page(client, cast, site):
+    """Found walking the demo: a camera outage's alert read "2026-12-05" on the dashboard (its
+    period_key, the deadline's day that keeps it once) and "2026-12-01 to 2026-12-06" on the alerts
+    page (its own period, start to end). Both now print the alert's own period."""
+    outage = Alert.objects.create(
+        rule="outage_operating",
+        citation="ND 99-01.3-08-04(7)",
+        title="Table operated above $2 after a surveillance outage deadline",
+        organization=site.organization,
+        site=site,
+        period_key="2026-08-05",
+        period_start=date(2026, 8, 1),
+        period_end=date(2026, 8, 6),
+        action_required="Close the table or limit its wagers to $2.00.",
+        due_date=date(2026, 8, 5),
+        opened_at=datetime(2026, 8, 6, tzinfo=UTC),
+        subject="outage:1",
+    )
+    dashboard = _get(client, cast[Role.AUDITOR], f"/dashboard/?site={site.pk}").content.decode()
+    row = re.search(
+        rf'<tr><td>[^<]*</td><td>[^<]*</td><td><a href="/compliance/alerts/{outage.pk}/">.*?</tr>', dashboard
+    )
+    assert row and "<td>2026-08-01 to 2026-08-06</td>" in row.group(0) and "2026-08-05</td></tr>" not in row.group(0)
+    alerts = _get(client, cast[Role.AUDITOR], "/compliance/alerts/?quarter=2026Q3").content.decode()
+    assert re.search(
+        rf'data-alert="{outage.pk}".*?<td data-label="Period" class="alert-period">2026-08-01 to 2026-08-06</td>',
+        alerts,
+        re.S,
+    )
