@@ -2,12 +2,16 @@
 IOUs, tips, deposits (one late), a chip receipt and a physical count.
 
 Only the days the floor's demo built (`floor.demo.built_dates`) are counted, closed and
-deposited: a day a person entered is left to them. The bank follows the floor: its chips are
-what the trays are not (each day's ending chips = starting chips + the trays' openers - their
-closers, per denomination), players redeem at the cage the chips they took from the tables
-(the day's prizes, recorded as the night's redemptions), and the cash is counted a few dollars long or short now and then. So a
-day's cash long (short) is those few dollars, and trays plus bank never hold more chips than
-the chip inventory owns.
+deposited: a day a person entered is left to them. The bank follows the floor and the window:
+players take chips from the tables (what each tray paid, by value: its prizes), a few of them
+cash out at the window during the night and as it ends (the night's redemptions: the chips they
+hold, of the values the tables paid them, less a chip or two they keep for another night), a
+dealer's tips are chips from them too, and the bank's chips are what it had, less the fills it
+sent, plus the credits it took back and the chips redeemed at its window; its cash pays for
+those chips, and is counted a few dollars long or short now and then. So a day's cash long
+(short) is the change in the chips players hold (the daily report's reconciling line) and those
+few dollars; trays plus bank plus the players' chips are the chips the inventory owns, and the
+physical count finds the players' chips outstanding.
 
 Each record is dated inside the gaming day it belongs to, as the cage would have written it on
 the night (`_opened`, `_closed`): the starting count as the day opens, the ending count and the
@@ -27,9 +31,11 @@ acting as the demo people, so the audit log reads as if the floor did it.
 
 import random
 from collections import defaultdict
-from datetime import timedelta
+from dataclasses import dataclass, field
+from datetime import date, timedelta
 
 from django.db import transaction
+from django.db.models import Sum
 from django.utils import timezone
 
 from cardroom.models import ChipDenomination
@@ -45,10 +51,11 @@ from .models import (
     BankDeposit,
     ChipInventoryCount,
     ChipMovement,
-    ChipRedemption,
+    ChipRedemptionLine,
     IdealBank,
     Iou,
     TipDeclaration,
+    TipDeclarationLine,
     TipPolicy,
 )
 
@@ -78,6 +85,12 @@ RECEIVED = {
 }
 DESTROYED = {"nd": {100: 40, 500: 12}}
 COUNTED_DAYS_AGO = 7
+# What the players of a night keep of the chips they hold rather than cash them (a chip or two to
+# come back with): at most this many of each value. The rest is redeemed at the window.
+KEPT_AT_MOST = {10000: 0, 2500: 1, 500: 4, 100: 10}
+# A player's cash-out at the window: about this much, so a busy night has several.
+CASH_OUT_CENTS = (30_000, 80_000)
+MOST_CASH_OUTS = 8
 CASH_ERROR_DOLLARS = (-5, -3, -2, -1, 1, 2, 3, 4)  # now and then a few dollars long or short
 
 
@@ -164,9 +177,14 @@ def _bank_days(site, days, bank, cashier, gm, *, last_open: bool = False) -> Non
         return
     flows = _day_flows(site, days[0].gaming_date, days[-1].gaming_date)
     chips = _chips_before(site, days[0].gaming_date) or dict(bank[1])
+    held = players_chips(site, before=days[0].gaming_date)
     for index, day in enumerate(days):
-        _redeem_prizes(site, day, flows.get(day.gaming_date), cashier)
-        chips, profit = _bank_counts(site, day, bank[0], chips, flows.get(day.gaming_date), cashier)
+        flow = flows.get(day.gaming_date) or _Flow()
+        _add(held, flow.taken)
+        _add(held, flow.tips, -1)  # the dealers' tips: the players' chips, redeemed by the dealers
+        redeemed = _redeem_chips(site, day, held, cashier)
+        _add(held, redeemed, -1)
+        chips, profit = _bank_counts(site, day, bank[0], chips, flow, redeemed, cashier)
         if last_open and index == len(days) - 1:
             break  # closed, and deposited, by `close_last_night`
         _close_books(site, day, gm)
@@ -174,28 +192,37 @@ def _bank_days(site, days, bank, cashier, gm, *, last_open: bool = False) -> Non
         demo_progress.advance("days banked and closed")
 
 
+@dataclass(frozen=True)
+class _Flow:
+    """One day's flows at a site, amounts in cents, chips as {value: quantity}."""
+
+    drop: int = 0
+    taken: dict = field(default_factory=dict)  # what the trays paid players (openers + fills - credits - closers)
+    slips: dict = field(default_factory=dict)  # what the bank sent the tables (fills - credits)
+    tips: dict = field(default_factory=dict)  # dealers' tip chips declared that day and redeemed at the window
+    ious: int = 0  # change in IOUs lent out
+    tournament: int = 0  # the tournament's cash
+
+    @property
+    def tips_cents(self) -> int:
+        return _cents(self.tips)
+
+
 def _day_flows(site, first, last) -> dict:
-    """{gaming date: (drop, prizes, {chip value: openers - closers}, change in IOUs lent out,
-    tournament cash)}, amounts in cents. The tournament cash is the fees the cashier took into the
-    bank less the cash prizes paid from it (the demo tournament, played before the night's ending
-    count: `tournaments.demo`); a merchandise prize takes none (accounting.summaries.cash_figures)."""
+    """{gaming date: _Flow} of the site's days in [first, last]. The tournament cash is the fees
+    the cashier took into the bank less the cash prizes paid from it (the demo tournament, played
+    before the night's ending count: `tournaments.demo`); a merchandise prize takes none
+    (accounting.summaries.cash_figures)."""
     from accounting.published import daily_summaries, table_days
-    from floor.models import TableInventoryLine
 
     from .queries import bank_days
 
-    prizes, drops = defaultdict(int), defaultdict(int)
+    drops = defaultdict(int)
     for row in table_days([site.pk], first, last):
-        prizes[row.gaming_date] += row.custody.prizes_cents
         drops[row.gaming_date] += row.custody.drop_cents
-    trays = defaultdict(lambda: defaultdict(int))
-    lines = TableInventoryLine.objects.filter(
-        inventory__gaming_day__site=site,
-        inventory__gaming_day__gaming_date__range=(first, last),
-        inventory__kind__in=("opener", "closer"),
-    ).values_list("inventory__gaming_day__gaming_date", "inventory__kind", "value_cents", "quantity")
-    for day, kind, value, quantity in lines:
-        trays[day][value] += quantity if kind == "opener" else -quantity
+    taken = _chips_taken(site, gaming_date__range=(first, last))
+    slips = _chips_sent(site, gaming_date__range=(first, last))
+    tips = _tip_chips(site, gaming_date__range=(first, last))
     banks = bank_days([site.pk], first, last, jurisdictions={site.pk: site.jurisdiction})
     ious = {day: b.ious_net_cents - b.ious_net_start_cents for (_, day), b in banks.items()}
     played = {
@@ -203,8 +230,86 @@ def _day_flows(site, first, last) -> dict:
         for d in daily_summaries([site], first, last)
         if not d.tournaments.is_empty
     }
-    keys = set(prizes) | set(trays) | set(ious) | set(played)
-    return {day: (drops[day], prizes[day], dict(trays[day]), ious.get(day, 0), played.get(day, 0)) for day in keys}
+    keys = set(drops) | set(taken) | set(slips) | set(tips) | set(ious) | set(played)
+    return {
+        day: _Flow(
+            drops[day], taken.get(day, {}), slips.get(day, {}), tips.get(day, {}), ious.get(day, 0), played.get(day, 0)
+        )
+        for day in keys
+    }
+
+
+def _cents(chips: dict) -> int:
+    return sum(value * quantity for value, quantity in chips.items())
+
+
+def _add(into: dict, chips: dict, sign: int = 1) -> None:
+    for value, quantity in chips.items():
+        into[value] = into.get(value, 0) + sign * quantity
+
+
+def _by_day(rows) -> dict:
+    """{gaming date: {value: quantity}} of (gaming date, value, signed quantity) rows."""
+    days = defaultdict(lambda: defaultdict(int))
+    for day, value, quantity in rows:
+        days[day][value] += quantity
+    return {day: dict(chips) for day, chips in days.items()}
+
+
+def _chips_sent(site, **dates) -> dict:
+    """{gaming date: {value: fills - credits}}: the chips the bank sent the site's tables on its
+    closed days (the slips not voided), `dates` a lookup on the gaming date."""
+    from floor.models import SlipLine, SlipStep
+
+    lines = (
+        SlipLine.objects.filter(slip__site=site, slip__gaming_day__close__isnull=False)
+        .filter(**{f"slip__gaming_day__{k}": v for k, v in dates.items()})
+        .exclude(slip__steps__kind=SlipStep.Kind.VOID)
+        .values_list("slip__gaming_day__gaming_date", "slip__kind", "value_cents", "quantity")
+    )
+    return _by_day((day, value, quantity if kind == "fill" else -quantity) for day, kind, value, quantity in lines)
+
+
+def _chips_taken(site, **dates) -> dict:
+    """{gaming date: {value: quantity}}: the chips the site's trays paid players on its closed
+    days (openers + fills - credits - closers), `dates` a lookup on the gaming date."""
+    from floor.models import TableInventoryLine
+
+    lines = (
+        TableInventoryLine.objects.filter(
+            inventory__gaming_day__site=site,
+            inventory__gaming_day__close__isnull=False,
+            inventory__kind__in=("opener", "closer"),
+        )
+        .filter(**{f"inventory__gaming_day__{k}": v for k, v in dates.items()})
+        .values_list("inventory__gaming_day__gaming_date", "inventory__kind", "value_cents", "quantity")
+    )
+    taken = _by_day((day, value, quantity if kind == "opener" else -quantity) for day, kind, value, quantity in lines)
+    for day, chips in _chips_sent(site, **dates).items():
+        _add(taken.setdefault(day, {}), chips)
+    return taken
+
+
+def _tip_chips(site, **dates) -> dict:
+    """{gaming date: {value: quantity}}: the tip chips dealers declared at the site and redeemed."""
+    lines = TipDeclarationLine.objects.filter(declaration__site=site, declaration__redemption__isnull=False).filter(
+        **{f"declaration__{k}": v for k, v in dates.items()}
+    )
+    return _by_day(lines.values_list("declaration__gaming_date", "value_cents", "quantity"))
+
+
+def players_chips(site, *, before: date) -> dict:
+    """{value: quantity}: the chips the site's players hold as the gaming date `before` begins:
+    what its trays paid them on its closed days before it, less what they redeemed at the window
+    and gave the dealers as tips (never fewer than none)."""
+    held: dict = {}
+    for chips in _chips_taken(site, gaming_date__lt=before).values():
+        _add(held, chips)
+    for chips in _tip_chips(site, gaming_date__lt=before).values():
+        _add(held, chips, -1)
+    redeemed = ChipRedemptionLine.objects.filter(redemption__site=site, redemption__gaming_date__lt=before)
+    _add(held, dict(redeemed.values("value_cents").annotate(n=Sum("quantity")).values_list("value_cents", "n")), -1)
+    return {value: quantity for value, quantity in held.items() if quantity > 0}
 
 
 def _chips_before(site, gaming_date) -> dict | None:
@@ -234,51 +339,84 @@ def _paid_out(cash: dict, cents: int) -> dict:
     return result
 
 
-def _redeem_prizes(site, day, flow, cashier) -> None:
-    """Players cash at the window the chips they won: the day's prizes (what the tables paid out),
-    largest chips first, as the night's redemptions, so the redemption log explains the cash that
-    left the bank (`_bank_counts` pays the prizes out of its cash). None where the house has no
-    chips (a fees room) or the tables paid nothing out."""
+def _redeem_chips(site, day, held, cashier) -> dict:
+    """Players cash at the window the chips they hold (`held`: what the tables paid them, tonight
+    and on nights before, less what they redeemed or tipped): all but a chip or two of a value
+    they keep for another night (`KEPT_AT_MOST`), in a few cash-outs during the night and as it
+    ends (`_cash_outs`), so the redemption log explains the cash that left the bank (`_bank_counts`
+    pays it out of its cash) with chips the tables paid. Returns the night's redeemed chips: those
+    recorded before where the night has them; none where the house has no chips (a fees room)."""
     from accounting.published import books_closed
 
-    prizes = (flow or (0, 0))[1]
-    if (
-        prizes <= 0
-        or not house_chips(site)
-        or ChipRedemption.objects.filter(site=site, gaming_date=day.gaming_date).exists()
-        or books_closed(site, day.gaming_date)  # a night banked and closed before the demo recorded redemptions
-    ):
-        return
-    values = ChipDenomination.objects.filter(organization_id=site.organization_id, active=True).values_list(
-        "value_cents", flat=True
+    recorded = ChipRedemptionLine.objects.filter(redemption__site=site, redemption__gaming_date=day.gaming_date)
+    if recorded.exists():
+        return dict(recorded.values("value_cents").annotate(n=Sum("quantity")).values_list("value_cents", "n"))
+    if not house_chips(site) or books_closed(site, day.gaming_date):  # a night closed before the demo redeemed
+        return {}
+    active = set(
+        ChipDenomination.objects.filter(organization_id=site.organization_id, active=True).values_list(
+            "value_cents", flat=True
+        )
     )
-    chips, left = {}, prizes
-    for value in sorted(values, reverse=True):
-        chips[value], left = divmod(left, value)
-    if left:  # not made of the active chips (a small chip retired): the night keeps no redemption
-        return
-    services.redeem_chips(
-        acting_user=cashier,
-        site=site,
-        gaming_date=day.gaming_date,
-        chips={value: quantity for value, quantity in chips.items() if quantity},
-        at=_closed(day, 2),
-    )
+    rng = random.Random(f"{site.name}:redemptions:{day.gaming_date}")
+    chips = {}
+    for value in sorted(held, reverse=True):
+        if value in active and held[value] > 0:
+            kept = min(held[value], rng.randint(0, KEPT_AT_MOST.get(value, 0)))
+            if held[value] > kept:
+                chips[value] = held[value] - kept
+    for cash_out, at in _cash_outs(day, chips, rng):
+        services.redeem_chips(acting_user=cashier, site=site, gaming_date=day.gaming_date, chips=cash_out, at=at)
+    return chips
 
 
-def _bank_counts(site, day, cash, chips, flow, cashier) -> tuple[dict, int]:
+def _cash_outs(day, chips, rng) -> list[tuple[dict, object]]:
+    """The night's chips to redeem as a few players' cash-outs ({value: quantity}, moment): about
+    one per `CASH_OUT_CENTS`, each a share of every value, the first from three hours into the
+    night and the last a few minutes before the day closes (never after it)."""
+    total = _cents(chips)
+    if not total:
+        return []
+    count = max(1, min(MOST_CASH_OUTS, round(total / rng.randrange(*CASH_OUT_CENTS))))
+    weights = [rng.random() + 0.25 for _ in range(count)]
+    shares = [defaultdict(int) for _ in range(count)]
+    for value, quantity in sorted(chips.items(), reverse=True):
+        parts = [int(quantity * w / sum(weights)) for w in weights]
+        parts[rng.randrange(count)] += quantity - sum(parts)
+        for share, part in zip(shares, parts, strict=True):
+            share[value] += part
+    end = (day.closed_at or _opened(day, 8 * 60)) - timedelta(minutes=rng.randint(3, 12))
+    start = min(end, _opened(day, 3 * 60 + 30))
+    span = max(0, int((end - start).total_seconds() // 60))
+    moments = sorted({start + timedelta(minutes=rng.randint(0, span)) for _ in range(count - 1)}) + [end]
+    shares = [{v: q for v, q in share.items() if q > 0} for share in shares]
+    shares = [share for share in shares if share]
+    # as many moments as cash-outs: the extra ones (a share left empty, a moment drawn twice) go
+    # to the last cash-out, which ends the night
+    while len(moments) > len(shares):
+        moments.pop(0)
+    while len(shares) > len(moments):
+        _add(shares[-2], shares.pop())
+    return list(zip(shares, moments, strict=True))
+
+
+def _bank_counts(site, day, cash, chips, flow, redeemed, cashier) -> tuple[dict, int]:
     """Count the bank at the start and the end of the day; returns the ending chips and the
-    cash to deposit. Players redeemed the prizes' chips for cash, IOUs moved cash in or out, a
-    tournament's fees came in less its cash prizes, and one day in five the cash is a few dollars
-    off: the bank's cash grows by drop - prizes + tournament cash + that error (= AGP of the tables
-    and the tournaments + their merchandise prizes + error), the cash long (short) is the error."""
-    drop, prizes, trays, ious, tournament = flow or (0, 0, {}, 0, 0)
+    cash to deposit. The bank sent its fills and took back its credits, players redeemed chips
+    for cash (`redeemed`) and the dealers their tips, IOUs moved cash in or out, a tournament's
+    fees came in less its cash prizes, and one day in five the cash is a few dollars off: the
+    bank's cash grows by drop - redeemed + tournament cash + that error, the cash long (short) is
+    the change in the chips players hold (prizes - redeemed) and that error."""
     rng = random.Random(f"{site.name}:bank:{day.gaming_date}")
     error = rng.choice(CASH_ERROR_DOLLARS) * 100 if rng.random() < 0.2 else 0
-    ending_chips = {value: chips.get(value, 0) + trays.get(value, 0) for value in set(chips) | set(trays)}
+    ending_chips = dict(chips)
+    _add(ending_chips, flow.slips, -1)
+    _add(ending_chips, redeemed)
+    _add(ending_chips, flow.tips)
+    paid = _cents(redeemed) + flow.tips_cents
     counts = {
         "start": (cash, chips, _opened(day)),
-        "end": (_paid_out(cash, prizes + ious - error - tournament), ending_chips, _closed(day, 5)),
+        "end": (_paid_out(cash, paid + flow.ious - error - flow.tournament), ending_chips, _closed(day, 5)),
     }
     for kind, (counted_cash, counted_chips, at) in counts.items():
         if BankCount.objects.filter(site=site, gaming_date=day.gaming_date, kind=kind).exists():
@@ -292,7 +430,7 @@ def _bank_counts(site, day, cash, chips, flow, cashier) -> tuple[dict, int]:
             chips={v: q for v, q in counted_chips.items() if q > 0},
             at=at,
         )
-    return ending_chips, drop - prizes + tournament + error
+    return ending_chips, flow.drop - paid + flow.tournament + error
 
 
 def _close_books(site, day, manager) -> None:
@@ -401,7 +539,8 @@ def _chips_received(organization, gm, house_key) -> None:
 
 def _inventory_count(organization, sites, gm) -> None:
     """A physical count a week ago: each site's bank (its ending count) and trays (their last
-    closers) as the demo recorded them that day, the rest in storage; nothing outstanding."""
+    closers) as the demo recorded them that day, the rest in storage but the chips the players
+    held that night (`players_chips`): the count finds those outstanding."""
     from .queries import chip_book
 
     if ChipInventoryCount.objects.filter(organization=organization).exists():
@@ -410,6 +549,8 @@ def _inventory_count(organization, sites, gm) -> None:
     locations = []
     in_use = defaultdict(int)
     for site in sites.values():
+        for value, quantity in players_chips(site, before=counted_on + timedelta(days=1)).items():
+            in_use[value] += quantity  # with players: neither counted in the bank nor in storage
         for location, chips in (
             ("bank", _chips_before(site, counted_on + timedelta(days=1))),
             ("trays", _trays(site, counted_on)),

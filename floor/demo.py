@@ -14,7 +14,9 @@ yet; a site with a gaming day left open (a person's) gets no new day. Determinis
 random choices are seeded by the site and the date.
 
 The play keeps the trays near their par: each night a table pays out in chips what players
-take away (the prizes, which the counts demo turns into a drop at a plausible hold), a fill
+take away (the prizes, which the counts demo turns into a drop at a plausible hold; never a
+negative number of chips of a value, so players only ever hold, and redeem, chips the tables
+paid them), a fill
 tops the tray up to par when a denomination runs low, and a credit sends back what piles up.
 So the trays never grow past the chips the house owns, and every prize comes from play.
 """
@@ -332,11 +334,14 @@ def _payouts(start, index, nightly, rng) -> list[tuple[datetime, int]]:
 
 
 def _pay_out(tray: dict[int, int], cents: int, rng) -> None:
-    """Players take `cents` net from the tray: mostly green and red chips; the whites the
-    players lose pile up (their share can be negative). Never more chips than the tray holds
-    (a tray without greens, as at a $5 maximum, pays in reds and whites)."""
-    greens = min(tray.get(2500, 0), round(cents * rng.uniform(0.55, 0.8) / 2500))
-    reds = min(tray.get(500, 0), round(cents * rng.uniform(0.25, 0.4) / 500))
+    """Players take `cents` net from the tray: mostly green and red chips, the rest in whites.
+    Never a negative share of a value: players hand the tray back only chips they took from it
+    (they buy no chips at the cage), so what a night's players take away, and may redeem, is
+    chips of every value the tray paid (`cage.demo`: the redemptions and the chips players keep).
+    Never more chips than the tray holds (a tray without greens, as at a $5 maximum, pays in reds
+    and whites)."""
+    greens = min(tray.get(2500, 0), round(cents * rng.uniform(0.55, 0.8) / 2500), cents // 2500)
+    reds = min(tray.get(500, 0), round(cents * rng.uniform(0.25, 0.4) / 500), (cents - 2500 * greens) // 500)
     ones = (cents - 2500 * greens - 500 * reds) // 100
     tray[2500] = tray.get(2500, 0) - greens
     tray[500] = tray.get(500, 0) - reds
