@@ -22,6 +22,7 @@ def load_short_demo(weeks: int = DEMO_WEEKS) -> dict:
     for key, site in demo["sites"].items():
         days = [d for d in demo_days(key, site, today) if (today - d).days <= 7 * weeks]
         build_demo_custody(site, days=days, people=people_at(site))
-    for extend in (counts, tournaments, cage, surveillance):  # as load_demo: the tournament before the bank count
+    # as load_demo: the site's surveillance before the rest, the tournament before the bank count
+    for extend in (surveillance, counts, tournaments, cage):
         extend(demo)
     return demo

@@ -157,12 +157,15 @@ def _extensions():
     """The domain apps' demo builders, in dependency order: the Washington and New York packs'
     organizations, sites, tables and chips first (the approvals and fees demos look them up), their
     game approvals (which make Spokane's and Kingston's tables), then custody (gaming days, slips)
-    at North Dakota's, Spokane's and Kingston's sites (`cardroom.pack_demo.houses`),
-    then the counts of those days' boxes, the fee collections and Kingston's sessions (before
-    their books close), the tournament (played on the busy site's last night, before the cage
-    counts its bank, whose ending count holds its fees less its cash prize), the cage (bank counts,
-    closing the books, deposits; that last night left open), the books (the previous quarter filed, one amendment, then that last night closed), the
-    surveillance records; the compliance checks as the schedule runs them (compliance.demo); last, the
+    at North Dakota's, Spokane's and Kingston's sites (`cardroom.pack_demo.houses`), then the
+    surveillance records (the busy site's surveillance status, equipment, outages and the review log
+    of those nights: facts of the site a later record or report reads, so the filed quarterly
+    return says the site requires surveillance as its surveillance page does), then the counts of
+    those days' boxes, the fee collections and Kingston's sessions (before their books close), the
+    tournament (played on the busy site's last night, before the cage counts its bank, whose ending
+    count holds its fees less its cash prize), the cage (bank counts, closing the books, deposits;
+    that last night left open), the books (the previous quarter filed, one amendment, then that
+    last night closed); the compliance checks as the schedule runs them (compliance.demo); last, the
     state's registry receiving the filed quarters with their amendments and PDFs, and the chain
     head (statefiling.demo). The previous quarter's quarterly reports (reports.demo) come just
     before the books file it: a return's document is the report it was filed with."""
@@ -183,13 +186,13 @@ def _extensions():
         ("Washington and New York packs", packs),
         ("game approvals", approvals),
         ("gaming days and slips", custody),
+        ("surveillance records", surveillance),  # before any report reads the site's surveillance
         ("drop counts", counts),
         ("fee collections and games-of-chance sessions", fees),
         ("tournament, on the busy site's last night", tournaments),
         ("cage: bank counts, closed books, deposits", cage),
         ("the previous quarter's quarterly reports, before its filing", quarterly_reports),
         ("quarterly books", books),
-        ("surveillance records", surveillance),
         ("compliance checks, as the nightly schedule runs them", compliance),
         ("the state's registry: filings received, anchors", state_registry),
     )
