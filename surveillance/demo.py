@@ -8,12 +8,15 @@ floor's demo, because the daily review log covers the days with dealer shifts.
 
 It records: the site's surveillance status; a camera and a dome on every regularly located
 table, a recording unit and a time and date generator for the site, each with an approved
-sample recording; a daily review log entry for every table and day of activity, all clear (the
-field of view too where the site's pack asks it, ND 99-01.3-08-04(1)(c)), and the recordings
-of the last week of activity, of the days the floor's demo built (a day a person entered is
-theirs to log); one camera outage repaired in time and one recorder
-outage repaired after its deadline; and the low-hold video review program of the previous
-quarter, from the day after it ended, with each week's reviews of the weeks begun.
+sample recording; one camera outage repaired in time and one recorder outage repaired after its
+deadline (`OUTAGES`); a daily review log entry for every table and day of activity, all clear
+(the field of view too where the site's pack asks it, ND 99-01.3-08-04(1)(c)) but where the
+table's camera or recorder was out while it played: that review finds what the outage is (the
+camera not recording, no clear picture, no unobstructed view) and says so, written while the
+outage is open, before its repair, so it opens no second outage; the recordings of the last week
+of activity, of the days the floor's demo built (a day a person entered is theirs to log); and
+the low-hold video review program of the previous quarter, from the day after it ended, with
+each week's reviews of the weeks begun.
 
 Idempotent: each step looks for what it would create first, so running it again (on any
 day) adds only review log entries for new days of activity.
@@ -42,8 +45,9 @@ def build_demo_surveillance(site: Site, *, people: dict) -> None:
     with transaction.atomic():
         _status(acting, site, today)
         _equipment(acting, site, today)
-        _review_log_and_recordings(acting, site, people)
         _outages(acting, site, today)
+        _review_log_and_recordings(acting, site, people)  # while the outages are open: reviewed as they were
+        _repairs(acting, site)
         _program(acting, site, today, people)
         _special_events(acting, site, today)
 
@@ -143,18 +147,20 @@ def _review_log_and_recordings(acting, site, people) -> None:
     recorded = set(Recording.objects.filter(table__site=site).values_list("table_id", "gaming_date"))
     days = _activity_days(site)
     recent = sorted({day for _, day in days})[-7:]
+    down = _outages_by_table(site)
     for (table_id, day), (first, last) in sorted(days.items(), key=lambda item: item[0][1]):
         table = tables[table_id]
         if (table_id, day) not in logged:
+            out = [o for o, began, ended in down.get(table_id, ()) if began < last and (ended is None or ended > first)]
             services.add_review_log_entry(
                 acting_user=acting,
                 table=table,
                 gaming_date=day,
-                camera_recording=True,
-                unobstructed_view=True,
-                clear_picture=True,
+                camera_recording=not any(o.kind == Outage.Kind.RECORDER for o in out),
+                unobstructed_view=not any(o.kind == Outage.Kind.VIEW for o in out),
+                clear_picture=not any(o.kind == Outage.Kind.CAMERA for o in out),
                 field_of_view=True if FIELD_OF_VIEW.applies(site) else None,  # asked where the pack states it
-                notes="",
+                notes=" ".join(_outage_note(site, o) for o in out),
             )
         if day in recent and (table_id, day) not in recorded and last > first:
             services.record_recording(
@@ -169,42 +175,72 @@ def _review_log_and_recordings(acting, site, people) -> None:
             )
 
 
+# The demo's outages: (the first or the last of the site's first two tables, kind, days before
+# today it began, at 19:00, what was wrong, days until its repair, the repair). The recorder's is
+# within the last week: the custody it caps is built before it (load_demo, and tests.api.demo's
+# first week), so no later-built day meets its $2 limit (08-04(7)); its repair comes after the
+# deadline, the camera's in time.
+OUTAGES = (
+    (0, Outage.Kind.CAMERA, 20, "picture rolling", 1, "Loose BNC connector reseated"),
+    # What was done, and no more: the table ran past the deadline at its own limits, which the
+    # outage alert names (ND 99-01.3-08-04(7): closed or limited to $2 until repaired).
+    (-1, Outage.Kind.RECORDER, 6, "recorder drops frames", 5, "Hard disk replaced, after the deadline"),
+)  # fmt: skip
+
+
 def _outages(acting, site, today) -> None:
+    """Report the demo's outages (`OUTAGES`), once; their repairs come after the review log
+    entries of the days they cover (`_repairs`)."""
     if Outage.objects.filter(table__site=site, description__startswith=DEMO_MARK).exists():
         return
     tables = list(_tables(site)[:2])
     if not tables:
         return
-    in_time = services.report_outage(
-        acting_user=acting,
-        table=tables[0],
-        kind=Outage.Kind.CAMERA,
-        began_at=_local(site, today - timedelta(days=20), 19),
-        description=f"{DEMO_MARK} picture rolling",
-    )
-    services.record_outage_repair(
-        acting_user=acting,
-        outage=in_time,
-        repaired_at=in_time.began_at + timedelta(days=1),
-        description="Loose BNC connector reseated",
-    )
-    late = services.report_outage(
-        acting_user=acting,
-        table=tables[-1],
-        kind=Outage.Kind.RECORDER,
-        # Within the last week: the custody it caps is built before it (load_demo, and
-        # tests.api.demo's first week), so no later-built day meets its $2 limit (08-04(7)).
-        began_at=_local(site, today - timedelta(days=6), 19),
-        description=f"{DEMO_MARK} recorder drops frames",
-    )
-    services.record_outage_repair(
-        acting_user=acting,
-        outage=late,
-        repaired_at=late.began_at + timedelta(days=5),
-        # What was done, and no more: the table ran past the deadline at its own limits, which the
-        # outage alert names (ND 99-01.3-08-04(7): closed or limited to $2 until repaired).
-        description="Hard disk replaced, after the deadline",
-    )
+    for index, kind, days_ago, what, _, _ in OUTAGES:
+        services.report_outage(
+            acting_user=acting,
+            table=tables[index],
+            kind=kind,
+            began_at=_local(site, today - timedelta(days=days_ago), 19),
+            description=f"{DEMO_MARK} {what}",
+        )
+
+
+def _planned_repair(outage) -> tuple[datetime, str] | None:
+    """When the demo repairs one of its outages, and how (`OUTAGES`); None for a person's."""
+    for _, kind, _, what, days, repair in OUTAGES:
+        if outage.kind == kind and outage.description == f"{DEMO_MARK} {what}":
+            return outage.began_at + timedelta(days=days), repair
+    return None
+
+
+def _repairs(acting, site) -> None:
+    """Repair each of the demo's outages not yet repaired, as `OUTAGES` says."""
+    for outage in queries.open_outages(site).filter(description__startswith=DEMO_MARK):
+        planned = _planned_repair(outage)
+        if planned is not None and planned[0] <= timezone.now():
+            services.record_outage_repair(
+                acting_user=acting, outage=outage, repaired_at=planned[0], description=planned[1]
+            )
+
+
+def _outages_by_table(site) -> dict:
+    """{table id: [(outage, began, ended)]}: every outage at the site, ended by its repair, the
+    demo's by its planned one (`OUTAGES`), else None (still out)."""
+    down: dict = {}
+    for outage in Outage.objects.filter(table__site=site).select_related("repair"):
+        repair = getattr(outage, "repair", None)
+        planned = _planned_repair(outage)
+        ended = repair.repaired_at if repair is not None else planned[0] if planned else None
+        down.setdefault(outage.table_id, []).append((outage, outage.began_at, ended))
+    return down
+
+
+def _outage_note(site, outage) -> str:
+    """What the review says of an outage it finds open while the table played."""
+    began = outage.began_at.astimezone(ZoneInfo(site.time_zone))
+    what = outage.description.removeprefix(DEMO_MARK).strip().rstrip(".")
+    return f"Outage open since {began:%Y-%m-%d %H:%M} ({outage.get_kind_display().lower()}): {what}."
 
 
 def _program(acting, site, today, people) -> None:

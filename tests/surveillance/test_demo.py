@@ -12,6 +12,7 @@ from core import moments
 from core.audit_verify import verify_chain
 from core.periods import Quarter
 from floor.demo import mark_built
+from floor.models import DealerShift
 from surveillance import models, queries
 from surveillance.demo import build_demo_surveillance
 
@@ -153,3 +154,39 @@ def test_play_starting_just_after_the_opening_is_recorded_from_the_opening(play_
     ]
     assert opened and all(started >= opening for started, opening in opened), opened
     assert any(started == opening for started, opening in opened), opened
+
+
+def test_a_table_reviewed_while_its_camera_or_recorder_was_out_is_not_reviewed_as_clear(demo):
+    """The daily review of a table the demo's own outage covered while it played finds what the
+    outage is and says so (an auditor read "Recording yes / Unobstructed yes / Clear yes" for
+    table 2 on each night its recorder dropped frames); written while the outage was open, it
+    opens no second outage. The other days' reviews are all clear."""
+    site = demo["sites"]["busy"]
+    build_demo_surveillance(site, people=demo["people"])
+    outages = list(models.Outage.objects.filter(table__site=site).select_related("repair"))
+    assert len(outages) == 2 and all(o.repair.repaired_at > o.began_at for o in outages)
+    spans = {}
+    for table_id, started_at, ended_at in DealerShift.objects.filter(table__site=site).values_list(
+        "table_id", "started_at", "ended_at"
+    ):
+        key = (table_id, queries.gaming_date_of(site, started_at))
+        first, last = spans.get(key, (started_at, ended_at))
+        spans[key] = (min(first, started_at), max(last, ended_at))
+    during = 0
+    for entry in models.ReviewLogEntry.objects.filter(site=site):
+        first, last = spans[(entry.table_id, entry.gaming_date)]
+        out = [
+            o for o in outages if o.table_id == entry.table_id and o.began_at < last and o.repair.repaired_at > first
+        ]
+        if not out:
+            assert entry.all_clear and entry.notes == "", entry.gaming_date
+            continue
+        during += 1
+        [outage] = out
+        found = {
+            models.Outage.Kind.RECORDER: not entry.camera_recording,
+            models.Outage.Kind.CAMERA: not entry.clear_picture,
+        }
+        assert found[outage.kind] and not entry.all_clear, (entry.gaming_date, outage.kind)
+        assert "Outage open since" in entry.notes and outage.description.removeprefix("Demo: ") in entry.notes
+    assert during  # the fixture's table 2 played while its recorder dropped frames
