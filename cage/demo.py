@@ -1,5 +1,7 @@
 """Demo cage records for `make run`: bank counts for every gaming day the demo built, a few
-IOUs, tips, deposits (one late), a chip receipt and a physical count.
+IOUs, the players' chip redemptions, deposits (one late), a chip receipt and a physical count.
+The tips a dealer declares and redeems are the floor's demo's, at the end of the dealer's shift
+(`floor.demo._declare_tips`); the bank pays them out of its cash and takes their chips in.
 
 Only the days the floor's demo built (`floor.demo.built_dates`) are counted, closed and
 deposited: a day a person entered is left to them. The bank follows the floor and the window:
@@ -14,9 +16,9 @@ few dollars; trays plus bank plus the players' chips are the chips the inventory
 physical count finds the players' chips outstanding.
 
 Each record is dated inside the gaming day it belongs to, as the cage would have written it on
-the night (`_opened`, `_closed`): the starting count as the day opens, the ending count and the
-tips as it closes, the IOUs during play. Entered now, they are marked entered late, as the
-floor's and the counts' demo records of past nights are.
+the night (`_opened`, `_closed`): the starting count as the day opens, the redemptions during
+the night and before it closes, the ending count as it closes, the IOUs during play. Entered now,
+they are marked entered late, as the floor's and the counts' demo records of past nights are.
 
 The busy North Dakota site's last demo night is counted here but its books are closed by the
 books' demo (`close_last_night`, from `accounting.demo_books`) once it has filed the previous
@@ -54,7 +56,6 @@ from .models import (
     ChipRedemptionLine,
     IdealBank,
     Iou,
-    TipDeclaration,
     TipDeclarationLine,
     TipPolicy,
 )
@@ -138,7 +139,8 @@ def bank_house(house, *, last_night_open: bool = False) -> None:
                 .select_related("close")
                 .order_by("gaming_date")
             )
-            _ious_and_tips(site, days, people, cashier, ious=house_key == "nd")  # before the books close
+            if house_key == "nd":
+                _ious(site, days, cashier)  # before the books close
             _bank_days(site, days, BANKS[key], cashier, gm, last_open=last_night_open and key == AMENDED_SITE)
         _inventory_count(organization, sites, gm)
 
@@ -468,15 +470,9 @@ def _deposit(site, day, index, amount_cents, cashier) -> None:
     )
 
 
-def _ious_and_tips(site, days, people, cashier, *, ious: bool) -> None:
+def _ious(site, days, cashier) -> None:
     if not days or Iou.objects.filter(site=site).exists():
         return
-    if ious:
-        _ious(site, days, cashier)
-    _tips(site, days, people, cashier)
-
-
-def _ious(site, days, cashier) -> None:
     first, last = days[0], days[-1]
     iou = services.lend_iou(
         acting_user=cashier,
@@ -499,20 +495,6 @@ def _ious(site, days, cashier) -> None:
         note="Extra twenties for a busy night",
         at=_opened(last, 60),
     )
-
-
-def _tips(site, days, people, cashier) -> None:
-    dealer = people["dealer"]
-    if (
-        not dealer.memberships.filter(site=site).exists()
-        or TipDeclaration.objects.filter(site=site, total_cents__gt=0).exists()
-    ):
-        return
-    last = days[-1]  # declared at the end of the dealer's shift, as the day closes, and redeemed then
-    declaration = services.declare_tips(
-        acting_user=dealer.user, site=site, gaming_date=last.gaming_date, chips={100: 14, 500: 2}, at=_closed(last, 2)
-    )
-    services.redeem_tips(acting_user=cashier, declaration=declaration, dealer=dealer, at=_closed(last, 4))
 
 
 def _chips_received(organization, gm, house_key) -> None:

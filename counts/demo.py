@@ -4,7 +4,8 @@ Spokane and Kingston by their organizations' count teams, `cardroom.pack_demo.CA
 Runs after the floor's demo (which creates the gaming days, dealer shifts and slips) and
 counts the days it built (`floor.demo.built_dates`; a day a person entered is theirs to
 count): each table in play that day, the paddlewheel too, gets its box removed by the site's
-shift manager, counted blind by both members, and signed. Where the pack's law tracks each
+shift manager as the night's play ends, before the day closes (by the end of the day's activity,
+ND 99-01.3-08-14(1)), counted blind by both members in the morning, and signed. Where the pack's law tracks each
 dealer's percent-of-hold (ND 99-01.3-08-04(8)) the site exchanges its boxes at each dealer change:
 each shift's own box, placed as the dealer sits down and removed at the change (the floor's demo
 counts the tray there), so each shift's hold is separable (accounting.dealer_hold). A few counts differ and are
@@ -136,7 +137,7 @@ def _count_day(site, key, day, people, crew, *, first_of_site: bool) -> None:
     shift, escort = crew
     first, second = people["count1"], people["count2"]
     start, end = queries.gaming_day_bounds(site, day.gaming_date)
-    removed_at = end - timedelta(hours=3, minutes=30)
+    removed_at = _boxes_removed_at(day) or end - timedelta(hours=3, minutes=30)
     rng = random.Random(f"{site.name}-{day.gaming_date}")
     custody = {"shift": shift, "escort": escort, "key_holder": first, "manager": people["gm"]}
     if queries.box_exchange(site) == BoxExchange.DEALER_SHIFT:
@@ -146,7 +147,7 @@ def _count_day(site, key, day, people, crew, *, first_of_site: bool) -> None:
         # the day's first moment (6:00 a.m.), hours before the day was opened.
         drops = [(_remove_box(day, table, None, day.opened_at, removed_at, custody), None) for table in tables]
     prizes = _prizes(site, day)
-    count_at = removed_at + timedelta(minutes=20)
+    count_at = max(removed_at, end - timedelta(hours=3, minutes=30)) + timedelta(minutes=20)  # in the morning
     session = services.open_count_session(
         acting_user=first.user, site=site, gaming_date=day.gaming_date, members=[first, second], at=count_at
     )
@@ -175,6 +176,32 @@ def _count_day(site, key, day, people, crew, *, first_of_site: bool) -> None:
         )
 
 
+# A used box comes off its table by the end of the day's activity (ND 99-01.3-08-14(1)): this long
+# after the table's play ended (its closer, the last dealer's shift), and before the day closes.
+REMOVED_AFTER_PLAY = timedelta(minutes=10)
+
+
+def _boxes_removed_at(day):
+    """When the shift manager removes the night's last boxes: `REMOVED_AFTER_PLAY` after the
+    night's play ended (the last closer or dealer shift end), never after the day closed; None
+    when the day records no end of play."""
+    from django.db.models import Max
+
+    from floor.models import DealerShift, TableInventory
+
+    ends = [
+        TableInventory.objects.filter(gaming_day=day, kind=TableInventory.Kind.CLOSER).aggregate(m=Max("counted_at"))[
+            "m"
+        ],
+        DealerShift.objects.filter(gaming_day=day).aggregate(m=Max("ended_at"))["m"],
+    ]
+    ends = [end for end in ends if end is not None]
+    if not ends:
+        return None
+    removed_at = max(ends) + REMOVED_AFTER_PLAY
+    return removed_at if day.closed_at is None else min(removed_at, day.closed_at)
+
+
 def _prizes(site, day) -> dict:
     """What each tray paid out that day: by dealer shift id (the shift's own span, where the tray
     was counted at its changes) and by (None, table id) for the whole table-day."""
@@ -189,7 +216,8 @@ def _prizes(site, day) -> dict:
 def _exchange_at_dealer_changes(day, tables, removed_at, custody) -> list[tuple]:
     """A box a dealer shift (ND 99-01.3-08-04(8): each dealer's percent-of-hold): placed as the
     dealer sits down, removed at the change (the next shift's start) or, the night's last, with
-    the other boxes after the close. [(drop, shift id)] in the order removed."""
+    the other boxes as play ends, before the day closes (`_boxes_removed_at`). [(drop, shift id)]
+    in the order removed."""
     from floor.models import DealerShift
 
     removals = []

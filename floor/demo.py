@@ -39,6 +39,10 @@ from .models import GamingDay
 
 OPEN_AT = time(18, 0)  # local: the evening session; the business day runs past midnight
 SESSION = timedelta(hours=7, minutes=30)
+CLOSE_AFTER_PLAY = timedelta(minutes=30)  # the day closes half an hour after the closers
+# One dealer's tips of the demo (`_declare_tips`), redeemed at the window this long after the shift.
+TIPS_DECLARED = [{"denomination": 100, "quantity": 14}, {"denomination": 500, "quantity": 2}]
+TIPS_REDEEMED_AFTER = timedelta(minutes=10)
 MAX_TABLES = 6
 # A table's par tray, $1,800 (domain.md section 8: $1,000-$3,000 in $1, $5 and $25 chips).
 TRAY_PAR = {100: 200, 500: 120, 2500: 40}
@@ -124,13 +128,14 @@ def build_demo_custody(
     existing = set(GamingDay.objects.filter(site=site).values_list("gaming_date", flat=True))
     created = 0
     closers: dict[int, dict[int, int]] = {}  # table id -> its last closer's chips, as this run counted them
-    for gaming_date in sorted(set(days) - existing):
+    nights = [d for d in sorted(set(days) - existing) if _over(site, d)] if tables else []
+    tipped = nights[-1] if nights and not _tips_declared(site) else None  # the one night a dealer holds tips
+    for gaming_date in nights:
         start = _session_start(site, gaming_date)
-        if not _over(site, gaming_date) or not tables:
-            continue
         rng = random.Random(f"{site.name}:{gaming_date}")
+        play = (nightly_payout_cents, tray_par, gaming_date == tipped)
         with transaction.atomic():
-            _build_day(site, gaming_date, start, tables, cast, rng, closers, (nightly_payout_cents, tray_par))
+            _build_day(site, gaming_date, start, tables, cast, rng, closers, play)
         created += 1
         demo_progress.advance("gaming days")
     return created
@@ -179,7 +184,7 @@ def _tables_tonight(tables, gaming_date, rng) -> list[Table]:
 
 
 def _build_day(site, gaming_date, start, tables, cast, rng, closers, play) -> None:
-    nightly, par = play
+    nightly, par, tipped = play
     boss = cast.shift_manager.user
     day = services.open_gaming_day(
         acting_user=boss, site=site, gaming_date=gaming_date, at=start - timedelta(minutes=30)
@@ -188,11 +193,10 @@ def _build_day(site, gaming_date, start, tables, cast, rng, closers, play) -> No
     in_play = [t for t in _tables_tonight(tables, gaming_date, rng) if _may_run(t, start)]
     table_days = [_open_table(t, start, cast, rng, closers.get(t.pk), par) for t in in_play]
     _schedule_rotations(table_days, start, cast, rng)
-    _play_day(day, table_days, start, cast, rng, nightly)
+    _play_day(day, table_days, start, cast, rng, nightly, tipped=tipped)
     closers.update({td.table.pk: {v: q for v, q in td.tray.items() if q > 0} for td in table_days})
-    close_at = start + SESSION + timedelta(minutes=30)
-    _carry_boxes(boss, day, close_at)
-    services.close_gaming_day(acting_user=boss, gaming_day=day, at=close_at)
+    _carry_boxes(boss, day, start + SESSION + timedelta(minutes=1))  # as play ends, after the closers
+    services.close_gaming_day(acting_user=boss, gaming_day=day, at=start + SESSION + CLOSE_AFTER_PLAY)
 
 
 def _may_run(table, start) -> bool:
@@ -213,10 +217,15 @@ def _may_run(table, start) -> bool:
     return True
 
 
-# Why the demo's shift manager carries the drop boxes past the close: the count team's demo
-# (counts.demo, which runs after this one) removes and counts them after the close. Cited by
-# the site's pack (ND 99-01.3-08-14(1); "House control" at a Washington or New York site).
-BOXES_CARRIED = "Boxes go to the office safe after the close and are counted by the count team in the morning ({})."
+# Why the demo's shift manager carries the drop boxes past the close: as play ends the boxes come
+# off the tables, escorted to the office safe before the day closes (the count team's demo,
+# counts.demo, which runs after this one, records their removal then), and the count team counts
+# them in the morning. Cited by the site's pack (ND 99-01.3-08-14(1); "House control" at a
+# Washington or New York site).
+BOXES_CARRIED = (
+    "Boxes come off the tables as play ends and go to the office safe before the day closes; the count team "
+    "counts them in the morning ({})."
+)
 
 
 def _carry_boxes(boss, day, at) -> None:
@@ -291,10 +300,11 @@ def _schedule_rotations(table_days, start, cast, rng) -> None:
             table_days[index].changes.append((moment, dealer))
 
 
-def _play_day(day, table_days, start, cast, rng, nightly) -> None:
+def _play_day(day, table_days, start, cast, rng, nightly, *, tipped: bool = False) -> None:
     """Seat each dealer (with a tray count at each change), play every half hour (the tray
     pays out; a fill or a credit when the tray calls for one), all in time order across tables
-    (so slip numbers follow time, 08-05(2)), then count the closers."""
+    (so slip numbers follow time, 08-05(2)), the dealers' tips declared (`_declare_tips`), then
+    count the closers."""
     events = []
     for index, table_day in enumerate(table_days):
         events += [(at, 0, "seat", table_day, dealer) for at, dealer in table_day.changes]
@@ -308,7 +318,7 @@ def _play_day(day, table_days, start, cast, rng, nightly) -> None:
             top_up = table_day is table_days[0] and not table_day.fills and at >= start + SESSION * 2 / 3
             _fill_or_credit(table_day, at, cast, rng, top_up=top_up)
     _send_back_a_stack(table_days[0], start + SESSION - timedelta(minutes=8), cast)
-    _declare_no_tips(day, table_days, start)
+    _declare_tips(day, table_days, start, cast, tipped=tipped)
     for table_day in table_days:
         services.record_table_inventory(
             acting_user=cast.shift_manager.user,
@@ -365,22 +375,51 @@ def _stacks(quantity: int, value: int, up: bool = True) -> int:
     return -(-quantity // stack) * stack if up else quantity // stack * stack
 
 
-def _declare_no_tips(day, table_days, start) -> None:
-    """Each dealer of the day declares their tips (none) before the closers end their last
-    shifts, so the tips check of ND 99-01.3-08-06(3) finds them in order. The cage's demo adds a
-    declared and redeemed amount for one dealer. (A demo builder is wiring: it may call the cage.)"""
+def _last_shift_ends(table_days, start) -> dict:
+    """{dealer: the moment their last shift of the day ends}: relieved by the table's next change,
+    or the table's closer (`start + SESSION`)."""
+    ends = {}
+    for table_day in table_days:
+        changes = table_day.changes
+        for (_, dealer), following in zip(changes, [*changes[1:], (start + SESSION, None)], strict=True):
+            ends[dealer] = max(ends.get(dealer, following[0]), following[0])
+    return ends
+
+
+def _declare_tips(day, table_days, start, cast, *, tipped: bool = False) -> None:
+    """Each dealer of the day declares the tips they hold as their last shift ends (at the
+    relief, or at the closer), so the tips check of ND 99-01.3-08-06(3) finds them in order: none,
+    but on the `tipped` night, where the first dealer still seated at the close declares
+    `TIPS_DECLARED` and redeems them at the window after that shift ended, before leaving and
+    before the day closes (`TIPS_REDEEMED_AFTER`; the cage's demo pays them out of the bank's cash
+    and takes the chips in). (A demo builder is wiring: it may call the cage.)"""
     from cage import services as cage
 
-    site = day.site
-    dealers = {dealer for table_day in table_days for _, dealer in table_day.changes}
-    for dealer in sorted(dealers, key=lambda e: e.pk):
-        cage.declare_tips(
+    site, ends = day.site, _last_shift_ends(table_days, start)
+    at_close = [d for d in sorted(ends, key=lambda e: e.pk) if ends[d] == start + SESSION]
+    tipper = at_close[0] if tipped and at_close else None
+    for dealer in sorted(ends, key=lambda e: e.pk):
+        declaration = cage.declare_tips(
             acting_user=dealer.user,
             site=site,
             gaming_date=day.gaming_date,
-            chips=[],
-            at=start + SESSION - timedelta(minutes=5),
+            chips=TIPS_DECLARED if dealer == tipper else [],
+            at=ends[dealer],
         )
+        if dealer == tipper:
+            cage.redeem_tips(
+                acting_user=cast.cashier.user,
+                declaration=declaration,
+                dealer=dealer,
+                at=ends[dealer] + TIPS_REDEEMED_AFTER,
+            )
+
+
+def _tips_declared(site) -> bool:
+    """Does a dealer at the site hold tips declared already (a night the demo tipped, or a person's)?"""
+    from cage.models import TipDeclaration
+
+    return TipDeclaration.objects.filter(site=site, total_cents__gt=0).exists()
 
 
 def _seat(table_day, at, dealer, cast) -> None:

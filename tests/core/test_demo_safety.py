@@ -374,3 +374,37 @@ def test_every_demo_record_of_a_night_is_dated_inside_its_gaming_day(now):
     assert {d.site.jurisdiction for d in drops} >= {"ND", "WA-HB", "NY"}
     early = [(d.site.name, d.gaming_date, d.placed_at) for d in drops if d.placed_at < opened[d.site_id, d.gaming_date]]
     assert early == []
+    _the_nights_acts_are_done_by_its_close()
+
+
+def _the_nights_acts_are_done_by_its_close() -> None:
+    """What a night asks before it ends is done by the day's close: each used box is removed by
+    the end of the day's activity (ND 99-01.3-08-14(1); an auditor read boxes removed at 2:30
+    a.m. under a day closed at 2:00 a.m.), a dealer's tips are declared as the shift ends and
+    redeemed at the window after it, before the close (08-06(3); an auditor read a redemption
+    after the close), and players cash their chips before it."""
+    from cage.models import ChipRedemption, TipDeclaration
+    from counts.models import Drop
+    from floor.models import DealerShift
+
+    closed = {(d.site_id, d.gaming_date): d.closed_at for d in GamingDay.objects.select_related("close")}
+    assert all(closed.values())  # every demo night is closed
+    late = [(d.site_id, d.gaming_date, d.removal.removed_at) for d in Drop.objects.select_related("removal")
+            if d.removal.removed_at > closed[d.site_id, d.gaming_date]]  # fmt: skip
+    assert late == []
+    ends = defaultdict(list)
+    for dealer, day, site, ended in DealerShift.objects.values_list(
+        "dealer_id", "gaming_day__gaming_date", "gaming_day__site_id", "ended_at"
+    ):
+        ends[(dealer, site, day)].append(ended)
+    tips = list(TipDeclaration.objects.select_related("redemption"))
+    assert any(t.total_cents for t in tips)
+    for tip in tips:
+        key = (tip.dealer_id, tip.site_id, tip.gaming_date)
+        last_shift_ended = max(ends[key])
+        assert tip.declared_at == last_shift_ended, (key, tip.declared_at, last_shift_ended)
+        if tip.total_cents:
+            redeemed_at = tip.redemption.redeemed_at
+            assert last_shift_ended < redeemed_at < closed[tip.site_id, tip.gaming_date], (key, redeemed_at)
+    cashed = ChipRedemption.objects.values_list("site_id", "gaming_date", "redeemed_at")
+    assert cashed and [c for c in cashed if c[2] >= closed[c[0], c[1]]] == []
