@@ -152,13 +152,16 @@ def _review_log_and_recordings(acting, site, people) -> None:
         table = tables[table_id]
         if (table_id, day) not in logged:
             out = [o for o, began, ended in down.get(table_id, ()) if began < last and (ended is None or ended > first)]
+            # What the review finds: the outages still open fail their checks; one repaired already
+            # (a night added to the demo after it) is only named, the equipment working again.
+            failing = {o.kind for o in out if _repair_of(o) is None}
             services.add_review_log_entry(
                 acting_user=acting,
                 table=table,
                 gaming_date=day,
-                camera_recording=not any(o.kind == Outage.Kind.RECORDER for o in out),
-                unobstructed_view=not any(o.kind == Outage.Kind.VIEW for o in out),
-                clear_picture=not any(o.kind == Outage.Kind.CAMERA for o in out),
+                camera_recording=Outage.Kind.RECORDER not in failing,
+                unobstructed_view=Outage.Kind.VIEW not in failing,
+                clear_picture=Outage.Kind.CAMERA not in failing,
                 field_of_view=True if FIELD_OF_VIEW.applies(site) else None,  # asked where the pack states it
                 notes=" ".join(_outage_note(site, o) for o in out),
             )
@@ -229,18 +232,29 @@ def _outages_by_table(site) -> dict:
     demo's by its planned one (`OUTAGES`), else None (still out)."""
     down: dict = {}
     for outage in Outage.objects.filter(table__site=site).select_related("repair"):
-        repair = getattr(outage, "repair", None)
+        repair = _repair_of(outage)
         planned = _planned_repair(outage)
         ended = repair.repaired_at if repair is not None else planned[0] if planned else None
         down.setdefault(outage.table_id, []).append((outage, outage.began_at, ended))
     return down
 
 
+def _repair_of(outage):
+    return getattr(outage, "repair", None)
+
+
 def _outage_note(site, outage) -> str:
-    """What the review says of an outage it finds open while the table played."""
-    began = outage.began_at.astimezone(ZoneInfo(site.time_zone))
+    """What the review says of an outage it finds while the table played: open, or repaired since
+    (a review written after the repair finds the equipment working and names the outage)."""
+    zone = ZoneInfo(site.time_zone)
+    began = outage.began_at.astimezone(zone)
     what = outage.description.removeprefix(DEMO_MARK).strip().rstrip(".")
-    return f"Outage open since {began:%Y-%m-%d %H:%M} ({outage.get_kind_display().lower()}): {what}."
+    said = f"({outage.get_kind_display().lower()}): {what}."
+    repair = _repair_of(outage)
+    if repair is None:
+        return f"Outage open since {began:%Y-%m-%d %H:%M} {said}"
+    repaired = repair.repaired_at.astimezone(zone)
+    return f"Outage from {began:%Y-%m-%d %H:%M} to its repair at {repaired:%Y-%m-%d %H:%M} {said}"
 
 
 def _program(acting, site, today, people) -> None:

@@ -190,3 +190,19 @@ def test_a_table_reviewed_while_its_camera_or_recorder_was_out_is_not_reviewed_a
         assert found[outage.kind] and not entry.all_clear, (entry.gaming_date, outage.kind)
         assert "Outage open since" in entry.notes and outage.description.removeprefix("Demo: ") in entry.notes
     assert during  # the fixture's table 2 played while its recorder dropped frames
+
+
+def test_a_night_added_after_the_outage_was_repaired_names_it_and_opens_none(demo):
+    """A night the demo adds later (an earlier night, built on a second load) inside an outage
+    repaired since: its review, written after the repair, finds the equipment working and names
+    the outage; it opens no outage (one open now would cap tonight's table at $2)."""
+    site, people = demo["sites"]["busy"], demo["people"]
+    build_demo_surveillance(site, people=people)
+    table = site.tables.get(number=2)
+    start = timezone.now() - timedelta(days=3, hours=5)
+    mark_built(add_shift(table, people["dealer"], start, start + timedelta(hours=3)).gaming_day)
+    outages = models.Outage.objects.count()
+    build_demo_surveillance(site, people=people)
+    [entry] = models.ReviewLogEntry.objects.filter(table=table, gaming_date=queries.gaming_date_of(site, start))
+    assert entry.all_clear and "Outage from" in entry.notes and "recorder drops frames" in entry.notes
+    assert models.Outage.objects.count() == outages and not queries.open_outages(site).exists()
