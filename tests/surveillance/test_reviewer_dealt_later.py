@@ -144,19 +144,26 @@ def test_relieving_the_reviewer_in_the_shift_reviewed_is_refused_at_started_at(
     assert shift.ended_at is None and not DealerShift.objects.filter(dealer=dealer).exists()
 
 
-def test_a_review_corrected_to_another_reviewer_no_longer_refuses(review, manager, shift_manager, reviewer, table):
-    services.record_review_entry(
-        acting_user=manager.user,
-        task=review.task,
-        gaming_date=DAY,
-        reviewer=manager,
-        findings="Procedures followed",
-        shift_started_at=review.shift_started_at,
-        shift_ended_at=review.shift_ended_at,
-        footage_start_at=review.footage_start_at,
-        footage_end_at=review.footage_end_at,
-        corrects=review,
+def review_again(manager, review, reviewer, **changed):
+    """Another review entry of `review`'s task and shift by `reviewer`, with `changed` fields."""
+    return services.record_review_entry(
+        **{
+            "acting_user": manager.user,
+            "task": review.task,
+            "gaming_date": DAY,
+            "reviewer": reviewer,
+            "findings": "Procedures followed",
+            "shift_started_at": review.shift_started_at,
+            "shift_ended_at": review.shift_ended_at,
+            "footage_start_at": review.footage_start_at,
+            "footage_end_at": review.footage_end_at,
+            **changed,
+        }
     )
+
+
+def test_a_review_corrected_to_another_reviewer_no_longer_refuses(review, manager, shift_manager, reviewer, table):
+    review_again(manager, review, manager, corrects=review)
     assert seat(shift_manager, table, reviewer, local(2026, 4, 6, 19)).dealer == reviewer
 
 
@@ -378,14 +385,10 @@ def test_the_mirror_is_one_query_however_many_reviews_the_table_has(
 ):
     """The table's reviews are judged in one query, the refusal's words included, at every pack."""
     for hour in (18, 19, 22):  # three more reviews of the same shift, another hour's footage each
-        services.record_review_entry(
-            acting_user=manager.user,
-            task=review.task,
-            gaming_date=DAY,
-            reviewer=reviewer,
-            findings="Procedures followed",
-            shift_started_at=review.shift_started_at,
-            shift_ended_at=review.shift_ended_at,
+        review_again(
+            manager,
+            review,
+            reviewer,
             footage_start_at=local(2026, 4, 6, hour),
             footage_end_at=local(2026, 4, 6, hour + 1),
         )
