@@ -108,10 +108,15 @@ def entry_text(amendment: FilingAmendment, site) -> str:
     if amendment.tournament_fee_id is not None or amendment.tournament_prize_id is not None:
         void = amendment.tournament_fee or amendment.tournament_prize
         what = "fee" if amendment.tournament_fee_id is not None else "prize"
-        return f"void of tournament {what} {void.voids_id} of {void.voids.gaming_date}, entered on {void.gaming_date}"
+        return (
+            f"void of tournament {what} {void.voids_id} of {void.voids.gaming_date}, counted on gaming day "
+            f"{void.gaming_date}"
+        )
     if amendment.adjustment_id is not None:
         a = amendment.adjustment
-        return f"adjustment {a.pk} of {a.books_close.gaming_date}'s {a.field}, entered on {a.recorded_on}"
+        # The gaming day it is counted on, not when it was typed (the quarter page gives that: "entered
+        # 2026-12-07 02:27, after filing"): "entered on" a day before it was typed read as two dates.
+        return f"adjustment {a.pk} of {a.books_close.gaming_date}'s {a.field}, counted on gaming day {a.recorded_on}"
     if amendment.site_filing_id is not None:
         later = amendment.site_filing  # each site's return carries the organization's whole tax
         return f"the filing of {later.quarter} at {later.site} on {local_date(site, later.filed_at)}"

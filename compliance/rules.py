@@ -1128,8 +1128,8 @@ class FiledReturnAmended:
     amendment_id: int
     figure: str  # its label: "AGP", "Cash profit", "Other games' AGP", "Tournament AGP"
     delta_cents: int
-    entry: str  # "adjustment 12 of 2026-08-14's drop, entered on 2026-10-02", "other games' AGP entry 3",
-    # "void of tournament fee 7 of 2026-08-14, entered on 2026-11-20"
+    entry: str  # "adjustment 12 of 2026-08-14's drop, counted on gaming day 2026-10-02", "other games' AGP entry 3",
+    # "void of tournament fee 7 of 2026-08-14, counted on gaming day 2026-11-20"
 
 
 def filed_return_amended(found: FiledReturnAmended, *, citation: str) -> Finding:

@@ -248,6 +248,11 @@ def test_an_adjustment_after_filing_is_recorded_as_an_amendment_of_the_filing(
     assert f'id="filed-figures-note">{note}</p>' in page.replace("&#x27;", "'")
     assert note in " ".join(said.split())
     assert the_alert(filed).figures["amended_figure"] == label
+    # The day it is counted on, in the words of the quarter page's own line ("counted on gaming day
+    # ... (entered <when it was typed>, after filing)"): "entered on" that day read as a second entry date.
+    adjustment = amendment.adjustment
+    entry = f"adjustment {adjustment.pk} of {DAY}'s {field}, counted on gaming day {ENTERED}"
+    assert the_alert(filed).figures["entry"] == entry and f"by {entry}" in page.replace("&#x27;", "'")
 
 
 def test_an_adjustment_of_a_quarter_not_filed_amends_nothing(quarter_played, site, manager, client_for, table):
@@ -555,7 +560,7 @@ def test_a_fee_or_prize_on_a_filed_return_is_voided_later_and_the_return_amended
     assert played["agp_cents"] + amendment.delta_cents == without  # the figure filed, had the row not been recorded
     assert_filed_figures_unchanged(filing)
 
-    entry = f"void of tournament {what} {row.pk} of {DAY}, entered on {today}"
+    entry = f"void of tournament {what} {row.pk} of {DAY}, counted on gaming day {today}"
     alert = the_alert(filing)
     assert (alert.figures["amended_figure"], alert.figures["delta_cents"], alert.figures["entry"]) == (
         "Tournament AGP",
