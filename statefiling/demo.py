@@ -98,10 +98,36 @@ def _licensed(licensee: Licensee, organization, gm) -> None:
         )
         credential = issued.credential
     _deliver_filings(organization, link, credential)
+    _amended_returns_answered(organization, gm)
     head = chain_head(organization.pk)
     if head is not None:
         registry.receive_anchors(credential=_used(credential), anchors=[services.anchor_json(head)])
     registry.receive_alerts(credential=_used(credential), alerts=services.alerts_to_share(link))
+
+
+def _amended_returns_answered(organization, gm) -> None:
+    """The amended-return alert of each amendment the registry has receipted (`AmendmentReceipt`),
+    resolved by the gaming manager naming the receipt, as a manager documents a return amended: it
+    read "file an amended return if it is due" beside the state's receipt of that amended return.
+    An alert already resolved, or an amendment not receipted, is left as it is."""
+    from compliance.models import Alert, AlertStep
+    from compliance.services import resolve_alert_with_documentation
+
+    from .models import AmendmentReceipt
+
+    receipts = AmendmentReceipt.objects.filter(filing__site__organization=organization)
+    by_subject = {f"amendment:{r.amendment_id}": r for r in receipts}
+    open_alerts = Alert.objects.filter(
+        organization=organization, rule="filed_return_amended", subject__in=list(by_subject)
+    ).exclude(steps__kind=AlertStep.Kind.RESOLVED)
+    for alert in open_alerts.order_by("pk"):
+        receipt = by_subject[alert.subject]
+        resolve_alert_with_documentation(
+            acting_user=gm.user,
+            alert=alert,
+            note=f"Demo: the amended return was sent to the state with the amendment; receipt "
+            f"{receipt.receipt_number}, amending {receipt.amends_receipt_number}.",
+        )
 
 
 def _used(credential):

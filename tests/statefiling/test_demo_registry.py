@@ -94,6 +94,16 @@ def test_the_demo_sends_each_quarters_pdf_and_the_amendments_recorded_before_the
         AmendmentReceipt.objects.filter(filing=filed_both[0]).order_by("pk").values_list("receipt_number", flat=True)
     )
     assert AmendmentReceipt.objects.filter(amendment=adjusted).exists()
+    # Each amended-return alert is answered by the receipt of the amended return it asked for: it
+    # no longer reads "file an amended return if it is due" beside the state's receipt of it.
+    receipts = {f"amendment:{r.amendment_id}": r for r in AmendmentReceipt.objects.all()}
+    alerts = Alert.objects.filter(rule="filed_return_amended")
+    assert alerts.count() == len(receipts) == amendments
+    for alert in alerts:
+        [resolved] = alert.steps.filter(kind="resolved")
+        [documented] = alert.steps.filter(kind="documented")
+        receipt = receipts[alert.subject]
+        assert resolved.by == manager.user and f"receipt {receipt.receipt_number}" in documented.note
 
     client.force_login(get_user_model().objects.get(username="state"))
     page = client.get("/registry/filings/").content.decode()
