@@ -30,6 +30,7 @@ PACK = Pack(
     revenue_model=RevenueModel.DROP,
     table_rules=tables.table_rules,
     table_options=tables.TABLE_OPTIONS,
+    fixed_options=tables.FIXED_OPTIONS,
     game_names=tables.GAMES,
     wager_limits=tables.WAGER_LIMITS,
     thresholds=compliance.THRESHOLDS,

@@ -62,8 +62,9 @@ CITATIONS = {
 
 
 # (2): "a player who is both the dealer and banker (dealer/banker)", the cards "dealt from a shoe at
-# all times": the table form offers neither the house as banker nor another deal (`Pack.fixed_options`).
-FIXED_OPTIONS = {"banker": "player", "dealt_from": "shoe"}
+# all times": the table form offers neither the house as banker nor another deal (`Pack.fixed_options`);
+# (5): a natural collects 1.5 times the bet, so no other payout.
+FIXED_OPTIONS = {"banker": "player", "dealt_from": "shoe", "blackjack_payout": NATURAL_PAYOUT}
 
 
 def table_defaults(given) -> dict[str, object]:

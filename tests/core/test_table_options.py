@@ -96,6 +96,12 @@ def test_the_setup_form_offers_no_choice_its_pack_always_refuses(client, manager
     client.force_login(manager.user)
     answer = client.get("/setup/tables/new/")
     page = answer.content.decode()
+    # The natural's payout is the text's alone at both: 08-02(1)'s "BLACKJACK PAYS 3 TO 2" and
+    # WAC 230-40-125(5)'s 1.5 times the bet (the form offered 6 to 5, 2 to 1 and even money, refused).
+    payout = page[page.index('name="blackjack_payout"') :].split("</select>")[0]
+    assert '<option value="3:2" selected>' in payout and payout.count("<option") == 1
+    rule = "ND 99-01.3-08-02(1)" if code == "ND" else "WAC 230-40-125(5) (1999 proposed amendment)"
+    assert f"{rule}: the only setting the rule allows." in page
     if code == "ND":
         assert 'name="banker"' not in page and all(f'<option value="{deal}"' in page for deal in ("shuffler", "hand"))
         return
