@@ -15,6 +15,7 @@ PACK = Pack(
     revenue_model=RevenueModel.SESSION,
     table_rules=tables.table_rules,
     table_options=tables.TABLE_OPTIONS,
+    fixed_options=tables.FIXED_OPTIONS,
     table_defaults=tables.table_defaults,
     game_names=tables.GAMES,
     wager_limits=tables.WAGER_LIMITS,

@@ -66,6 +66,12 @@ def _tie_option_required() -> str:
     return f"{_c('tie_option')}: the organization's tie option (1, 2 or 3, as its licence reflects) is required."
 
 
+# (l)(1): doubling "on a first two cards totalling 10 or 11" only; (k)(1): "any two identical cards and
+# any two ten-valued cards" split as a pair: the table form offers no other (`Pack.fixed_options`; one
+# posted anyway is refused, `table_rules`).
+FIXED_OPTIONS = {"double_on": "ten_eleven", "split_pairs": "any_pair"}
+
+
 def table_defaults(given) -> dict[str, object]:
     """A new New York table's options not given, as 4620.5 fixes them: doubling on a first two
     cards of 10 or 11 only ((l)(1)), none on split pairs ((k)(6)), the natural paid as the tie

@@ -300,3 +300,16 @@ def test_a_refused_setting_names_the_option_as_the_form_lists_it(
     assert refused.status_code == 400
     assert named in refused.json()[field][0]
     assert not Table.objects.filter(site=site).exists()
+
+
+def test_a_new_york_form_offers_the_doubling_and_the_pairs_its_text_allows_and_no_other(client, manager, pack_site):
+    """9 NYCRR 4620.5(l)(1): doubling on a first two cards totalling 10 or 11 only; (k)(1): any two
+    identical cards and any two ten-valued cards split. The form offered every house's doubling and
+    splitting rule, each refused on submit; it offers the text's, citing it."""
+    pack_site("NY")
+    client.force_login(manager.user)
+    page = client.get("/setup/tables/new/").content.decode()
+    for name, value, rule in (("double_on", "ten_eleven", "(l)(1)"), ("split_pairs", "any_pair", "(k)(1)")):
+        select = page[page.index(f'name="{name}"') :].split("</select>")[0]
+        assert f'<option value="{value}" selected>' in select and select.count("<option") == 1, name
+        assert f"9 NYCRR 4620.5{rule}: the only setting the rule allows." in page
