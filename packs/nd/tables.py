@@ -40,9 +40,10 @@ CARDS_CITATION = DECKS_CITATION  # the same subsection: "The cards must [...] be
 SPACES_MAX = 7
 TABLE_CITATION = "ND 99-01.3-08-02(1)"
 PAYOUT = "3:2"
-# 08-02(1): the table displays "BLACKJACK PAYS 3 TO 2": the table form offers no other payout
-# (`Pack.fixed_options`; one posted anyway is refused, `table_rules`).
-FIXED_OPTIONS = {"blackjack_payout": PAYOUT}
+# What the chapter fixes, so the table form offers no other (`Pack.fixed_options`; one posted anyway
+# is refused, `table_rules`): 08-02(1) "BLACKJACK PAYS 3 TO 2"; the pairs, the doubling and the play
+# of `table_rules` below (any pair, any first two cards).
+FIXED_OPTIONS = {"blackjack_payout": PAYOUT, "split_pairs": "any_pair", "double_on": "any_two"}
 TIP_BETS_CITATION = "ND 99-01.3-08-09(2)(a)"
 INSURANCE_CITATION = "ND 99-01.3-08-09(2)(b)"
 SPLITS_CITATION = "ND 99-01.3-08-09(2)(c)"

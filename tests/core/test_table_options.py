@@ -104,6 +104,9 @@ def test_the_setup_form_offers_no_choice_its_pack_always_refuses(client, manager
     assert f"{rule}: the only setting the rule allows." in page
     if code == "ND":
         assert 'name="banker"' not in page and all(f'<option value="{deal}"' in page for deal in ("shuffler", "hand"))
+        for name, value in (("split_pairs", "any_pair"), ("double_on", "any_two")):
+            select = page[page.index(f'name="{name}"') :].split("</select>")[0]
+            assert f'<option value="{value}" selected>' in select and select.count("<option") == 1, name
         return
     assert ">The house banks</option>" not in page and '<option value="player" selected>' in page
     assert '<option value="shuffler"' not in page
