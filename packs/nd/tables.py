@@ -185,10 +185,10 @@ def _cards_errors(table) -> dict[str, str]:
 def _play_errors(table) -> dict[str, str]:
     """Splitting, doubling-down, surrender, the bank and ties: what chapter 08 fixes."""
     errors = {}
-    if table.split_pairs != "any_pair":
+    if table.split_pairs != FIXED_OPTIONS["split_pairs"]:
         errors["split_pairs"] = (
             f"{SPLITS_CITATION}: splitting is permitted on any pair or any two 10-count value cards "
-            f"({choose(table, 'split_pairs', 'any_pair')})."
+            f"({choose(table, 'split_pairs', FIXED_OPTIONS['split_pairs'])})."
         )
     if not table.resplit_allowed:
         errors["resplit_allowed"] = (
@@ -197,10 +197,10 @@ def _play_errors(table) -> dict[str, str]:
         )
     if not table.split_aces_one_card:
         errors["split_aces_one_card"] = f"{SPLITS_CITATION}: split aces draw only one card each."
-    if table.double_on != "any_two":
+    if table.double_on != FIXED_OPTIONS["double_on"]:
         errors["double_on"] = (
             f"{DOUBLES_CITATION}: doubling-down is permitted on the first two cards dealt to a betting space "
-            f"({choose(table, 'double_on', 'any_two')})."
+            f"({choose(table, 'double_on', FIXED_OPTIONS['double_on'])})."
         )
     if not table.double_after_split:
         errors["double_after_split"] = (

@@ -84,7 +84,7 @@ def table_defaults(given) -> dict[str, object]:
 
     if given.get("game", Game.TWENTY_ONE) != Game.TWENTY_ONE:  # the model's game when none is given
         return {}
-    values: dict[str, object] = {"double_on": "ten_eleven", "double_after_split": False}
+    values: dict[str, object] = {"double_on": FIXED_OPTIONS["double_on"], "double_after_split": False}
     if given.get("decks") is None:
         values["decks"] = Required(f"{_c('decks')}: give the table's decks, one to four decks of 52 cards each.")
     tie_option = given.get("tie_option")
@@ -113,19 +113,19 @@ def table_rules(table) -> dict[str, str]:
         errors["dealer_hits_soft_17"] = (
             f"{_c('dealer_hits_soft_17')}: the dealer must stay on a soft 17; a New York table cannot hit soft 17."
         )
-    if table.double_on != "ten_eleven":
+    if table.double_on != FIXED_OPTIONS["double_on"]:
         errors["double_on"] = (
             f"{_c('double_on')}: a player may double down on a first two cards totalling 10 or 11, "
-            f"and only then ({choose(table, 'double_on', 'ten_eleven')})."
+            f"and only then ({choose(table, 'double_on', FIXED_OPTIONS['double_on'])})."
         )
     if table.double_after_split:
         errors["double_after_split"] = (
             f"{_c('double_after_split')}: a player is not permitted to double down on split pairs."
         )
-    if table.split_pairs != "any_pair":
+    if table.split_pairs != FIXED_OPTIONS["split_pairs"]:
         errors["split_pairs"] = (
             f"{_c('split_pairs')}: any two identical cards and any two ten-valued cards may be split as a pair "
-            f"({choose(table, 'split_pairs', 'any_pair')})."
+            f"({choose(table, 'split_pairs', FIXED_OPTIONS['split_pairs'])})."
         )
     if not table.resplit_allowed:
         errors["resplit_allowed"] = f"{_c('resplit_allowed')}: the player may continue to split any further pairs."
