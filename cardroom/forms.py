@@ -215,12 +215,14 @@ def offer_only_the_fixed_values(form, site) -> None:
     WAC 230-40-125(2)) offers that value alone, beside the table's own where it was recorded with
     another: no choice the pack always refuses is offered. The field still takes every value of the
     model's, so one posted anyway is refused by the pack's rule, citing it (`Table.clean`)."""
-    for name, value in fixed_table_options(site.jurisdiction).items():
+    for name, fixed in fixed_table_options(site.jurisdiction).items():
         field = form.fields.get(name)
         if field is not None:
-            kept = {value, getattr(form.instance, name) if form.instance.pk else value}
+            allowed = (fixed,) if isinstance(fixed, str) else tuple(fixed)
+            kept = {*allowed, *([getattr(form.instance, name)] if form.instance.pk else [])}
             field.widget.choices = [(choice, label) for choice, label in field.choices if choice in kept]
-            field.help_text = f"{cite(f'table.{name}', site.jurisdiction)}: the only setting the rule allows."
+            settings = "the only setting" if len(allowed) == 1 else "the settings"
+            field.help_text = f"{cite(f'table.{name}', site.jurisdiction)}: {settings} the rule allows."
 
 
 def follow_the_licence(form, site) -> None:

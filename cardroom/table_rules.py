@@ -39,7 +39,7 @@ def register_table_games(games: Callable[[str], list[tuple[str, str]]]) -> None:
     TABLE_GAMES.register(games)
 
 
-def register_fixed_table_options(fixed: Callable[[str], dict[str, str]]) -> None:
+def register_fixed_table_options(fixed: Callable[[str], dict[str, str | tuple[str, ...]]]) -> None:
     FIXED_TABLE_OPTIONS.register(fixed)
 
 
@@ -86,10 +86,10 @@ def validate_table(table) -> None:
     TABLE_RULES(table)
 
 
-def fixed_table_options(jurisdiction: str) -> dict[str, str]:
-    """{option: value} of the table options whose value the jurisdiction's pack fixes (Washington
-    blackjack's player dealer/banker and shoe, WAC 230-40-125(2)): the table form offers no other,
-    a choice always refused."""
+def fixed_table_options(jurisdiction: str) -> dict[str, str | tuple[str, ...]]:
+    """{option: value, or the values allowed} of the table options the jurisdiction's pack fixes
+    (Washington blackjack's player dealer/banker and shoe, WAC 230-40-125(2); its doubling on the
+    first two cards, (14)): the table form offers no other, a choice always refused."""
     return FIXED_TABLE_OPTIONS(jurisdiction)
 
 

@@ -271,9 +271,10 @@ class Pack:
     # option it requires and sets no single value for; None: the model's defaults (`new_table_values`).
     table_defaults: Callable[[Mapping], dict[str, object]] | None = None
     # The value the pack's text fixes for a choice among a table's options (Washington blackjack's
-    # player dealer/banker and shoe, WAC 230-40-125(2)): its sites' table form offers no other,
-    # a choice `table_rules` would always refuse (as it still refuses one posted, citing the text).
-    fixed_options: Mapping[str, str] = field(default_factory=dict)
+    # player dealer/banker and shoe, WAC 230-40-125(2)), or the values it allows (a tuple: its
+    # doubling, (14), and its pairs, (17)): its sites' table form offers no other, a choice
+    # `table_rules` would always refuse (as it still refuses one posted, citing the text).
+    fixed_options: Mapping[str, str | tuple[str, ...]] = field(default_factory=dict)
     # The games its tables deal (cardroom.models.Game codes: "21", "PW" paddlewheel; named in `game_names`): the
     # games its texts describe. Another game is neither offered nor accepted at its sites.
     games: tuple[str, ...] = ("21",)

@@ -57,6 +57,8 @@ CITATIONS = {
     "blackjack_payout": cite(5),
     "tie_option": cite(5),
     "surrender": cite(7),
+    "double_on": cite(14),
+    "split_pairs": cite(17),
     "rule": WA_BLACKJACK_RULE,
 }
 
@@ -65,6 +67,12 @@ CITATIONS = {
 # all times": the table form offers neither the house as banker nor another deal (`Pack.fixed_options`);
 # (5): a natural collects 1.5 times the bet, so no other payout.
 FIXED_OPTIONS = {"banker": "player", "dealt_from": "shoe", "blackjack_payout": NATURAL_PAYOUT}
+# (14): the conditions of doubling are the house's, but a wager may be doubled and takes one more card
+# only (no doubling again after each card); (17): a pair may be split (which pairs, the house's). The
+# form offers these and no other (`Pack.fixed_options`); `table_rules` refuses another, citing the text.
+DOUBLING = ("any_two", "ten_eleven", "nine_to_eleven")
+PAIRS = ("any_pair", "identical")
+ALLOWED_OPTIONS = {**FIXED_OPTIONS, "double_on": DOUBLING, "split_pairs": PAIRS}
 
 
 def table_defaults(given) -> dict[str, object]:
@@ -104,18 +112,16 @@ def table_rules(table) -> dict[str, str]:
             f"{cite(5)}: all ties result in the players and the dealer/banker recovering their wagers; "
             "no other tie rule may be set."
         )
-    if table.double_on == "none":
-        errors["double_on"] = (
-            f"{cite(14)}: the conditions for doubling down are set by house rule, provided that the wager may be "
-            "doubled (the player receiving only one more card); choose the first two cards a player may double on."
-        )
-    if table.double_on == "any_card":
+    if table.double_on not in DOUBLING:
         errors["double_on"] = (
             f"{cite(14)}: a doubled wager receives only one more card and the player must then stand on those "
             "three cards; no doubling again after each card received. Choose the first two cards a player may "
             "double on."
+            if table.double_on == "any_card"
+            else f"{cite(14)}: the conditions for doubling down are set by house rule, provided that the wager may "
+            "be doubled (the player receiving only one more card); choose the first two cards a player may double on."
         )
-    if table.split_pairs in ("aces_eights", "none"):
+    if table.split_pairs not in PAIRS:
         errors["split_pairs"] = (
             f"{cite(17)}: a player whose first two cards are a pair may split the pair into two separate hands "
             "(additional splits by house rule); choose identical cards or identical cards and any two ten-valued "

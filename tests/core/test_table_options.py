@@ -316,3 +316,40 @@ def test_a_new_york_form_offers_the_doubling_and_the_pairs_its_text_allows_and_n
         select = page[page.index(f'name="{name}"') :].split("</select>")[0]
         assert f'<option value="{value}" selected>' in select and select.count("<option") == 1, name
         assert f"9 NYCRR 4620.5{rule}: the only setting the rule allows." in page
+
+
+def test_a_washington_blackjack_form_offers_the_doubling_and_the_pairs_the_rule_allows_and_no_other(
+    client, manager, pack_site
+):
+    """WAC 230-40-125(14) (1999 proposed amendment): the conditions of doubling are the house's, but a
+    wager may be doubled and takes one more card only; (17): a pair may be split. The form offered
+    "No doubling down", doubling "again after each card", "Aces and eights only" and "No splitting",
+    each refused on submit; it offers the others, citing the subsection, and one posted anyway is
+    still refused naming it."""
+    site = pack_site("WA-BJ")
+    client.force_login(manager.user)
+    answer = client.get("/setup/tables/new/")
+    page = answer.content.decode()
+    offered = {
+        ("double_on", "(14)"): ["any_two", "ten_eleven", "nine_to_eleven"],
+        ("split_pairs", "(17)"): ["any_pair", "identical"],
+    }
+    for (name, rule), values in offered.items():
+        select = page[page.index(f'name="{name}"') :].split("</select>")[0]
+        assert [v.split('"')[0] for v in select.split('<option value="')[1:]] == values, name
+        assert f"WAC 230-40-125{rule} (1999 proposed amendment): the settings the rule allows." in page
+    form = as_posted(
+        {**{name: bound.value() for name, bound in answer.context["form"]._bound_items()}, **body(site, "WA-BJ")}
+    )
+    form["min_wager_cents"], form["max_wager_cents"], form["min_bank_cents"] = "1", "25", "300"
+    for name, refused_value, rule in (("double_on", "any_card", "(14)"), ("split_pairs", "none", "(17)")):
+        refused = client.post("/setup/tables/new/", {**form, name: refused_value})
+        assert refused.status_code == 400 and not Table.objects.filter(site=site).exists()
+        assert refused.context["form"].errors[name][0].startswith(f"WAC 230-40-125{rule} (1999 proposed amendment): ")
+    assert (
+        client.post(
+            "/setup/tables/new/", {**form, "double_on": "nine_to_eleven", "split_pairs": "identical"}
+        ).status_code
+        == 302
+    )
+    assert Table.objects.get(site=site).double_on == "nine_to_eleven"
