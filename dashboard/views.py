@@ -841,6 +841,8 @@ def overview(request):
         # A fees or session pack's own figures over the weeks shown, instead of its hold.
         "pack": None if law["holds"] else pack_figures(site, weeks[0].start, today),
         "no_hold": no_hold(site, NO_HOLD_CHARTS),
+        # The chart by site charts the sites with a hold (`overview_data`): none of the user's, no chart.
+        "any_holds": any(_holds(s) for s in sites),
         "sites": sites,
         "today": today,
         "weeks": weeks,

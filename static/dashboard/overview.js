@@ -31,6 +31,7 @@ document.addEventListener("DOMContentLoaded", function () {
     document.getElementById(canvasId).dataset.ready = "true";
     return chart;
   }
+  if (!charts.querySelector("canvas")) return;  // no site of the user's has a hold to chart
   fetch(dataUrl, { credentials: "same-origin" }).then(r => r.json()).then(data => {
     draw("chart-sites", data.weeks, data.sites, r => r.name, (r, w) => quarterUrl + "?site=" + r.id + "&quarter=" + quarterOf(w.end));
     draw("chart-tables", data.weeks, data.tables, r => r.label, (r, w) => quarterUrl + "?site=" + siteId + "&quarter=" + quarterOf(w.end));

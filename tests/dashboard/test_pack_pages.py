@@ -141,8 +141,28 @@ def test_a_fees_site_shows_its_fees_and_no_drop_win_or_hold(client, house):
     # The dashboard charts no table or dealer hold there, and says why (the site's revenue rule).
     dashboard = pages[PAGES[2]]
     assert 'id="chart-tables"' not in dashboard and 'id="chart-dealers"' not in dashboard
+    # nor by site: none of the auditor's sites has a hold (an empty "hold %" chart was drawn)
+    assert 'id="chart-sites"' not in dashboard and 'id="no-hold"' in dashboard
     no_hold = dashboard[dashboard.index('id="no-hold"') :].split("</p>")[0]
     assert "WAC 230-40-125(1)" in no_hold and f"the revenue of {here.site.name} is not a drop" in no_hold
+
+
+@pytest.mark.parametrize("jurisdiction", ["WA-BJ", "NY"])
+def test_the_chart_by_site_is_drawn_where_one_of_the_users_sites_has_a_hold(client, house, jurisdiction):
+    """At a fees or session site the dashboard draws no chart by site when none of the user's
+    sites has a hold (an empty "hold %" chart stood there); with a North Dakota site beside it in
+    the organization, the chart by site is drawn for that site while the detail says why there is none."""
+    from tests.factories import SiteFactory
+
+    here = house(jurisdiction)
+    alone = _pages(client, here, here.auditor)[PAGES[2]]
+    assert 'id="chart-sites"' not in alone and 'class="col-12"' in alone
+    SiteFactory(organization=here.org, name="Hall ND beside", jurisdiction="ND")
+    beside = _pages(client, here, here.auditor)[PAGES[2]]
+    assert 'id="chart-sites"' in beside and 'id="no-hold"' in beside and 'id="chart-tables"' not in beside
+    client.force_login(here.auditor.user)
+    charted = client.get(f"/dashboard/data.json?site={here.site.pk}").json()
+    assert [row["name"] for row in charted["sites"]] == ["Hall ND beside"]
 
 
 def test_a_session_site_shows_its_session_net(client, house):
