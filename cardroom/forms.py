@@ -31,6 +31,7 @@ from .services import refuse_moving_the_books, refuse_renaming_the_records, refu
 from .site_keeps import keeps_drop_boxes
 from .table_rules import (
     DISCONTINUED_REDEMPTION,
+    LicensedOption,
     fixed_table_options,
     game_label,
     game_word,
@@ -245,6 +246,33 @@ def follow_the_licence(form, site) -> None:
         if recorded is not None and option.value is not None and recorded != option.value:
             field.help_text += f" This table was recorded with {recorded}: saving it takes the licence's."
         form.initial[name] = option.value  # over the instance's own: the licence's, for every table
+    follow_what_the_licence_fixes(form, site)
+
+
+def follow_what_the_licence_fixes(form, site) -> None:
+    """An option the site's pack fixes once the licence's options are known (New York's natural
+    payout under the licence's tie option, 9 NYCRR 4620.5(h)(2)) is shown as it follows, read-only,
+    with the rule cited: no table chooses another, which its table rules would refuse. A value
+    posted anyway that differs is judged as the licence's own options are."""
+    given = {name: option.value for name, option in form.licensed.items() if option.value is not None}
+    if not given:
+        return
+    game = form.instance.game if form.instance.pk else form.initial.get("game", Game.TWENTY_ONE)
+    following, _ = table_defaults(site.jurisdiction, {"game": game, **given})
+    unlicensed, _ = table_defaults(site.jurisdiction, {"game": game})
+    for name, value in following.items():
+        field = form.fields.get(name)
+        if field is None or name in given or unlicensed.get(name) == value:
+            continue
+        labels = ", ".join(f"{form.fields[n].label.lower()} {v}" for n, v in given.items() if n in form.fields)
+        note = f"{cite(f'table.{name}', site.jurisdiction)}: follows from the licence's {labels}."
+        recorded = getattr(form.instance, name) if form.instance.pk else None
+        form.licensed[name] = LicensedOption(value, note)
+        field.disabled = True
+        field.help_text = note
+        if recorded is not None and recorded != value:
+            field.help_text += f" This table was recorded with {recorded}: saving it takes this."
+        form.initial[name] = value
 
 
 def judge_the_posted_licence_options(form) -> None:

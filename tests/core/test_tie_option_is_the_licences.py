@@ -162,3 +162,47 @@ def test_no_other_packs_site_shows_or_takes_a_tie_option(client, client_for, man
         page = client.get(path).content.decode()
         assert 'name="tie_option"' not in page and "column-tie_option" not in page, path
         assert "4620.5" not in page and "Tie option" not in page, path
+
+
+def payout_select(page: str) -> str:
+    found = re.search(r'<select name="blackjack_payout".*?</select>', page, re.S)
+    assert found, "no payout on the page"
+    return found.group(0)
+
+
+def test_the_naturals_payout_follows_the_licences_tie_option_read_only_citing_h2(client, manager, pack_site):
+    """9 NYCRR 4620.5(h)(2): the natural's payout follows from the tie option (option one pays 3 to
+    2, options two and three 2 to 1). The form offered every payout, each but one refused on
+    submit; it shows the one the licence's option gives, read-only, citing (h)(2), and a table
+    recorded under the old licence takes the new one's payout when saved. One posted anyway that
+    differs is refused at the field citing (h)(2)."""
+    site = pack_site("NY")
+    client.force_login(manager.user)
+    answer = client.get("/setup/tables/new/")
+    field = answer.context["form"].fields["blackjack_payout"]
+    note = f"{H}(2): follows from the licence's tie option 1."
+    assert field.disabled and field.help_text == note, field.help_text
+    select = payout_select(answer.content.decode())
+    assert " disabled" in select.split(">")[0] and '<option value="3:2" selected>' in select
+    refused = client.post("/setup/tables/new/", {**new_table_form(client, site), "blackjack_payout": "2:1"})
+    assert refused.status_code == 400 and not Table.objects.filter(site=site).exists()
+    assert refused.context["form"].errors["blackjack_payout"][0].startswith(f"{H}(2): ")
+    assert client.post("/setup/tables/new/", new_table_form(client, site)).status_code == 302
+    table = Table.objects.get(site=site, number=1)
+    approvals.record_licence(
+        acting_user=manager.user,
+        organization=site.organization,
+        licence_number="NY-GC-2",
+        tie_option=2,
+        effective_on=site_today(site),
+    )
+    answer = client.get(f"/setup/tables/{table.pk}/")
+    field = answer.context["form"].fields["blackjack_payout"]
+    assert (
+        field.help_text
+        == f"{H}(2): follows from the licence's tie option 2. This table was recorded with 3:2: saving it takes this."
+    )
+    assert '<option value="2:1" selected>' in payout_select(answer.content.decode())
+    assert client.post(f"/setup/tables/{table.pk}/", as_a_browser_posts(answer)).status_code == 302
+    table.refresh_from_db()
+    assert (table.tie_option, table.blackjack_payout) == (2, "2:1")
