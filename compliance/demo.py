@@ -1,8 +1,9 @@
 """The demo's compliance checks: run last, once the demo's records exist, as the schedule would
-have run them overnight (the quarter just ended, and the last seven gaming days), so the
-compliance page opens on alerts and a last run. Idempotent: alerts open once, and a check whose
-scope (that quarter, those seven days) has run already is not run again, so a second load adds
-no run. Once a person has entered a gaming day the checks are left to the schedule (Celery
+have run them overnight (the quarter just ended, and every week of gaming days the demo built, the
+last seven days last), so the compliance page opens on alerts and a last run, and no record of the
+demo's older nights goes unjudged (a late deposit in September is flagged as one is this week).
+Idempotent: alerts open once, and a check whose scope (that quarter, those seven days) has run
+already is not run again, so a second load adds no run. Once a person has entered a gaming day the checks are left to the schedule (Celery
 beat): the demo writes no alert about a day it did not build.
 
 The checks first run when the demo loads, which may be after the quarter's alerts fell due
@@ -32,10 +33,25 @@ def extend_demo(demo: dict) -> None:
     quarter, last = Quarter.containing(today).previous(), today - timedelta(days=1)
     if not _ran({"quarters": [str(quarter)], "day_ranges": []}):
         run_quarter_checks()
-    if not _ran({"quarters": [], "day_ranges": [[str(last - timedelta(days=6)), str(last)]]}):
-        run_daily_checks()
+    for week_end in _weeks_built(last):
+        if not _ran({"quarters": [], "day_ranges": [[str(week_end - timedelta(days=6)), str(week_end)]]}):
+            run_daily_checks(None if week_end == last else str(week_end))
     if demo.get("organization") is not None:
         _answered_in_time(demo, quarter, today)
+        _old_deposits_answered(demo, last - timedelta(days=6))
+
+
+def _weeks_built(last) -> list:
+    """The last day of each week the nightly checks ran over, the earliest first: weeks of seven
+    days ending on `last` (yesterday), back to the first gaming day the demo built."""
+    from cardroom.models import Site
+    from floor.demo import built_dates
+
+    first = min((min(dates) for site in Site.objects.all() if (dates := built_dates(site))), default=last)
+    weeks = [last]
+    while weeks[-1] - timedelta(days=6) > first:
+        weeks.append(weeks[-1] - timedelta(days=7))
+    return weeks[::-1]
 
 
 def _ran(scope: dict) -> bool:
@@ -85,3 +101,26 @@ def _answered_in_time(demo: dict, quarter: Quarter, today) -> None:
         else:
             continue
         resolve_alert_with_documentation(acting_user=gm, alert=alert, note=note, documentation=documentation)
+
+
+def _old_deposits_answered(demo: dict, this_week) -> None:
+    """The late deposits of the demo's organization before this week are documented and resolved,
+    as its gaming manager did at the time: the deposit was made (its date in the alert, its slip on
+    the deposits page) and the lateness reported. This week's stays open."""
+    from .services import resolve_alert_with_documentation
+
+    gm = demo["people"]["gm"].user
+    resolved = AlertStep.objects.filter(alert=OuterRef("pk"), kind=AlertStep.Kind.RESOLVED)
+    late = Alert.objects.filter(
+        organization=demo["organization"], rule="deposit_late", period_end__lt=this_week
+    ).filter(~Exists(resolved))
+    for alert in late.select_related("site").order_by("pk"):
+        deposited_on = alert.figures.get("deposited_on")
+        if deposited_on is None:
+            continue  # not made yet: nothing to document
+        note = (
+            f"Demo: the deposit for {alert.period_end} was made on {deposited_on}, "
+            f"after the day {alert.citation} gives; the lateness was reported to the board and the cashier's "
+            "deposit procedure reviewed."
+        )
+        resolve_alert_with_documentation(acting_user=gm, alert=alert, note=note, documentation=None)

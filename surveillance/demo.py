@@ -13,8 +13,9 @@ deadline (`OUTAGES`); a daily review log entry for every table and day of activi
 (the field of view too where the site's pack asks it, ND 99-01.3-08-04(1)(c)) but where the
 table's camera or recorder was out while it played: that review finds what the outage is (the
 camera not recording, no clear picture, no unobstructed view) and says so, written while the
-outage is open, before its repair, so it opens no second outage; the recordings of the last week
-of activity, of the days the floor's demo built (a day a person entered is theirs to log); and
+outage is open, before its repair, so it opens no second outage; the recordings of every day of
+activity the floor's demo built (a day a person entered is theirs to log: the nightly checks read
+every week of the demo, `compliance.demo`, so a day without its recordings would be a gap); and
 the low-hold video review program of the previous quarter, from the day after it ended, with
 each week's reviews of the weeks begun.
 
@@ -146,7 +147,6 @@ def _review_log_and_recordings(acting, site, people) -> None:
     logged = set(ReviewLogEntry.objects.filter(site=site).values_list("table_id", "gaming_date"))
     recorded = set(Recording.objects.filter(table__site=site).values_list("table_id", "gaming_date"))
     days = _activity_days(site)
-    recent = sorted({day for _, day in days})[-7:]
     down = _outages_by_table(site)
     for (table_id, day), (first, last) in sorted(days.items(), key=lambda item: item[0][1]):
         table = tables[table_id]
@@ -165,7 +165,7 @@ def _review_log_and_recordings(acting, site, people) -> None:
                 field_of_view=True if FIELD_OF_VIEW.applies(site) else None,  # asked where the pack states it
                 notes=" ".join(_outage_note(site, o) for o in out),
             )
-        if day in recent and (table_id, day) not in recorded and last > first:
+        if (table_id, day) not in recorded and last > first:
             services.record_recording(
                 acting_user=acting,
                 table=table,

@@ -54,6 +54,29 @@ def _quarter_read_on_time(quarter: str) -> None:
     assert reviews_done(program.site_id, program.start_date, program.start_date) is not None
 
 
+def _every_night_judged() -> None:
+    """The nightly checks ran over every week of nights the demo built, not its last week alone:
+    each site's late deposit (its second night, in September at the North Dakota sites) is flagged,
+    those before the last week documented and resolved naming the day the deposit was made, and
+    every table-day of play has its recordings (no gap at Bismarck, whose pack asks them)."""
+    from datetime import date
+
+    from compliance.models import Alert, AlertStep
+    from floor.demo import built_dates
+
+    ranges = [r for scope in ComplianceRun.objects.values_list("scope", flat=True) for r in scope["day_ranges"]]
+    built = {day for site in Site.objects.all() for day in built_dates(site)}
+    judged = [(date.fromisoformat(a), date.fromisoformat(b)) for a, b in ranges]
+    assert built and all(any(a <= day <= b for a, b in judged) for day in built)
+    assert not Alert.objects.filter(rule="recording_gap").exists()
+    late = {a.site.name: a for a in Alert.objects.filter(rule="deposit_late").select_related("site")}
+    assert {"Bismarck Elks Lodge", "Mandan Eagles Aerie", "Medora Summer Hall"} <= set(late)
+    medora = late["Medora Summer Hall"]
+    resolved = medora.steps.get(kind=AlertStep.Kind.RESOLVED)
+    assert resolved.note.startswith(f"Demo: the deposit for {medora.period_end} was made on ")
+    assert medora.figures["deposited_on"] in resolved.note and medora.citation in resolved.note
+
+
 @pytest.mark.parametrize(
     ("moment", "dates"),
     [
@@ -85,6 +108,7 @@ def test_the_demo_loaded_after_its_quarters_deadlines_reads_on_time_and_a_second
         assert before["compliance.ComplianceRun"] > 0 and before["floor.GamingDay"] > 0
         assert "[1/" in first.getvalue() and "already loaded" not in first.getvalue()
         _quarter_read_on_time("2026Q3")
+        _every_night_judged()
 
         second = StringIO()
         call_command("load_demo", stdout=second)
