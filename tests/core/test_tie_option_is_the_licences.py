@@ -77,13 +77,7 @@ def test_a_table_recorded_under_the_old_licence_takes_the_new_ones_option_on_its
     (h)(2) asks under it)."""
     site = pack_site("NY")
     table_id = client_for(manager).post("/api/v1/tables/", body(site, "NY"), format="json").json()["id"]
-    approvals.record_licence(
-        acting_user=manager.user,
-        organization=site.organization,
-        licence_number="NY-GC-2",
-        tie_option=3,
-        effective_on=site_today(site),
-    )
+    new_licence(manager, site, tie_option=3)
     client.force_login(manager.user)
     answer = client.get(f"/setup/tables/{table_id}/")
     field = answer.context["form"].fields["tie_option"]
@@ -164,6 +158,17 @@ def test_no_other_packs_site_shows_or_takes_a_tie_option(client, client_for, man
         assert "4620.5" not in page and "Tie option" not in page, path
 
 
+def new_licence(manager, site, *, tie_option: int) -> None:
+    """A change of option is a new licence (h): NY-GC-2, in force from the site's date today."""
+    approvals.record_licence(
+        acting_user=manager.user,
+        organization=site.organization,
+        licence_number="NY-GC-2",
+        tie_option=tie_option,
+        effective_on=site_today(site),
+    )
+
+
 def payout_select(page: str) -> str:
     found = re.search(r'<select name="blackjack_payout".*?</select>', page, re.S)
     assert found, "no payout on the page"
@@ -189,13 +194,7 @@ def test_the_naturals_payout_follows_the_licences_tie_option_read_only_citing_h2
     assert refused.context["form"].errors["blackjack_payout"][0].startswith(f"{H}(2): ")
     assert client.post("/setup/tables/new/", new_table_form(client, site)).status_code == 302
     table = Table.objects.get(site=site, number=1)
-    approvals.record_licence(
-        acting_user=manager.user,
-        organization=site.organization,
-        licence_number="NY-GC-2",
-        tie_option=2,
-        effective_on=site_today(site),
-    )
+    new_licence(manager, site, tie_option=2)
     answer = client.get(f"/setup/tables/{table.pk}/")
     field = answer.context["form"].fields["blackjack_payout"]
     assert (
