@@ -341,7 +341,13 @@ def setup_edit(request, kind, pk=None):
                 if kind == "employees"
                 else redirect("setup_list", kind=kind)
             )
-    context = {"kind": kind, "setup": setup, "form": form, "object": instance if instance.pk else None}
+    context = {
+        "kind": kind,
+        "setup": setup,
+        "form": form,
+        "object": instance if instance.pk else None,
+        "new": f"New {instance._meta.verbose_name}",  # "New table", not "New: tables"
+    }
     if kind == "employees" and instance.pk:
         context.update(_employee_context(request, instance))
     # A refusal (the form's field rules, or the service's put on its fields) is shown inline with 400.

@@ -18,6 +18,17 @@ def test_the_setup_lists_say_yes_and_no(client, cast, site):
     assert "Yes" in cells and "True" not in cells and "False" not in cells
 
 
+@pytest.mark.parametrize(
+    ("kind", "heading"),
+    [("sites", "New site"), ("tables", "New table"), ("chips", "New chip denomination"), ("employees", "New employee")],
+)
+def test_a_new_records_form_is_headed_in_the_singular(client, cast, site, kind, heading):
+    """The setup form of a new record said "New: tables", "New: chip denominations"."""
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    page = client.get(f"/setup/{kind}/new/").content.decode()
+    assert f'<h1 class="h3">{heading}</h1>' in page and "New: " not in page
+
+
 def test_the_site_form_picks_a_time_zone_and_dates_with_the_browsers_pickers(client, cast, site):
     client.force_login(cast[Role.GAMING_MANAGER].user)
     page = client.get(f"/setup/sites/{site.pk}/").content.decode()
