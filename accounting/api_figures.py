@@ -204,7 +204,7 @@ class PackFiguresOut(serializers.Serializer):
     fees = PackFeesOut(required=False, help_text="Only where the pack's revenue is table fees.")
     sessions = PackSessionsOut(
         required=False,
-        help_text="Only where the pack's revenue is games-of-chance sessions (the session record is an assumption).",
+        help_text="Only where the pack's revenue is games-of-chance sessions (a house record of the game the pack's text sets).",
     )
 
 

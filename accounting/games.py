@@ -61,10 +61,12 @@ def sites_holding(sites) -> list:
 
 def _revenue(pack) -> str:
     """What a fees or session pack's revenue is, with the rule it rests on: the fees rule
-    (WAC 230-40-125(1)), or a session record that is an assumption (9 NYCRR 4620.5 defines the game)."""
+    (WAC 230-40-125(1)), or its sessions, a house record of the game 9 NYCRR 4620.5 sets."""
+    from .pack_figures import session_basis
+
     if pack.revenue_model == RevenueModel.FEES:
         return f"{pack.name}, table fees ({pack.cite('accounting.table_fees')})"
-    return f"{pack.name}, games-of-chance sessions (an assumption: {pack.cite('accounting.session_game')} defines the game)"
+    return f"{pack.name}, games-of-chance sessions ({session_basis(pack.cite('accounting.session_game'))})"
 
 
 def sites_dealing(sites, game: str) -> list[int]:

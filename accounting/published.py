@@ -94,6 +94,7 @@ from .pack_figures import (
     SessionsAgainstCustody,
     pack_days,
     pack_figures,
+    session_basis,
     sessions_against_custody,
     uncounted_boxes,
 )
@@ -297,6 +298,7 @@ __all__ = [
     "other_games_agp",
     "other_games_history",
     "pack_days",
+    "session_basis",
     "pack_figures",
     "SESSION_CHECK",
     "SESSION_CHECK_TITLE",

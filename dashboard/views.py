@@ -726,7 +726,7 @@ def no_hold(site, consequence: str) -> str | None:
     """Why `site` has no percent-of-hold, then `consequence` (NO_DEALER_HOLD on the dealer pages,
     NO_HOLD_CHARTS on the dashboard), worded once for them all; None where its revenue is a drop.
     A fees pack's rule says its revenue is its fees (WAC 230-40-125(1)); a session pack's only
-    defines the game (9 NYCRR 4620.5), so the session record is said to be an assumption."""
+    sets the game (9 NYCRR 4620.5), its record a session at a time a house control, said so."""
     pack = pack_for(site)
     model = pack.revenue_model
     if model == RevenueModel.DROP:
@@ -735,8 +735,8 @@ def no_hold(site, consequence: str) -> str | None:
     if model == RevenueModel.FEES:
         return f"{TABLE_FEES.at(site)}: the revenue of {site.name} is not a drop, {consequence}."
     return (
-        f"The revenue of {site.name} is its games-of-chance sessions, not a drop (the session record is an "
-        f"assumption: {SESSION_GAME.at(site)} defines the game), {consequence}."
+        f"The revenue of {site.name} is its games-of-chance sessions, not a drop "
+        f"({published.session_basis(SESSION_GAME.at(site))}), {consequence}."
     )
 
 

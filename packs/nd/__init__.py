@@ -43,7 +43,7 @@ PACK = Pack(
     return_due_months=1,
     handout=HANDOUT,
     employee_identifier_absent=(
-        "North Dakota's chapter 99-01.3-08, the text we hold, names no state-issued number for a dealer or "
+        "North Dakota's chapter 99-01.3-08 names no state-issued number for a dealer or "
         "wheel operator (its forms identify them by their initials, ND 99-01.3-08-05(3)); the cross-organization "
         "dealer view, keyed by such a number, is not offered for North Dakota."
     ),

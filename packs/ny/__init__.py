@@ -22,7 +22,7 @@ PACK = Pack(
     constants=tables.CONSTANTS,
     handout=HANDOUT,
     employee_identifier_absent=(
-        "9 NYCRR 4620.5, the text we hold, names no state-issued identifier for a games-of-chance worker; "
+        "9 NYCRR 4620.5 names no state-issued identifier for a games-of-chance worker; "
         "the cross-organization dealer view, keyed by such a number, is not offered for New York."
     ),
     citations=area_citations(

@@ -4,7 +4,7 @@ receipts, prizes and net. Nothing for a drop pack, whose figures are the report 
 
 from reportlab.platypus import Spacer
 
-from accounting.published import SESSION_CHECK, SESSION_CHECK_TITLE, SessionsAgainstCustody
+from accounting.published import SESSION_CHECK, SESSION_CHECK_TITLE, SessionsAgainstCustody, session_basis
 from accounting.rules import SESSION_GAME, TABLE_FEES
 from core.pdf import data_table, para
 from core.plurals import plural
@@ -60,10 +60,7 @@ def pack_section(pack: dict | None, *, of_the_day: bool = False) -> list:
             return [*_grid(title, lines), *([para(NOT_COUNTED, "small")] if uncounted else [])]
         return [*_grid(title, lines), *(para(f"{label}: {count}.", "small") for label, count in pack_counts(pack))]
     if pack and "sessions" in pack:
-        title = (
-            f"Games-of-chance sessions{when} ({pack['name']}; the session record is an assumption: "
-            f"{SESSION_GAME.at(pack['code'])} defines the game)"
-        )
+        title = f"Games-of-chance sessions{when} ({pack['name']}; {session_basis(SESSION_GAME.at(pack['code']))})"
         return _grid(title, lines[:-1], lines[-1])
     return []
 

@@ -201,7 +201,7 @@ def test_a_dealers_page_where_the_revenue_is_not_a_drop_shows_no_hold_and_says_w
         assert said.startswith(f"{rule}: the revenue of {site.name} is not a drop")
     else:  # 9 NYCRR 4620.5 defines the game only: the session record is ours, and said so
         assert said.startswith(f"The revenue of {site.name} is its games-of-chance sessions, not a drop")
-        assert f"(the session record is an assumption: {rule} defines the game)" in said
+        assert f"({rule} sets the game; recording it a session at a time is House control)" in said
     body = html.split("<main")[1] if "<main" in html else html
     assert 'id="dealer-hold"' not in html and 'id="shifts"' not in html and "%" not in body.split('id="no-hold"')[1]
 

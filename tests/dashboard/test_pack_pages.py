@@ -176,7 +176,7 @@ def test_a_session_site_shows_its_session_net(client, house):
     # the dashboard says why there is no hold without putting words in 4620.5's mouth
     no_hold = pages[PAGES[2]][pages[PAGES[2]].index('id="no-hold"') :].split("</p>")[0]
     assert f"The revenue of {here.site.name} is its games-of-chance sessions, not a drop" in no_hold
-    assert "(the session record is an assumption: 9 NYCRR 4620.5 defines the game)" in no_hold
+    assert "(9 NYCRR 4620.5 sets the game; recording it a session at a time is House control)" in no_hold
     assert "Weekly hold" not in pages[PAGES[2]]  # no chart of a hold it has not, nor its caption
 
 

@@ -166,7 +166,7 @@ def test_a_shift_manager_records_a_session_in_dollars_and_local_time_and_it_is_a
     assert "(1 session)" in total and "$450.50" in total[: total.index("</tr>")]
     # The NY text defines the game, not this record: the page says which is which.
     basis = page[page.index('id="sessions-basis"') :].split("</p>")[0]
-    assert "9 NYCRR 4620.5 defines the game; the session record is an assumption (house control)" in basis
+    assert "9 NYCRR 4620.5 sets the game; recording it a session at a time is House control" in basis
 
 
 def test_a_correction_is_a_new_row_pointing_back_and_the_total_takes_it(client, ny_site, ny_shift, started):
