@@ -45,6 +45,7 @@ from floor.queries import (
 from floor.rules import TRAY_COUNT, game_column, house_chips
 from packs import RevenueModel, RevenueWords, game_name, get_pack, revenue_words
 from tournaments.queries import late_entries as tournament_late_entries
+from tournaments.rules import TOURNAMENT
 
 from .. import rules as report_rules
 from ..columns import DATE, INT, MONEY, RATIO, Column, headings, in_words, without
@@ -197,11 +198,16 @@ def _late_section(data: "DailyReport", day: DailySummary) -> list:
     late = [e for e in data.late if e.gaming_date == day.gaming_date]
     threshold = f"more than {data.late_entry_minutes} minutes after they happened ({LATE_ENTRY})"
     # What the list holds, said where it could be read as everything (`_late`): the books' records.
-    outside = "a tournament's announcement, outside the books, shows when it was entered on the tournament's page"
+    # Said only where the site's pack keeps tournaments (a New York site keeps no register).
+    outside = (
+        "; a tournament's announcement, outside the books, shows when it was entered on the tournament's page"
+        if TOURNAMENT.applies(data.where)
+        else ""
+    )
     if not late:
         return [
             Spacer(1, 4),
-            para(f"Entered late: none (no record of the day's books was entered {threshold}; {outside}).", "small"),
+            para(f"Entered late: none (no record of the day's books was entered {threshold}{outside}).", "small"),
         ]
     zone = ZoneInfo(data.time_zone)
     rows = [[e.what, _when(e.occurred_at, zone), _when(e.entered_at, zone)] for e in late]

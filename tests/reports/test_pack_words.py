@@ -191,6 +191,11 @@ def test_a_session_site_reports_its_session_net(client_for, house):
     )
     assert "Games-of-chance sessions" in quarterly and "9 NYCRR 4620.5" in quarterly and "Net" in quarterly
     assert "21 hold" not in quarterly
+    # The daily PDF's late entries name no tournament's page: New York keeps no tournament register.
+    daily = " ".join(
+        pdf_text(api.get(f"/api/v1/reports/{_report(api, here, 'daily')['id']}/download/").content).split()
+    )
+    assert "Entered late" in daily and "tournament" not in daily.lower()
 
 
 def test_at_a_north_dakota_site_the_reports_keep_the_forms_the_tax_and_the_thresholds(client_for, house):
