@@ -24,5 +24,5 @@ register(
     offered=_drop_pack,
     label_at=lambda jurisdiction: f"Dealer {revenue_words(jurisdiction).hold_name}",
 )
-register(SECTION, "Auditor dashboard", "dashboard:overview", DASHBOARD_ROLES)
+register(SECTION, "Dashboard", "dashboard:overview", DASHBOARD_ROLES)
 register("Compliance", "Audit log", "dashboard:audit", AUDIT_LOG.roles)
