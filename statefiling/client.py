@@ -55,7 +55,18 @@ def call(base_url: str, credential: str, method: str, path: str, body=None, head
             raise Refused(exc.code, detail) from exc
         raise Unreachable(f"{exc.code}: {detail}") from exc
     except (urllib.error.URLError, TimeoutError, ConnectionError, ValueError) as exc:
-        raise Unreachable(str(getattr(exc, "reason", exc))) from exc
+        raise Unreachable(f"no answer from {base_url}: {_reason(exc)}") from exc
+
+
+def _reason(exc: Exception) -> str:
+    """Why the registry did not answer, in words a person reads on the quarter's page ("connection
+    refused", "timed out"), not the socket's "[Errno 111] Connection refused"."""
+    reason = getattr(exc, "reason", exc)
+    if isinstance(reason, OSError) and reason.strerror:
+        return reason.strerror.lower()
+    if isinstance(reason, TimeoutError):
+        return "timed out"
+    return str(reason) or type(reason).__name__
 
 
 def _detail(exc: urllib.error.HTTPError):

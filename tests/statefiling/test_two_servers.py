@@ -128,6 +128,9 @@ def test_a_filing_made_while_the_registry_is_down_is_delivered_once_it_is_back(
                 delivery.deliver(submission.pk)
         submission.refresh_from_db()
         assert submission.attempts == 2 and submission.last_error and submission.delivered_at is None
+        # the quarter's page reads why, in words: not the socket's "[Errno 111] Connection refused"
+        assert submission.last_error.endswith(": connection refused") and "Errno" not in submission.last_error
+        assert submission.last_error.startswith("no answer from http")
         assert not FilingReceipt.objects.exists()
     finally:
         registry.start()
