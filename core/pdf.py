@@ -108,6 +108,9 @@ class TitleBlock:
     rule: str
     licence_number: str = ""  # the organization's gaming licence; "" when none is recorded
     time_zone: str = ""  # the site's, in which the report's times print; "" for none
+    # Under the period on the first page only ("The period is in progress: ..."); the running
+    # header of every page keeps the period alone.
+    period_note: str = ""
 
     @property
     def licence(self) -> str:
@@ -335,6 +338,7 @@ def title_block(title: TitleBlock) -> list[Flowable]:
         para(
             f"Period: {title.period}" + (f" \u00b7 times in {title.time_zone}" if title.time_zone else ""), "subtitle"
         ),
+        *([para(title.period_note, "small")] if title.period_note else []),
         para(f"Rule: {title.rule}", "small"),
         Spacer(1, 8),
     ]

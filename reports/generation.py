@@ -75,6 +75,7 @@ def render_run(run: ReportRun, *, audit_head: str | None = None):
         kind.rule_at(run.site),
         run.organization.licence_number,
         run.site.time_zone if run.site else "",
+        _in_progress(run, kind, moment.date()),
     )
     requester = run.requested_by
     employee = getattr(requester, "employee", None)
@@ -88,6 +89,18 @@ def render_run(run: ReportRun, *, audit_head: str | None = None):
     )
     pdf = ReportDocument(title, provenance, landscape=kind.landscape).build(kind.render(data))
     return pdf, provenance.data_sha256, kind.table(data)
+
+
+def _in_progress(run: ReportRun, kind, requested_on) -> str:
+    """Said beside a period that had not ended when the report was requested (house control): a
+    quarter still under way printed "Period: 2026Q4" and "Books closed for 6 of 6 days" under its
+    sign-off, as if final. `requested_on` is the site's date of the request, so a re-render says
+    the same. An as-of report is a snapshot of its date already."""
+    if kind.period == "as_of" or run.end < requested_on:
+        return ""
+    return (
+        f"The period is in progress: its figures are those through {requested_on}, the date the report was requested."
+    )
 
 
 def _retention(run) -> str:

@@ -416,3 +416,21 @@ def test_the_dealer_hold_files_name_game_21_in_the_packs_words(client_for, house
     assert rows[0][-1] == "Game" and [row[-1] for row in rows[1:]] == [game, game]  # table 1 deals game 21
     sheet = load_workbook(io.BytesIO(api.get(f"{base}?format=xlsx").content)).active
     assert [row[-1] for row in sheet.iter_rows(min_row=2, values_only=True)] == [game, game]
+
+
+def test_a_quarters_report_requested_before_it_ends_says_it_is_in_progress(client_for, house):
+    """A quarter still under way printed "Period: 2026Q3" and its books' statement under its
+    sign-off, as if final; it now says it is in progress through the date it was requested. The
+    same report requested after the quarter ended says nothing of the kind."""
+    here = house("ND")
+    api = client_for(here.auditor)
+    with time_machine.travel(datetime(2026, 9, 10, 18, 0, tzinfo=UTC), tick=False):
+        during = _report(api, here, "quarterly")
+    text = " ".join(pdf_text(api.get(f"/api/v1/reports/{during['id']}/download/").content).split())
+    assert "Period: 2026Q3" in text
+    assert (
+        "The period is in progress: its figures are those through 2026-09-10, the date the report was requested."
+        in text
+    )
+    after = _report(api, here, "quarterly")
+    assert "in progress" not in " ".join(pdf_text(api.get(f"/api/v1/reports/{after['id']}/download/").content).split())
