@@ -180,6 +180,7 @@ def daily(request):
     show_site(request, site)
     errors: dict = {}
     day, gaming_day = _gaming_day(site, _date(request.GET.get("date"), None, errors, "date"))
+    today = site_today(site)  # the site's gaming date now: no link on to a day still to come
     table_days, shifts = published.table_days_and_shifts([site.pk], day, day)
     of_the_books = published.day_of_the_books(site, day, days=table_days)  # None: nothing of the books on it
     summary = of_the_books if of_the_books is not None else published.no_books_day(site, day)
@@ -218,7 +219,10 @@ def daily(request):
         "day": day,
         # The day's daily report as a PDF in one click (reports.views.index, with this day as its
         # period), for who requests reports where the site's pack offers it.
-        "daily_report": _offers_report(request.user, site, "daily"),
+        # Not for a gaming day that has not begun (its report would print a day still to come).
+        "daily_report": day <= today and _offers_report(request.user, site, "daily"),
+        "not_begun": day > today,
+        "today": today,
         "previous": day - timedelta(days=1),
         "next": day + timedelta(days=1),
         # the dates in addresses and fields (the `date:'Y-m-d'` filter's), written once

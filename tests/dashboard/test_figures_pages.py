@@ -1,6 +1,7 @@
 """The figures pages through the client: the same figures as the figures API, 403 for roles
 that may not see them, 404 for sites that are not the user's, a fixed number of queries."""
 
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
@@ -431,3 +432,22 @@ def test_the_daily_pages_table_rows_are_what_its_template_wrote():
         and "2 open slips" in before
         and "&lt;unverified&gt;" in before
     )
+
+
+def test_the_daily_page_leads_to_no_day_still_to_come(client, cast, site):
+    """A day still to come offered "Daily report of <it>" and a link to the day after it: the page
+    of the site's gaming date today links to no next day, and one of a later date says the day has
+    not begun, with no report to request."""
+    from floor.calculations import site_today
+
+    today = site_today(site)
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    page = client.get(f"/dashboard/daily/?site={site.pk}&date={today}").content.decode()
+    assert 'id="next-day"' not in page and 'id="previous-day"' in page and 'id="not-begun"' not in page
+    assert 'id="daily-report"' in page
+    later = today + timedelta(days=1)
+    page = client.get(f"/dashboard/daily/?site={site.pk}&date={later}").content.decode()
+    assert 'id="next-day"' not in page and 'id="daily-report"' not in page
+    assert f"The gaming day of {later} has not begun at {site.name}: its gaming date today is {today}." in page
+    earlier = client.get(f"/dashboard/daily/?site={site.pk}&date={today - timedelta(days=3)}").content.decode()
+    assert 'id="next-day"' in earlier and 'id="daily-report"' in earlier
