@@ -113,8 +113,9 @@ class HomePanel:
 HOME_PANELS: list[HomePanel] = []
 
 
-def party_of(user) -> tuple[set[str], str] | None:
-    """(roles, home url name) of a login that belongs to no organization, or None."""
+def party_of(user) -> tuple[set[str], str, set[str]] | None:
+    """(roles, home url name, jurisdictions) of a login that belongs to no organization, or None:
+    the menu offers it the entries offered in those jurisdictions (a regulator: its agency's pack)."""
     for of_user in hooks.PARTY.answers():  # the registry answers for a regulator's staff
         found = of_user(user)
         if found:

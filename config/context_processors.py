@@ -12,14 +12,15 @@ def navigation(request):
     access = access_for(request.user)
     site = getattr(request, "site", None)
     roles = access.roles_at(site.pk if site else None)
-    if access.employee is None and not access.station:  # a regulator's staff, say (no organization)
-        party = party_of(request.user)
-        roles = set(roles) | (party[0] if party else set())
     # The current site's pack's entries (an entry another of one's sites offers appears once one
     # switches to it: Tacoma, fees only, offers no slip books, though Spokane does); without a
     # current site, those of every site one sees.
     visible = getattr(request, "visible_sites", [])
     jurisdictions = {site.jurisdiction} if site is not None else {s.jurisdiction for s in visible}
+    if access.employee is None and not access.station:  # a regulator's staff, say (no organization)
+        party = party_of(request.user)
+        if party:  # a regulator: the entries its agency's pack offers (no dealer view where it names no identifier)
+            roles, jurisdictions = set(roles) | party[0], jurisdictions | party[2]
     return {
         "access": access,
         "current_site": site,

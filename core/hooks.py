@@ -371,7 +371,8 @@ PARTY = declare(
     "party",
     asked_by="cardroom.navigation.party_of (the home page and the menu of a login with no employee)",
     answered_by="registry (registry.menu, from registry.apps)",
-    answer="party(user) -> ({roles}, home url name) of a regulator's login, or None",
+    answer="party(user) -> ({roles}, home url name, {jurisdictions whose entries the menu offers}) of a "
+    "regulator's login, or None",
     many=True,
 )
 REPORT_DIGESTS = declare(

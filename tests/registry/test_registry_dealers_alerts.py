@@ -173,6 +173,29 @@ def test_the_dealer_view_is_scoped_to_the_agency_and_its_staff(washington, manag
     assert 'id="dealer-view-absent"' in html and "Coast Casino" not in html
 
 
+@pytest.mark.parametrize(
+    ("jurisdiction", "offered", "why"),
+    [
+        ("ND", False, "names no state-issued number"),
+        ("WA-HB", True, ""),
+        ("WA-BJ", False, "revenue is not a drop"),
+        ("NY", False, "names no state-issued identifier"),
+    ],
+)
+def test_the_menu_offers_the_dealer_view_only_to_an_agency_whose_pack_offers_it(db, jurisdiction, offered, why):
+    """The demo's state, wastate, wabjstate and nystate: the menu leads to the dealer view only where
+    the page is offered (`Pack.dealer_view_absent`); opened by address elsewhere, it says why not."""
+    agency = Agency.objects.create(name=f"{jurisdiction} agency", jurisdiction=jurisdiction)
+    _api, page = staff(agency, f"auditor-{jurisdiction}")
+    menu = page.get("/registry/").content.decode().split("</nav>")[0]
+    assert "Alerts shared" in menu  # the registry's menu is drawn
+    assert ("A dealer across licensees" in menu) is offered
+    assert (f'href="{DEALERS_PAGE}"' in menu) is offered
+    html = page.get(DEALERS_PAGE).content.decode()
+    assert ('id="dealer-view-absent"' in html) is not offered
+    assert why in html
+
+
 def test_a_bad_identifier_is_a_400_naming_the_field_and_a_pack_without_one_refuses_dealers(washington):
     agency, _river, _coast = washington
     api, page = staff(agency, "wsgc")
