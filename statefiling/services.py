@@ -473,13 +473,18 @@ MAX_ALERTS = 1000
 
 def alerts_to_share(link: RegistryLink) -> list[dict]:
     """The organization's compliance alerts of the link's pack's sites as the registry takes them
-    (`registry.services.receive_alerts`), newest first; none without its consent. One query."""
+    (`registry.services.receive_alerts`), newest first; none without its consent. One query.
+
+    Only the alerts of a rule the pack's law states: an alert citing "House control" (a late bank
+    deposit at a Washington site, whose texts set no deposit day) is the organization's own
+    control, not the state's, and stays at home."""
     if not link.share_alerts:
         return []
     resolved = AlertStep.objects.filter(alert=OuterRef("pk"), kind=AlertStep.Kind.RESOLVED).order_by("at")
     since = timezone.now() - timedelta(days=ALERTS_SINCE_DAYS)
     rows = (
         Alert.objects.filter(organization_id=link.organization_id, site__jurisdiction=link.jurisdiction)
+        .exclude(citation=HOUSE_CONTROL)
         .annotate(resolved_at=Subquery(resolved.values("at")[:1]))
         .filter(Q(opened_at__gte=since) | Q(resolved_at__isnull=True))
         .select_related("site")
