@@ -273,6 +273,7 @@ QUARTER_COLUMNS = (
 )
 
 
+DUE_COLUMNS = ("due_on", "timeliness")
 TAX_COLUMNS = (
     "organization_agp_cents",
     "tax_cents",
@@ -300,8 +301,12 @@ def quarter_columns(pack) -> tuple[str, ...]:
     """The quarter's columns at an agency of `pack`: its gaming tax only where its law levies one,
     a gross proceeds column beside the drop only where its words keep one; a drop pack's drop,
     win and hold, a fees pack's table fees, a session pack's sessions, each only where the pack's
-    revenue is that; tournament play only where the pack states tournaments (`TOURNAMENT`)."""
+    revenue is that; tournament play only where the pack states tournaments (`TOURNAMENT`); a
+    return's due day and timeliness only where its law sets a day a return is due
+    (`return_due_months`: Washington's and New York's texts set none)."""
     dropped = set() if pack.tax_brackets else set(TAX_COLUMNS)
+    if pack.return_due_months is None:
+        dropped.update(DUE_COLUMNS)
     if not TOURNAMENT.applies(pack):
         dropped.update(TOURNAMENT_COLUMNS)
     if not pack.revenue_words.gross_column:

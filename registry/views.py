@@ -143,6 +143,7 @@ def quarter(request, regulator):
             "fees": "fees_collected_cents" in columns,
             "sessions": "session_net_cents" in columns,
             "identified": "dealers_without_identifier" in columns,  # the pack's dealers hold a state identifier
+            "dated": "due_on" in columns,  # a due day column only where the pack's law sets one
         },
     )
 
