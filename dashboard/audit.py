@@ -16,12 +16,12 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
 
 from cardroom.access import Access
-from cardroom.models import Employee, Site
+from cardroom.models import Employee, Game, Site
 from core import limits
 from core.models import AuditEvent
 from core.moments import shown
 from core.money import format_money
-from packs import game_names, revenue_words
+from packs import game_names, pack_for, revenue_words
 
 from .access import AUDIT_LOG
 
@@ -202,7 +202,8 @@ def _pack_names(site: Site | None) -> dict[str, str]:
 @cache
 def _names_in(code: str) -> dict[str, str]:
     """A pack's words for the stored keys, made once a pack, not once a field shown."""
-    return {**revenue_words(code).stored_names, "twenty_one": game_names(code).word("21")}
+    names = game_names(code)
+    return {**revenue_words(code).stored_names, "twenty_one": names.word("21"), "paddlewheel": names.word("PW")}
 
 
 def _shown_fields(values: dict, site: Site | None) -> list[str]:
@@ -212,6 +213,9 @@ def _shown_fields(values: dict, site: Site | None) -> list[str]:
     keys = sorted(values)
     if site is not None and "drop_cents" in values and not revenue_words(site).gross_column:
         keys = [k for k in keys if k != "gross_proceeds_cents"]
+    if site is not None and "paddlewheel" in values and Game.PADDLEWHEEL not in pack_for(site).games:
+        # the books keep an empty paddlewheel line at every site; a pack that deals none names none
+        keys = [k for k in keys if k != "paddlewheel"]
     return keys
 
 

@@ -40,4 +40,8 @@ def test_a_closed_days_figures_read_in_the_words_of_the_sites_pack(client, site,
     assert not find(shown, foreign_marks(code))
     if code != "ND":
         assert "Gross proceeds" not in shown and "Agp" not in shown and "Prizes" not in shown
+        # nor the books' empty paddlewheel line, a game these packs do not deal ("Paddlewheel: Win: $0.00")
+        assert "addlewheel" not in shown
+    else:
+        assert "Paddlewheel: " in shown  # North Dakota's second game, named as its pack names it
     assert "gross_proceeds_cents" in row  # the detail as stored, every key kept
