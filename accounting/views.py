@@ -15,6 +15,7 @@ from core import limits
 from core.forms import NamesTheRule
 from core.plurals import plural
 from floor.calculations import site_today
+from floor.rules import house_chips, no_house_chips
 
 from . import day_sheet_csv, day_sheets
 from .api_day_sheets import check_may_enter, parse_sheet
@@ -56,6 +57,10 @@ def day_sheet_template(request):
 def day_sheet(request):
     site = _site(request)
     check_may_enter(request.user, site)  # 403 naming the house control
+    if not house_chips(site):  # a fees-only site: no opener, slip, drop or count to enter
+        refused = no_house_chips(site, "so no day sheet of openers, slips, drops and counts is entered there")
+        status = 400 if request.method == "POST" else 200  # nothing read, nothing written
+        return render(request, "accounting/day_sheet.html", {"refused": refused}, status=status)
     form = UploadForm(request.POST or None, request.FILES or None)
     errors: Located = []
     status = 200

@@ -2,6 +2,7 @@
 sheet, and every error shown at its row with nothing changed."""
 
 import csv
+import html
 import io
 from datetime import date, timedelta
 
@@ -225,3 +226,20 @@ def test_a_sheet_holding_dates_and_times_is_written_in_iso_8601_with_the_offset(
     rows = list(csv.DictReader(io.StringIO(text)))
     assert rows[0]["gaming_date"] == "2026-07-01" and rows[1]["at"] == "2026-07-01T22:05:00-05:00"
     assert not text.startswith("\ufeff")
+
+
+def test_a_fees_only_site_says_why_it_takes_no_day_sheet_and_refuses_one(site, day, world):
+    """At a Washington blackjack (fees) site the page, out of its menu but opened by address,
+    offered the whole day's CSV of openers, slips, drops and counts: it now says why none is
+    entered there, citing the fees rule, with no form, and a file posted anyway is refused, nothing written."""
+    tables, people = world
+    site.jurisdiction = "WA-BJ"
+    site.save()
+    client = logged_in(people["gm"])
+    page = client.get(PAGE).content.decode()
+    said = html.unescape(page.split('id="not-here">')[1].split("</div>")[0])
+    assert said.startswith("WAC 230-40-125(1) (1999 proposed amendment): the house's revenue at ")
+    assert 'id="day-sheet-form"' not in page and 'id="download-template"' not in page
+    response = upload(client, full_csv(day, people))
+    assert response.status_code == 400 and 'id="not-here"' in response.content.decode()
+    assert not GamingDay.objects.exists()
