@@ -38,6 +38,7 @@ from .table_rules import (
     licensed_options,
     licensed_values,
     option_errors,
+    special_events_absent,
     table_defaults,
     table_fields,
     table_games,
@@ -170,6 +171,7 @@ class TableForm(BootstrapMixin, forms.ModelForm):
             # the games the site's pack deals, each by its pack's name
             self.fields["game"].choices = table_games(self.site.jurisdiction)
             offer_only_the_fixed_values(self, self.site)
+            offer_the_sites_locations(self, self.site)
             if not self.instance.pk:
                 self._start_from_the_packs_values()
             follow_the_licence(self, self.site)
@@ -224,6 +226,20 @@ def offer_only_the_fixed_values(form, site) -> None:
             field.widget.choices = [(choice, label) for choice, label in field.choices if choice in kept]
             settings = "the only setting" if len(allowed) == 1 else "the settings"
             field.help_text = f"{cite(f'table.{name}', site.jurisdiction)}: {settings} the rule allows."
+
+
+def offer_the_sites_locations(form, site) -> None:
+    """A temporary special-event table is a location only where the site's pack states special
+    events (ND 99-01.3-08-04): elsewhere the form offers "Regularly located" alone, beside a table's
+    own where it was recorded otherwise, and says why; one posted anyway is refused at the field by
+    the pack's table rules (`special_events_absent`)."""
+    field = form.fields.get("location")
+    absent = special_events_absent(site)
+    if field is None or not absent:
+        return
+    kept = {Table.Location.REGULAR, *([form.instance.location] if form.instance.pk else [])}
+    field.widget.choices = [(choice, label) for choice, label in field.choices if choice in kept]
+    field.help_text = absent
 
 
 def follow_the_licence(form, site) -> None:
@@ -334,6 +350,8 @@ class TableAdminForm(KeptFieldsAdminForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         follow_the_licence(self, self.licence_site)
+        if self.licence_site is not None:
+            offer_the_sites_locations(self, self.licence_site)
 
     def clean(self):
         cleaned = super().clean()

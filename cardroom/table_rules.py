@@ -21,6 +21,7 @@ from core.hooks import (
     TABLE_OPTIONS,
     TABLE_RULES,
 )
+from core.rules import HOUSE_CONTROL
 
 
 def register_table_rules(validate: Callable[[object], None]) -> None:
@@ -58,6 +59,23 @@ def game_label(jurisdiction: str, code: str) -> str | None:
 # The pack's rule that a discontinued game's chips are redeemed for thirty days after (ND 99-01.3-08-06(2),
 # cage.rules' key): where it is stated, a site records the day game 21 was discontinued.
 DISCONTINUED_REDEMPTION = "cage.discontinued_redemption"
+
+
+# The pack's rule of special events (surveillance.rules.SPECIAL_EVENT, ND 99-01.3-08-04), asked here
+# by key, surveillance being above: a temporary special-event table is a location only where the
+# site's pack states special events; elsewhere every table is regularly located.
+SPECIAL_EVENTS = "surveillance.special_event"
+
+
+def special_events_absent(site) -> str:
+    """Why a table at `site` cannot be a temporary special-event table, cited, naming the field;
+    "" where the site's pack states special events (`SPECIAL_EVENTS`)."""
+    if stated(SPECIAL_EVENTS, site.jurisdiction):
+        return ""
+    return (
+        f"{HOUSE_CONTROL}: {site.get_jurisdiction_display()} rules state no special events, so a table at {site} is "
+        'regularly located; "location" cannot be a temporary special-event table.'
+    )
 
 
 def game_word(jurisdiction: str) -> str:

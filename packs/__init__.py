@@ -106,6 +106,9 @@ def games_dealt(pack: Pack) -> str:
 
 def validate_table(table) -> None:
     """Refuse a table its site's pack does not allow, naming each field and its rule."""
+    from cardroom.models import Table
+    from cardroom.table_rules import special_events_absent
+
     from .common import number_errors
 
     errors = number_errors(table)
@@ -115,6 +118,8 @@ def validate_table(table) -> None:
             f"{pack.cite('table.game')}: {game_name(pack, table.game)} is not a game of "
             f"{pack.name} ({table.site}); its tables deal {games_dealt(pack)}."
         )
+    if table.location == Table.Location.SPECIAL_EVENT and special_events_absent(table.site):
+        errors["location"] = special_events_absent(table.site)
     for name, message in pack.table_rules(table).items():
         errors.setdefault(name, message)
     for check in TABLE_CHECKS.answers():
