@@ -7,10 +7,10 @@ from django import forms
 
 from cardroom.forms import add_pin_fields
 from core.forms import BookDateField, BootstrapMixin, NamesTheRule
-from packs import RevenueModel, game_label, game_name, pack_for
+from packs import game_label, game_name, pack_for
 
 from .models import BoxExchange
-from .rules import COUNT_TEAM, CURRENCY
+from .rules import COUNT_TEAM, CURRENCY, dealer_hold_absent
 
 
 def currency_from_post(data) -> list[dict]:
@@ -50,18 +50,14 @@ class OpenSessionForm(BootstrapMixin, forms.Form):
 
 
 def box_exchange_help(site) -> str:
-    """What exchanging the box at each dealer change gives at `site`: each dealer's percent-of-hold
-    where its pack's revenue is a drop; elsewhere (a session site, NY) no dealer has one, so only
-    each dealer shift's drop counted on its own. The ratio in the pack's words (percent-of-hold in
-    North Dakota, hold elsewhere: packs.RevenueWords.hold_name)."""
-    pack = pack_for(site)
-    hold = pack.revenue_words.hold_name
-    if pack.revenue_model == RevenueModel.DROP:
-        return f"At each dealer change, each dealer's {hold} can be separated."
-    return (
-        f"At each dealer change, each dealer shift's drop is counted on its own (no dealer has a "
-        f"{hold} at {site.name}: its revenue is not a drop)."
-    )
+    """What exchanging the box at each dealer change gives at `site`: each dealer's percent-of-hold,
+    in the pack's words (percent-of-hold in North Dakota, hold elsewhere: packs.RevenueWords.hold_name),
+    where its pack's revenue is a drop; elsewhere no dealer has one and it is not offered
+    (`rules.dealer_hold_absent`, which says why)."""
+    absent = dealer_hold_absent(site)
+    if absent:
+        return absent
+    return f"At each dealer change, each dealer's {pack_for(site).revenue_words.hold_name} can be separated."
 
 
 class BoxExchangeForm(BootstrapMixin, forms.Form):
@@ -69,7 +65,13 @@ class BoxExchangeForm(BootstrapMixin, forms.Form):
 
     def __init__(self, *args, site, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["box_exchange"].help_text = box_exchange_help(site)
+        field = self.fields["box_exchange"]
+        field.help_text = box_exchange_help(site)
+        if dealer_hold_absent(site):
+            # Offered only where a dealer has a hold; the site's own setting where it was recorded so
+            # is kept to show, and one posted is refused by the service, citing why.
+            kept = {BoxExchange.GAMING_DAY, self.initial.get("box_exchange")}
+            field.widget.choices = [(choice, label) for choice, label in field.choices if choice in kept]
 
 
 class RegisterBoxForm(BootstrapMixin, forms.Form):

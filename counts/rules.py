@@ -51,6 +51,19 @@ def fees_only_notice(site) -> str | None:
     )
 
 
+def dealer_hold_absent(site) -> str:
+    """Why a box is not exchanged at each dealer change at `site`, cited, naming the field: where its
+    pack's revenue is not a drop (a New York session, Washington's fees) no dealer has a hold, so a
+    drop per dealer shift separates nothing (house control). "" where the pack's revenue is a drop."""
+    pack = pack_for(site)
+    if pack.revenue_model == RevenueModel.DROP:
+        return ""
+    return (
+        f"{HOUSE_CONTROL}: no dealer has a {pack.revenue_words.hold_name} at {site.name} (its revenue is not a drop), "
+        'so the drop box is exchanged once per gaming day ("box_exchange"), not at each dealer change.'
+    )
+
+
 def refuse_drop_boxes(site, field: str = "box") -> None:
     """Refuse a drop box, its use or its count at a site whose pack's revenue is fees only."""
     if notice := fees_only_notice(site):

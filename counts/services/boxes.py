@@ -11,15 +11,18 @@ from core.audit import snapshot
 from core.rules import HOUSE_CONTROL
 
 from .. import queries
-from ..models import CountSettings, DropBox
-from ..rules import BOX_NUMBER, REMOVAL, refuse_drop_boxes, settings_warnings
+from ..models import BoxExchange, CountSettings, DropBox
+from ..rules import BOX_NUMBER, REMOVAL, dealer_hold_absent, refuse_drop_boxes, settings_warnings
 
 
 def update_count_settings(*, acting_user, site: Site, **values) -> CountSettings:
-    """A site's box exchange (per gaming day or per dealer shift) and its twenty-one auditor; the
+    """A site's box exchange (per gaming day, or per dealer shift where its pack's revenue is a drop:
+    `rules.dealer_hold_absent`) and its twenty-one auditor; the
     saved settings carry `warnings`, what the site's rules say of them (`rules.settings_warnings`:
     nothing refused), which the pages, the admin and the API show."""
     require_role(acting_user, site, Role.GAMING_MANAGER, action="change the count settings", rule=HOUSE_CONTROL)
+    if values.get("box_exchange") == BoxExchange.DEALER_SHIFT and (absent := dealer_hold_absent(site)):
+        raise ValidationError({"box_exchange": absent})
     auditor = values.get("twenty_one_auditor")
     if auditor is not None and auditor.organization_id != site.organization_id:
         raise ValidationError(

@@ -98,10 +98,10 @@ def test_the_box_exchange_help_speaks_of_a_dealers_hold_only_where_the_site_has_
     for url, form_id in (("/counts/boxes/", "box-exchange-form"), ("/counts/drop-boxes/", "count-settings-form")):
         page = html.unescape(client.get(url).content.decode())
         assert f'id="{form_id}"' in page, url
-        assert page.count("At each dealer change, each dealer") == 1, url
+        assert page.count("At each dealer change, each dealer") == (1 if holds else 0), url
         assert (f"each dealer's {hold} can be separated" in page) is holds, url
         if not holds:
-            assert f"no dealer has a {hold} at {site.name}: its revenue is not a drop" in page, url
+            assert f"House control: no dealer has a {hold} at {site.name} (its revenue is not a drop)" in page, url
         assert ("percent-of-hold" in page) is (jurisdiction == "ND"), url
 
 
@@ -122,3 +122,45 @@ def test_a_form_of_the_boxes_page_sent_invalid_is_refused_with_a_400(client, man
     assert 'class="errorlist' in refused.content.decode() or 'id="count-errors"' in refused.content.decode()
     assert queries.box_exchange(site) == BoxExchange.GAMING_DAY
     assert not AuditEvent.objects.filter(action__in=["count_settings.updated", "drop_box.registered"]).exists()
+
+
+NO_HOLD = (
+    "House control: no dealer has a hold at {site} (its revenue is not a drop), so the drop box is exchanged once "
+    'per gaming day ("box_exchange"), not at each dealer change.'
+)
+
+
+@pytest.mark.parametrize("jurisdiction, holds", [("ND", True), ("WA-HB", True), ("NY", False)])
+def test_the_exchange_at_each_dealer_change_is_offered_and_taken_only_where_a_dealer_has_a_hold(
+    client, client_for, manager, site, jurisdiction, holds
+):
+    """Found walking the demo: a New York site's boxes pages offered "At each dealer change (one drop
+    per dealer shift)" beside a help text saying no dealer has a hold there, and took it. Where the
+    site's revenue is not a drop it is neither offered nor taken (the pages, the API), naming the
+    field and why; where it is a drop, both."""
+    site.jurisdiction = jurisdiction
+    site.save()
+    client.force_login(manager.user)
+    for url, form_id in (("/counts/boxes/", "box-exchange-form"), ("/counts/drop-boxes/", "count-settings-form")):
+        form = client.get(url).context["exchange_form" if form_id == "box-exchange-form" else "settings_form"]
+        offered = [value for value, _ in form.fields["box_exchange"].widget.choices]
+        assert ("dealer_shift" in offered) is holds, url
+    posts = (
+        ("/counts/boxes/", {"action": "exchange", "box_exchange": "dealer_shift"}),
+        ("/counts/drop-boxes/", {"action": "settings", "box_exchange": "dealer_shift", "twenty_one_auditor": ""}),
+    )
+    for url, posted in posts:
+        answer = client.post(url, posted)
+        if holds:
+            assert answer.status_code == 302, url
+            continue
+        assert answer.status_code == 400, url
+        form = answer.context["exchange_form" if url == "/counts/boxes/" else "settings_form"]
+        assert form.errors["box_exchange"] == [NO_HOLD.format(site=site.name)], url
+    api = client_for(manager).patch(_url(site), {"box_exchange": "dealer_shift"}, format="json")
+    if holds:
+        assert api.status_code == 200 and queries.box_exchange(site) == BoxExchange.DEALER_SHIFT
+        return
+    assert api.status_code == 400 and api.json()["box_exchange"] == [NO_HOLD.format(site=site.name)]
+    assert queries.box_exchange(site) == BoxExchange.GAMING_DAY
+    assert not AuditEvent.objects.filter(action="count_settings.updated").exists()

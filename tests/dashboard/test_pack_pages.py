@@ -401,7 +401,7 @@ def test_the_hold_ratio_is_named_in_the_packs_words_in_the_menu_reports_dashboar
         assert "/dashboard/dealers/" not in reports_page and "dealer_hold" not in reports_page
         assert f"so no dealer has a {hold} here." in dealers
         assert f"so it has no {hold} by table or dealer to chart" in dashboard
-        assert f"(no dealer has a {hold} at {here.site.name}: its revenue is not a drop)" in boxes
+        assert f"House control: no dealer has a {hold} at {here.site.name} (its revenue is not a drop)" in boxes
     said = " ".join([*pages.values(), dealers, boxes]).lower()
     assert ("percent-of-hold" in said) == (jurisdiction == "ND") and "percent of hold" not in said
 
