@@ -4,19 +4,37 @@ organization (as the cardroom's master data). Count settings are written through
 through the API; drop boxes are read here (with their history) and registered or retired on the
 drop boxes page (`counts.services.register_drop_box`, `retire_drop_box`)."""
 
+from django import forms
 from django.contrib import admin, messages
 
 from cardroom.admin import ORG_PATHS, OrgScopedAdmin, ViewOnlyMixin
 
 from . import queries, services
-from .models import CountSettings, DropBox
+from .models import BoxExchange, CountSettings, DropBox
+from .rules import dealer_hold_absent
 
 ORG_PATHS[CountSettings] = "site__organization_id"
+
+
+class CountSettingsAdminForm(forms.ModelForm):
+    """The service's refusal of an exchange at each dealer change where no dealer has a hold
+    (`rules.dealer_hold_absent`), at its field before `save_model` calls the service."""
+
+    def clean(self):
+        cleaned = super().clean()
+        site = cleaned.get("site") or (self.instance.site if self.instance.site_id else None)
+        if site is not None and cleaned.get("box_exchange") == BoxExchange.DEALER_SHIFT:
+            if absent := dealer_hold_absent(site):
+                self.add_error("box_exchange", absent)
+        return cleaned
+
+
 ORG_PATHS[DropBox] = "site__organization_id"
 
 
 @admin.register(CountSettings)
 class CountSettingsAdmin(OrgScopedAdmin):
+    form = CountSettingsAdminForm
     list_display = ["site", "box_exchange", "twenty_one_auditor"]
     list_filter = ["box_exchange"]
     fields = ["site", "box_exchange", "twenty_one_auditor"]

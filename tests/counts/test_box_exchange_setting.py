@@ -162,5 +162,7 @@ def test_the_exchange_at_each_dealer_change_is_offered_and_taken_only_where_a_de
         assert api.status_code == 200 and queries.box_exchange(site) == BoxExchange.DEALER_SHIFT
         return
     assert api.status_code == 400 and api.json()["box_exchange"] == [NO_HOLD.format(site=site.name)]
+    admin = client.post("/admin/counts/countsettings/add/", {**posts[1][1], "site": site.pk})
+    assert admin.status_code == 400 and NO_HOLD.format(site=site.name) in html.unescape(admin.content.decode())
     assert queries.box_exchange(site) == BoxExchange.GAMING_DAY
     assert not AuditEvent.objects.filter(action="count_settings.updated").exists()
