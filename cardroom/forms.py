@@ -28,7 +28,7 @@ from .models import (
     role_label,
 )
 from .services import refuse_moving_the_books, refuse_renaming_the_records, refuse_revaluing
-from .site_keeps import keeps_drop_boxes
+from .site_keeps import employee_identifier, keeps_drop_boxes
 from .table_rules import (
     DISCONTINUED_REDEMPTION,
     LicensedOption,
@@ -453,7 +453,25 @@ class EmployeeForm(BootstrapMixin, forms.ModelForm):
             self.fields["first_name"].initial = self.instance.user.first_name
             self.fields["last_name"].initial = self.instance.user.last_name
             self.fields["supervisor"].queryset = self.fields["supervisor"].queryset.exclude(pk=self.instance.pk)
+        self._name_the_state_identifier(sites)
         self.order_fields(["username", "password", "first_name", "last_name"])
+
+    def _name_the_state_identifier(self, sites) -> None:
+        """The state-issued identifier is shown only where the law of one of the organization's
+        sites names one, by its name there (Washington's Class B licence number, WAC 230-03-265(3));
+        where none names one (North Dakota, New York) the form leaves it out (the page says why)."""
+        codes = sorted(set(sites.values_list("jurisdiction", flat=True)))
+        named = list(dict.fromkeys(filter(None, (employee_identifier(code) for code in codes))))
+        if not named:
+            del self.fields["state_identifier"]
+            return
+        field = self.fields["state_identifier"]
+        if len({label for label, _ in named}) == 1:
+            field.label = named[0][0]
+        field.help_text = (
+            "; ".join(f"{label} ({citation})" for label, citation in named)
+            + ": the number the state issued this employee (letters, digits and hyphens)."
+        )
 
 
 def role_choices(sites) -> list[tuple[str, str]]:

@@ -6,12 +6,13 @@ whether it keeps drop boxes counts' (`counts.rules.keeps_drop_boxes`); a fees ro
 own pages ask here: a role's name (`models.role_label`: a fees room's cashier keeps fee cash, no
 chip bank) and the stations page (no count tablet where no drop is counted). floor and counts
 register their answers when their apps load (`floor.apps`, `counts.apps`): imports keep pointing
-down.
+down. What a site's law names a gaming employee's state-issued identifier is its pack's
+(`packs.apps`): the employee form shows the field only where one is named.
 """
 
 from collections.abc import Callable
 
-from core.hooks import DROP_BOXES, HOUSE_CHIPS
+from core.hooks import DROP_BOXES, EMPLOYEE_IDENTIFIER, HOUSE_CHIPS
 
 
 def register_house_chips(answer: Callable[[object], bool]) -> None:
@@ -20,6 +21,16 @@ def register_house_chips(answer: Callable[[object], bool]) -> None:
 
 def register_drop_boxes(answer: Callable[[object], bool]) -> None:
     DROP_BOXES.register(answer)
+
+
+def register_employee_identifier(answer: Callable[[str], tuple[str, str] | None]) -> None:
+    EMPLOYEE_IDENTIFIER.register(answer)
+
+
+def employee_identifier(jurisdiction: str) -> tuple[str, str] | None:
+    """(label, citation) of the state-issued identifier of a gaming employee the jurisdiction's pack
+    names (Washington's Class B licence number, WAC 230-03-265(3)); None where its law names none."""
+    return EMPLOYEE_IDENTIFIER(jurisdiction)
 
 
 def house_chips(site) -> bool:

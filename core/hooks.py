@@ -169,6 +169,13 @@ FIXED_TABLE_OPTIONS = declare(
     answer="fixed(jurisdiction) -> {field: value} of the table options whose value the pack's text fixes (WA-BJ's "
     "player dealer/banker and shoe, WAC 230-40-125(2)); {} where it fixes none",
 )
+EMPLOYEE_IDENTIFIER = declare(
+    "employee_identifier",
+    asked_by="cardroom.site_keeps (the employee form: the state-issued identifier shown only where a pack names one)",
+    answered_by="packs (packs.apps)",
+    answer="named(jurisdiction) -> (label, citation) of the state-issued identifier of a gaming employee the pack's "
+    "law names (WAC 230-03-265(3)), or None where it names none",
+)
 HOUSE_CHIPS = declare(
     "house_chips",
     asked_by="cardroom.site_keeps (cardroom.models.role_label: a role's name at a site, on the navigation, the home "

@@ -8,6 +8,7 @@ class PacksConfig(AppConfig):
     def ready(self):
         from cardroom.chip_rules import register_chip_law
         from cardroom.models import register_jurisdictions
+        from cardroom.site_keeps import register_employee_identifier
         from cardroom.table_rules import (
             register_fixed_table_options,
             register_table_defaults,
@@ -19,6 +20,10 @@ class PacksConfig(AppConfig):
 
         from . import all_packs, get_pack, validate_table
 
+        def employee_identifier(jurisdiction):
+            named = get_pack(jurisdiction).employee_identifier
+            return (named.label, named.citation) if named else None
+
         register_table_rules(validate_table)
         register_jurisdictions(lambda: [(pack.code, pack.name) for pack in all_packs()])
         register_table_options(lambda jurisdiction: get_pack(jurisdiction).table_fields())
@@ -27,5 +32,6 @@ class PacksConfig(AppConfig):
             lambda jurisdiction: get_pack(jurisdiction).game_names.choices(get_pack(jurisdiction).games)
         )
         register_fixed_table_options(lambda jurisdiction: dict(get_pack(jurisdiction).fixed_options))
+        register_employee_identifier(employee_identifier)
         register_chip_law(lambda jurisdiction: get_pack(jurisdiction).chips)
         register_citations(lambda key, jurisdiction: get_pack(jurisdiction).citations.get(key))
