@@ -5,12 +5,21 @@ come first), and meets the conditions of the game approval it offers. Returns {f
 Table.clean raises them as one ValidationError."""
 
 from cardroom.models import Game, Table
+from cardroom.table_rules import DocumentedValues
 from core.money import format_money as money
 from packs import pack_for
 
 from . import rules
 from .models import APPROVED_RULES_WORDS
-from .queries import controls_in_effect, current_link, licence_in_force, licence_words, no_licence_words, site_today
+from .queries import (
+    controls_in_effect,
+    controls_in_force,
+    current_link,
+    licence_in_force,
+    licence_words,
+    no_licence_words,
+    site_today,
+)
 
 
 def _label(field: str, value) -> str:
@@ -173,6 +182,53 @@ def controls_errors(table, controls) -> dict[str, str]:
                 + ("" if allowed else f" Record a new version listing {option.label}: {_label(option.field, value)}.")
             )
     return errors
+
+
+def documented_table_values(table) -> dict[str, DocumentedValues]:
+    """What the internal controls in effect at the table's site for its game document of each option
+    (`cardroom.table_rules.documented_values`): the values a table may be set to, cited as
+    `controls_errors` refuses another. A version listing nothing for an option documents the rules'
+    own play (none where the rules have none: left to the refusal); an option of split hands where
+    the table splits no pair is left out, as the check leaves it."""
+    if table.site_id is None or table.game != Game.TWENTY_ONE or not rules.INTERNAL_CONTROLS.applies(table.site):
+        return {}
+    link = current_link(table.pk)
+    controls = controls_in_effect(table.site, link.approval if link else None)
+    if controls is None:
+        return {}
+    found = {}
+    for option in rules.DOCUMENTED_OPTIONS:
+        allowed = tuple(getattr(controls, option.field)) or option.rules_play
+        if not allowed or option.moot(table):
+            continue
+        found[option.field] = DocumentedValues(
+            allowed,
+            f"{option.cited(table)}. The internal controls in effect at {table.site} for {controls.game} (version "
+            f"{controls.version}, effective {controls.effective_on.isoformat()}) document {option.label}: "
+            f"{labels(option.field, allowed)}; a table may be set to any one of them.",
+        )
+    return found
+
+
+def settable_table_values(table) -> dict[str, DocumentedValues]:
+    """`documented_table_values`, widened on the table's game page by the values the internal
+    controls in effect for the site's other games document: that page moves a table to another game
+    in the same step, its settings judged against the new game's controls (`_save_table_game`)."""
+    found = documented_table_values(table)
+    others = controls_in_force([table.site])
+    for option in rules.DOCUMENTED_OPTIONS:
+        documented = found.get(option.field)
+        if documented is None:
+            continue
+        listed = [tuple(getattr(controls, option.field)) or option.rules_play for controls in others]
+        extra = tuple(dict.fromkeys(v for values in listed for v in values if v not in documented.values))
+        if extra:
+            found[option.field] = DocumentedValues(
+                documented.values + extra,
+                f"{documented.note} Another game's internal controls in effect here document "
+                f"{labels(option.field, extra)}, offered for a move to that game.",
+            )
+    return found
 
 
 def double_limit_cents(table, approval) -> int | None:

@@ -1,11 +1,13 @@
 from django import forms
 
+from cardroom.forms import offer_only_the_documented_values
 from cardroom.models import Table
 from core.forms import BookDateField, BootstrapMixin
 from core.limits import MAX_TEXT_LENGTH
 from packs import pack_for
 
 from . import rules
+from .checks import settable_table_values
 from .models import GameApproval, PayTable
 
 STANDARD_GAME = "Standard house-banked blackjack (no approved game)"
@@ -29,6 +31,8 @@ class TableSettingsForm(BootstrapMixin, forms.ModelForm):
         mine = set(pack_for(self.instance.site).table_fields())
         for name in [name for name in self.fields if name not in mine]:
             del self.fields[name]
+        # The settings the internal controls in effect document, alone (with the table's own).
+        offer_only_the_documented_values(self, settable_table_values(self.instance))
 
     def _post_clean(self):
         """No model validation here: the services judge the settings (cardroom.services.update_table;

@@ -32,6 +32,7 @@ from .site_keeps import employee_identifier, keeps_drop_boxes
 from .table_rules import (
     DISCONTINUED_REDEMPTION,
     LicensedOption,
+    documented_values,
     fixed_table_options,
     game_label,
     game_word,
@@ -172,6 +173,7 @@ class TableForm(BootstrapMixin, forms.ModelForm):
             self.fields["game"].choices = table_games(self.site.jurisdiction)
             offer_only_the_fixed_values(self, self.site)
             offer_the_sites_locations(self, self.site)
+            offer_only_the_documented_values(self)
             if not self.instance.pk:
                 self._start_from_the_packs_values()
             follow_the_licence(self, self.site)
@@ -226,6 +228,25 @@ def offer_only_the_fixed_values(form, site) -> None:
             field.widget.choices = [(choice, label) for choice, label in field.choices if choice in kept]
             settings = "the only setting" if len(allowed) == 1 else "the settings"
             field.help_text = f"{cite(f'table.{name}', site.jurisdiction)}: {settings} the rule allows."
+
+
+def offer_only_the_documented_values(form, documented=None) -> None:
+    """Where the internal controls in effect at the table's site document the values of an option
+    (the WSGC house-banked rules: "version 1 documents blackjack payout: 3 to 2"), a choice offers
+    those alone, beside the table's own where it was recorded with another, and says so citing
+    them: no choice the table check always refuses. A yes/no option is told, not narrowed. One
+    posted anyway is refused by the check (`Table.clean`), in the same words. `documented`: the
+    values to offer where the caller widens them (the game page: `approvals.checks.settable_table_values`)."""
+    documented = documented_values(form.instance) if documented is None else documented
+    for name, values in documented.items():
+        field = form.fields.get(name)
+        if field is None or field.disabled:
+            continue
+        field.help_text = values.note
+        if not hasattr(field, "choices"):
+            continue
+        kept = {*values.values, *([getattr(form.instance, name)] if form.instance.pk else [])}
+        field.widget.choices = [(choice, label) for choice, label in field.widget.choices if choice in kept]
 
 
 def offer_the_sites_locations(form, site) -> None:

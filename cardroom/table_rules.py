@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from core.citations import cite, stated
 from core.hooks import (
+    DOCUMENTED_TABLE_VALUES,
     FIXED_TABLE_OPTIONS,
     LICENSED_TABLE_VALUES,
     TABLE_DEFAULTS,
@@ -42,6 +43,10 @@ def register_table_games(games: Callable[[str], list[tuple[str, str]]]) -> None:
 
 def register_fixed_table_options(fixed: Callable[[str], dict[str, str | tuple[str, ...]]]) -> None:
     FIXED_TABLE_OPTIONS.register(fixed)
+
+
+def register_documented_table_values(documented: Callable[[object], dict]) -> None:
+    DOCUMENTED_TABLE_VALUES.register(documented)
 
 
 def table_games(jurisdiction: str) -> list[tuple[str, str]]:
@@ -150,6 +155,23 @@ def licensed_values(site) -> dict[str, object]:
     options"): a new table not given them takes them, so its other defaults follow (the natural's
     payout, (h)(2)). {} where no licence is in force or the site's law puts no option on it."""
     return {name: option.value for name, option in licensed_options(site).items() if option.value is not None}
+
+
+@dataclass(frozen=True)
+class DocumentedValues:
+    """The values of a table option the internal controls in effect at its site document, where
+    its law asks the card room to document them (the WSGC house-banked rules): the values a table
+    may be set to, and what a table form says of them, cited as the refusal cites them."""
+
+    values: tuple
+    note: str
+
+
+def documented_values(table) -> dict[str, DocumentedValues]:
+    """{option: DocumentedValues} of the options the internal controls in effect at `table`'s site
+    for its game document; {} where its law asks for none or none are in effect. A table form
+    offers those values alone (with the table's own), no choice the table check would refuse."""
+    return DOCUMENTED_TABLE_VALUES(table)
 
 
 def table_fields(jurisdiction: str) -> tuple[str, ...]:

@@ -169,6 +169,14 @@ FIXED_TABLE_OPTIONS = declare(
     answer="fixed(jurisdiction) -> {field: value} of the table options whose value the pack's text fixes (WA-BJ's "
     "player dealer/banker and shoe, WAC 230-40-125(2)); {} where it fixes none",
 )
+DOCUMENTED_TABLE_VALUES = declare(
+    "documented_table_values",
+    asked_by="cardroom.table_rules (the table forms: a setting offers only the values the internal controls document)",
+    answered_by="approvals (approvals.apps)",
+    answer="documented(table) -> {field: table_rules.DocumentedValues(values, note)} of the table options the "
+    "internal controls in effect at its site for its game list (the WSGC house-banked rules); {} where the site's "
+    "law asks for none or none are in effect",
+)
 EMPLOYEE_IDENTIFIER = declare(
     "employee_identifier",
     asked_by="cardroom.site_keeps (the employee form: the state-issued identifier shown only where a pack names one)",

@@ -1,5 +1,6 @@
 """Washington house-banked journey: the gaming manager opens the Double Down Madness table, sees
-its approval, tries to switch surrender on and reads the refusal citing the approval."""
+its approval, finds no surrender offered (no internal controls document it), tries to split pairs and
+reads the refusal citing the approval."""
 
 import pytest
 from playwright.sync_api import expect
@@ -17,14 +18,20 @@ def wagm(manager):
 
 
 @pytest.mark.browser
-def test_wagm_cannot_switch_surrender_on_at_the_ddm_table(browser_page, live_server, wagm, ddm_table):  # noqa: F811
+def test_wagm_is_offered_no_surrender_and_cannot_split_pairs_at_the_ddm_table(
+    browser_page, live_server, wagm, ddm_table
+):  # noqa: F811
     page = browser_page
     login(page, live_server, "wagm")
     page.goto(f"{live_server.url}/approvals/")
     assert "Double Down Madness Blackjack" in page.inner_text("#approvals")
     page.click(f"#table-{ddm_table.pk}")
     assert "submission #3172" in page.inner_text("#approval")
-    page.select_option("#id_surrender", "late")
+    # Surrender is documented by no game's internal controls in effect here: not offered. Splitting
+    # identical cards is (the house game's), offered for a move to it; Double Down Madness refuses it.
+    surrender = page.eval_on_selector_all("#id_surrender option", "options => options.map(o => o.value)")
+    assert surrender == ["none"]
+    page.select_option("#id_split_pairs", "identical")
     page.click("#save")
     # The refusal comes back to this page, whose #settings is there before it: wait for the answer.
     expect(page.locator("#settings")).to_contain_text("needs a new approval", use_inner_text=True)
