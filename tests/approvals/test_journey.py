@@ -19,8 +19,11 @@ def wagm(manager):
 
 @pytest.mark.browser
 def test_wagm_is_offered_no_surrender_and_cannot_split_pairs_at_the_ddm_table(
-    browser_page, live_server, wagm, ddm_table
-):  # noqa: F811
+    browser_page,  # noqa: F811
+    live_server,
+    wagm,
+    ddm_table,
+):
     page = browser_page
     login(page, live_server, "wagm")
     page.goto(f"{live_server.url}/approvals/")
