@@ -10,7 +10,7 @@ from core.forms import BookDateField, BootstrapMixin, NamesTheRule
 from packs import game_label, game_name, pack_for
 
 from .models import BoxExchange
-from .rules import COUNT_TEAM, CURRENCY, dealer_hold_absent
+from .rules import COUNT_TEAM, CURRENCY, KEYS, dealer_hold_absent
 
 
 def currency_from_post(data) -> list[dict]:
@@ -98,7 +98,7 @@ class RemovalForm(BootstrapMixin, forms.Form):
         self.fields["box"].queryset = boxes
         self.fields["escorted_by"].queryset = people
         self.fields["key_holder"].queryset = counters
-        self.fields["second_key_holder"].queryset = counters
+        ask_the_second_key(self, boxes, counters)
 
 
 class SignerForm(NamesTheRule, forms.Form):
@@ -133,7 +133,6 @@ class RemoveAllForm(BootstrapMixin, forms.Form):
         queryset=None,
         required=False,
         label="Key to the second lock held by",
-        help_text="For the boxes with two locks: the other count team member.",
     )
 
     def __init__(self, *args, boxes=None, people=None, counters=None, **kwargs):
@@ -142,7 +141,24 @@ class RemoveAllForm(BootstrapMixin, forms.Form):
         self.fields["boxes"].widget.attrs.pop("class", None)
         self.fields["escorted_by"].queryset = people
         self.fields["key_holder"].queryset = counters
-        self.fields["second_key_holder"].queryset = counters
+        ask_the_second_key(self, boxes, counters)
+
+
+def ask_the_second_key(form, boxes, counters) -> None:
+    """The key to a second lock is asked only where a box offered has two locks, naming those boxes
+    (`rules.KEYS`): a box with one lock has no second key (the service refuses one), and the form
+    asked for it at every site whatever its boxes."""
+    two_locks = [box for box in boxes if box.locks == 2] if boxes is not None else []
+    if not two_locks:
+        del form.fields["second_key_holder"]
+        return
+    field = form.fields["second_key_holder"]
+    field.queryset = counters
+    named = ", ".join(str(box) for box in two_locks)
+    field.help_text = (
+        f"{KEYS.at(two_locks[0].site)}: for a box with two locks ({named}), the other count team member; "
+        "a box with one lock has no second key."
+    )
 
 
 class GamingDateForm(NamesTheRule, forms.Form):
