@@ -281,14 +281,21 @@ def action_words(action: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def row(event: AuditEvent) -> Row:
+def shared_zone(sites: list[Site]) -> Site | None:
+    """A site standing for the reader's sites' one time zone, where they share one (None: several
+    zones, or none): an event of no site is shown in it."""
+    zones = {site.time_zone for site in sites}
+    return sites[0] if len(zones) == 1 else None
+
+
+def row(event: AuditEvent, zone_of: Site | None = None) -> Row:
     actor = event.actor
     employee = getattr(actor, "employee", None) if actor is not None else None
     name = (actor.get_full_name() or actor.get_username()) if actor is not None else event.actor_label
     stored = {"before": event.before, "after": event.after}
     return Row(
         event=event,
-        when=when(event.site, event.occurred_at),
+        when=when(event.site or zone_of, event.occurred_at),
         who=name,
         initials=employee.initials if employee else "",
         action_words=action_words(event.action),

@@ -970,7 +970,10 @@ def audit_log(request):
         "filters": filters,
         "errors": errors,
         "page": page,
-        "rows": [audit.row(event) for event in page.events],
+        # An event of no site (a signed row's own, written by the database) in the sites' local
+        # time where they share one zone, as the rows beside it, else in UTC.
+        "rows": [audit.row(event, zone_of=audit.shared_zone(sites)) for event in page.events],
+        "shared_zone": audit.shared_zone(sites),
         "query": kept.urlencode(),
     }
     return render(request, "dashboard/audit.html", context, status=400 if errors else 200)

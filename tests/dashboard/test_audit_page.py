@@ -2,6 +2,7 @@
 gaming managers and auditors only (dashboard.access.AUDIT_LOG), filtered, paged, escaped, in a
 bounded number of queries."""
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -15,7 +16,7 @@ from core.models import AuditEvent
 from core.moments import shown
 from floor import services as floor
 from floor.calculations import site_today
-from tests.factories import make_person
+from tests.factories import SiteFactory, make_person
 
 pytestmark = pytest.mark.django_db
 
@@ -98,7 +99,12 @@ def test_events_of_no_site_are_the_organization_wide_readers(client, org, cast):
         audit.record_event(actor=cast[Role.GAMING_MANAGER].user, action="organization.renamed", obj=org,
                            organization_id=org.pk, before={"name": "Old"}, after={"name": "New"})  # fmt: skip
     html = page_for(client, cast[Role.AUDITOR]).content.decode()
-    assert "Organization renamed" in html and "(organization)" in html and " UTC</td>" in html
+    assert "Organization renamed" in html and "(organization)" in html
+    # in the sites' one time zone (Chicago), as the rows beside it: not UTC beside "05:03 EST"
+    assert re.search(r"\d{2}:\d{2} C[SD]T</td>", html) and " UTC</td>" not in html
+    SiteFactory(organization=org, name="Far site", time_zone="America/Los_Angeles")
+    html = page_for(client, cast[Role.AUDITOR]).content.decode()
+    assert " UTC</td>" in html and "in UTC: the sites keep different time zones" in html  # no one zone to choose
 
 
 def test_the_filters_pick_site_action_person_and_local_dates(client, org, site, other_site, cast):
