@@ -305,6 +305,11 @@ class QuarterSummaryOut(serializers.Serializer):
     )
     tournaments = TournamentsOut(required=False, help_text=TOURNAMENTS_DOC)
     days_without_chip_count = serializers.IntegerField()
+    days_in_play = serializers.ListField(
+        child=serializers.DateField(),
+        help_text="The gaming days whose play has not ended (opened, not closed): listed in days with their "
+        "own figures, not in the quarter's table totals until closed.",
+    )
     filing = FilingStateOut()
     amendments = AmendmentOut(many=True, help_text="Corrections of this quarter entered in a later quarter.")
     amending_earlier = AmendmentOut(many=True, help_text="Corrections entered in this quarter of an earlier one.")
@@ -609,6 +614,7 @@ class QuarterSummaryView(APIView):
             "days_without_bank_count": q.days_without_bank_count,
             **tournaments_json(q.tournaments),
             "days_without_chip_count": q.days_without_chip_count,
+            "days_in_play": [d.gaming_date for d in q.days_in_play],
             "filing": _filing_state_json(state),
             "amendments": [amendment_json(a) for a in state.amendments],
             "amending_earlier": [amendment_json(a) for a in state.amending_earlier],

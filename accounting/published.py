@@ -224,6 +224,23 @@ def no_bank_count_statement(summary: QuarterSummary, where) -> str:
     )
 
 
+def in_play_statement(summary: QuarterSummary) -> str:
+    """What the quarter says of its days whose play has not ended (`QuarterSummary.days_in_play`),
+    "" where there are none: a table still in play counts its opener as paid out until its closer
+    is entered, so those days' table figures are on their own rows and pages, not in the quarter's
+    totals until their gaming day is closed. The quarter page says it in these words."""
+    days = summary.days_in_play
+    if not days:
+        return ""
+    dates = ", ".join(str(d.gaming_date) for d in days)
+    return (
+        f"{plural(len(days), 'gaming day')} still in play ({dates}): "
+        f"{'its gaming day is' if len(days) == 1 else 'their gaming days are'} not closed, so "
+        f"{'its' if len(days) == 1 else 'their'} table figures may still change and are not in the quarter's "
+        "totals until closed."
+    )
+
+
 def seasonal_in(site: Site, quarter) -> bool:
     """Was `site` seasonal in `quarter`: its flag as the site stood at the quarter's end (its
     history; as first recorded where it was made after), so a site made seasonal since is not said
@@ -246,6 +263,7 @@ __all__ = [
     "gaming_days_statement",
     "nothing_played_statement",
     "no_bank_count_statement",
+    "in_play_statement",
     "return_cash_profit",
     "seasonal_in",
     "ADJUSTMENT_FIELDS",

@@ -155,6 +155,15 @@ class DailySummary:
     def hold_ratio(self) -> Decimal | None:
         return self.total.hold_ratio
 
+    @property
+    def in_play(self) -> bool:
+        """Is the day's play not ended: a gaming day opened and not closed (the daily page's "the
+        gaming day is not closed: figures may still change")? A table still in play counts its
+        opener as paid out until its closer is entered, so such a day's figures are its own page's
+        only, never in a quarter's totals (`quarter_summaries`). A day of the books with records
+        only (no gaming day opened) has no play to end."""
+        return self.gaming_day_opened and not self.gaming_day_closed
+
 
 def _game_sums(days) -> tuple[Custody, Custody, Custody]:
     """All the table-days' custody summed, and the twenty-one and paddlewheel tables' (one
@@ -511,6 +520,12 @@ class QuarterSummary:
         return not any(d.gaming_day_opened or played_for_cash(d) for d in self.days)
 
     @property
+    def days_in_play(self) -> tuple[DailySummary, ...]:
+        """The days whose play has not ended (`DailySummary.in_play`): listed with their own
+        figures, not in the quarter's table totals (`quarter_summaries`)."""
+        return tuple(d for d in self.days if d.in_play)
+
+    @property
     def record_only_days(self) -> tuple[DailySummary, ...]:
         """The days of the books with no gaming day opened on them."""
         return tuple(d for d in self.days if not d.gaming_day_opened)
@@ -550,6 +565,7 @@ def quarter_summaries(sites: list[Site], quarter: Quarter, *, snapshots: bool = 
     result = []
     for site in sites:
         days = by_site.get(site.pk, [])
+        ended = [d for d in days if not d.in_play]  # a day still in play is listed, not summed
         cash_days = [d for d in days if d.cash.cash_profit_cents is not None]
         without_chips = [d for d in cash_days if d.cash.chips_outside_change_cents is None]
         result.append(
@@ -558,9 +574,9 @@ def quarter_summaries(sites: list[Site], quarter: Quarter, *, snapshots: bool = 
                 site.name,
                 quarter,
                 tuple(days),
-                figures.total(d.total for d in days),
-                figures.total(d.twenty_one for d in days),
-                figures.total(d.paddlewheel for d in days),
+                figures.total(d.total for d in ended),
+                figures.total(d.twenty_one for d in ended),
+                figures.total(d.paddlewheel for d in ended),
                 _known_sum(d.cash.cash_profit_cents for d in cash_days),
                 _known_sum(d.cash.long_short_cents for d in cash_days),
                 sum(1 for d in days if d.cash.cash_profit_cents is None and played_for_cash(d)),

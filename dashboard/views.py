@@ -623,6 +623,8 @@ def quarter(request):
         "tournament_days": published.tournament_days_statement(summary, site, taxed=tax is not None),
         # How many gaming days, as the PDF heads its days: a date with records only is named apart.
         "gaming_days": published.gaming_days_statement(summary, site),
+        # The days still in play: on their rows, not in the totals until their gaming day closes.
+        "in_play": published.in_play_statement(summary),
         # Nothing played in the quarter (a seasonal site out of its season): $0.00, never "not known".
         "nothing_played": published.nothing_played_statement(
             summary, seasonal=summary.nothing_played and published.seasonal_in(site, chosen)

@@ -1,0 +1,29 @@
+"""A day whose play has not ended (its gaming day opened, not closed) is on its own page with its
+live figures, and listed by its quarter, but not in the quarter's table totals: a table still in
+play counts its opener as paid out until its closer is entered."""
+
+from accounting import published, summaries
+from cardroom.models import Role
+from core.periods import Quarter
+from floor import services
+
+from .conftest import TRAY, closed_last_night, today
+
+TRAY_CENTS = 2_000_00
+
+
+def test_a_day_still_in_play_is_not_in_the_quarters_totals(site, table, chips, cast):
+    user = cast[Role.SHIFT_MANAGER].user
+    closed_last_night(site, user, [table])  # a day over (opener = closer) and today's gaming day open
+    quarter = Quarter.containing(today(site))
+    before = summaries.quarter_summary(site, quarter)
+
+    services.record_table_inventory(acting_user=user, table=table, kind="opener", chips=TRAY)  # no closer yet
+
+    day = summaries.daily_summary(site, today(site))
+    assert day.in_play and day.total.opener_cents == TRAY_CENTS and day.total.agp_cents == -TRAY_CENTS  # its page
+    after = summaries.quarter_summary(site, quarter)
+    assert after.total == before.total and after.hold_ratio == before.hold_ratio
+    assert after.twenty_one == before.twenty_one
+    assert [d.gaming_date for d in after.days_in_play] == [today(site)]
+    assert str(today(site)) in published.in_play_statement(after)
