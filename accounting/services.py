@@ -101,7 +101,24 @@ def _check_books_can_close(site: Site, gaming_date: date):
     _check_fees_counted(site, gaming_date)
     if day is not None or cash_at_the_cage(site, summary):
         _check_bank_counted(site, gaming_date, gaming_day_opened=day is not None)
+    if day is None:  # last: what else is missing is said first, and this one passes with the night
+        _check_business_day_ended(site, gaming_date)
     return summary
+
+
+def _check_business_day_ended(site: Site, gaming_date: date) -> None:
+    """A day of the books with no gaming day opened on the floor (a fees pack's table fees, a
+    session pack's sessions, tournament play, an adjustment) closes once its business day has ended
+    at the site (its start hour the next day, `core.moments.gaming_day_bounds`): before then fees or
+    sessions may still be recorded on it. Where a gaming day was opened, its close ends the play."""
+    end = gaming_day_bounds(site, gaming_date)[1]
+    if timezone.now() < end:
+        raise ValidationError(
+            {
+                "gaming_date": f"{rules.BUSINESS_DAY.at(site)}: the gaming day {gaming_date} at {site} runs until "
+                f"{shown(site, end)}; its books close once it has ended."
+            }
+        )
 
 
 def cash_at_the_cage(site: Site, summary) -> bool:

@@ -14,10 +14,12 @@ from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from django.db import transaction
+from django.utils import timezone
 
 from cardroom.demo import DEMO_PIN
 from cardroom.models import Employee, SigningPin, Site, Table
 from cardroom.pins import set_pin
+from core.moments import gaming_day_bounds
 from core.periods import add_banking_days
 
 from . import services
@@ -87,7 +89,9 @@ TACOMA_BANK = {10000: 5, 2000: 20, 500: 20, 100: 100}
 def _bank_and_close(site: Site, day, cashier: Employee, counted_cents: int) -> None:
     """The day's bank counted as it opened and closed (the fee cash in it) and its books closed
     by the gaming manager, as a fee room's night ends (accounting.services.close_books): the
-    demo's own days only (this runs only where the site had no fee yet)."""
+    demo's own days only (this runs only where the site had no fee yet), and only a day whose
+    business day has ended (close_books refuses one still running: loaded after midnight, before
+    the site's start hour, yesterday's date is still in play)."""
     from accounting.services import close_books
     from cage.services import record_bank_count
 
@@ -102,6 +106,8 @@ def _bank_and_close(site: Site, day, cashier: Employee, counted_cents: int) -> N
             chips={},
             at=_local(site, day, hour),
         )
+    if timezone.now() < gaming_day_bounds(site, day)[1]:
+        return  # the gaming day still runs (the site's date is the calendar's before its start hour): its books stay open
     manager = Employee.objects.get(user__username="wagm")
     close_books(acting_user=manager.user, site=site, gaming_date=day)
     _deposit(site, day, cashier, counted_cents)

@@ -6,7 +6,7 @@ never be filed. The days of the books are one predicate (accounting.summaries.da
 the quarter lists them, the services close them, the daily page offers to. Driven through the
 services and the daily page."""
 
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -31,7 +31,9 @@ def adjustment(cast, site):
 
 
 def close(cast, site, day):
-    with on(site, day):
+    """Closed the morning after, once the day's business day has ended (its books do not close
+    while it still runs: accounting.services._check_business_day_ended)."""
+    with on(site, day + timedelta(days=1), hour=site.business_day_start_hour + 1):
         return services.close_books(acting_user=cast[Role.GAMING_MANAGER].user, site=site, gaming_date=day)
 
 
