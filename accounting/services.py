@@ -19,6 +19,7 @@ from core import acts, hooks, limits
 from core.audit import record_event, snapshot
 from core.audit import record_site_event as _audit
 from core.moments import gaming_day_bounds, shown
+from core.money import format_money
 from core.periods import Quarter
 from core.plurals import noun_for
 from core.rules import HOUSE_CONTROL
@@ -33,6 +34,7 @@ from tournaments.rules import TOURNAMENT
 
 from . import frozen, queries, rules
 from .models import Adjustment, BooksClose, OtherGamesAgp, QuarterFiling
+from .pack_figures import PAID_OUT
 
 
 def close_books(*, acting_user, site: Site, gaming_date: date) -> BooksClose:
@@ -99,6 +101,7 @@ def _check_books_can_close(site: Site, gaming_date: date):
     _check_drops_counted(site, gaming_date)
     _check_forms_accounted_for(site, gaming_date)
     _check_fees_counted(site, gaming_date)
+    _check_session_recorded(site, summary)
     if day is not None or cash_at_the_cage(site, summary):
         _check_bank_counted(site, gaming_date, gaming_day_opened=day is not None)
     if day is None:  # last: what else is missing is said first, and this one passes with the night
@@ -140,6 +143,26 @@ def _check_fees_counted(site: Site, gaming_date: date) -> None:
                 "their cash yet; count them first (table fees page)."
             }
         )
+
+
+def _check_session_recorded(site: Site, summary) -> None:
+    """Where the site's pack takes its revenue as games-of-chance sessions (NY: 9 NYCRR 4620.5), a
+    day with play at its tables (a drop or a table's custody recorded) has its session recorded
+    before its books close: closed without one, its receipts stand at $0.00 against the drop for
+    ever (the sessions against the floor's custody, `pack_figures.sessions_against_custody`)."""
+    if not keeps_sessions(site) or not summary.tables:
+        return
+    if (summary.pack.get("sessions") or {}).get("sessions"):
+        return
+    custody = summary.total
+    raise ValidationError(
+        {
+            "gaming_date": f"{rules.SESSION_GAME.at(site)}: the tables of {summary.gaming_date} at {site} were "
+            f"played (drop {format_money(custody.drop_cents)}, {PAID_OUT} {format_money(custody.prizes_cents)}) "
+            "but no games-of-chance session is recorded on that day: its revenue is its session's receipts. "
+            "Record the day's session first (Sessions page, /fees/sessions/), then close its books."
+        }
+    )
 
 
 def _check_forms_accounted_for(site: Site, gaming_date: date) -> None:

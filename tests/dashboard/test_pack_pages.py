@@ -11,6 +11,7 @@ import pytest
 import time_machine
 
 from accounting.models import QuarterFiling
+from fees.rules import keeps_sessions
 from tests.reports.test_pack_words import DAY, OTHER_PACKS, QUARTER, House, foreign
 
 AFTER_THE_QUARTER = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
@@ -323,6 +324,20 @@ def test_an_nd_auditors_report_list_offers_no_wa_or_ny_handouts(client, house):
     assert "Blackjack house rules" not in html and "Black Jack rules" not in html and "House and player rules" in html
 
 
+def _record_the_days_session(here) -> None:
+    """The session of the House's night: its receipts the drop ($2,000), its prizes the tables' payout ($200)."""
+    from zoneinfo import ZoneInfo
+
+    from fees import services as fees
+
+    zone = ZoneInfo(here.site.time_zone)
+    fees.record_session(
+        acting_user=here.people["shift"].user, site=here.site, licence_number="NY-1",
+        started_at=datetime(DAY.year, DAY.month, DAY.day, 19, tzinfo=zone),
+        ended_at=datetime(DAY.year, DAY.month, DAY.day, 22, tzinfo=zone), receipts_cents=200_000, prizes_cents=20_000,
+    )  # fmt: skip
+
+
 @pytest.mark.parametrize("jurisdiction", OTHER_PACKS)
 def test_the_figures_api_has_no_thresholds_tax_or_tax_in_a_filing_elsewhere(client_for, house, jurisdiction):
     here = house(jurisdiction)
@@ -335,6 +350,8 @@ def test_the_figures_api_has_no_thresholds_tax_or_tax_in_a_filing_elsewhere(clie
     assert all(g["threshold_citation"] is None for g in daily["games"])
     assert api.get(f"/api/v1/organizations/{here.org.pk}/tax/?quarter={QUARTER}").status_code == 404
     assert api.get(f"/api/v1/organizations/{here.org.pk}/other-games-agp/?quarter={QUARTER}").status_code == 404
+    if keeps_sessions(here.site):  # the night's session, recorded before its books close (9 NYCRR 4620.5)
+        _record_the_days_session(here)
     closed = api.post(f"/api/v1/sites/{here.site.pk}/close-books/", {"date": str(DAY)}, format="json")
     assert closed.status_code == 201, closed.json()
     with time_machine.travel(AFTER_THE_QUARTER, tick=False):

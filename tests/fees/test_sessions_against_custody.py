@@ -44,9 +44,10 @@ def at(hh_mm: str) -> datetime:
     return datetime(DAY.year, DAY.month, DAY.day, hour, minute, tzinfo=EASTERN)
 
 
-def floor_day(org, site, *, counted: bool = True, max_wager_cents: int = 500) -> None:
+def floor_day(org, site, *, counted: bool = True, max_wager_cents: int = 500, forms=None) -> None:
     """One table's night at `site` through the floor's and the count's services: opener $1,300, a
-    $500 fill, a $100 credit, closer $708; its box ($1,096) counted blind by two and signed."""
+    $500 fill, a $100 credit, closer $708; its box ($1,096) counted blind by two and signed (`forms`:
+    the slips found in it, as `counts.services.record_blind_count` takes them)."""
     make_chips(org)
     people = {role: make_person(org, role, site) for role in (Role.SHIFT_MANAGER, Role.PIT_BOSS, Role.CASHIER)}
     manager, dealer = make_person(org, Role.GAMING_MANAGER, site), make_person(org, Role.DEALER, site)
@@ -76,7 +77,9 @@ def floor_day(org, site, *, counted: bool = True, max_wager_cents: int = 500) ->
         acting_user=team[0].user, site=site, gaming_date=DAY, members=team, at=at("23:20")
     )
     for member in team:
-        counts.record_blind_count(acting_user=member.user, session=session, drop_box=box, currency=BOX, at=at("23:30"))
+        counts.record_blind_count(
+            acting_user=member.user, session=session, drop_box=box, currency=BOX, forms=forms, at=at("23:30")
+        )
     for member, signed in zip(team, ("23:40", "23:41"), strict=True):
         counts.sign_count(acting_user=member.user, session=session, at=at(signed))
 
