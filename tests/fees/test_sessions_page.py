@@ -376,9 +376,10 @@ def test_a_shift_manager_records_and_corrects_a_session_on_a_phone(
 
 
 def test_a_session_of_a_day_whose_books_are_closed_offers_no_correction(client, org, ny_site, ny_shift):
-    """Its books closed, a day's sessions stand (record_session refuses a correction of one): the
-    page offers no Correct link at them, a Correct link typed in fills no form, and the page says
-    why in the refusal's words, as the fees page offers no Void at a closed day's fee."""
+    """Its books closed, a day's sessions stand (record_session refuses a correction of one, and a
+    new session): the page offers no Correct link at them, a Correct link typed in fills no form,
+    no form to record a session is offered, and the page says why in the refusal's words, as the
+    fees page offers no Void at a closed day's fee."""
     session, close = session_two_days_ago(org, ny_site, ny_shift)
     day = session.gaming_date
     page = at_site(client, ny_shift, ny_site)
@@ -390,7 +391,10 @@ def test_a_session_of_a_day_whose_books_are_closed_offers_no_correction(client, 
     assert note.startswith("House control (closed books") and f"a games-of-chance session of {day}" in note
     asked = page.get(PAGE, {"correct": session.pk}).content.decode()
     assert f"Correct session {session.pk}" not in asked and 'id="books-closed"' in asked
-    assert 'id="form-title">Record a session' in asked
+    # nor a form to record a session there: its submit is refused as in closed books, so the page
+    # shows the refusal's words (books-closed) and no form, as the other pages of a closed day do
+    for html in (shown, asked):
+        assert 'id="session-form"' not in html and "Record a session" not in html
 
 
 def test_a_correction_dated_on_an_open_day_does_not_reach_a_closed_days_session(client, org, ny_site, ny_shift):
