@@ -13,7 +13,7 @@ from django.db.models.functions import TruncQuarter
 
 from cardroom.models import Table
 from core.rows import shaped_rows
-from floor.models import Slip, SlipKind, SlipStep, TableInventory
+from floor.models import GamingDay, Slip, SlipKind, SlipStep, TableInventory
 
 from .figures import Custody
 
@@ -99,16 +99,36 @@ def tray_totals_query(*, site_ids, start, end):
     return _tray_sums(tray_counts(site_ids, start, end), "gaming_day__site_id", "table_id", "gaming_day__gaming_date")
 
 
+# The window and quarter sums (accounting.summaries.game_totals) leave out a gaming day still in
+# play, opened and not closed, as the quarter summary does (`summaries.DailySummary.in_play`): a
+# table in play counts its opener as paid out until its closer is entered.
+
+
+def _ended_drops(site_ids, start, end):
+    in_play = GamingDay.objects.filter(
+        site_id=OuterRef("drop__site_id"), gaming_date=OuterRef("drop__gaming_date"), close__isnull=True
+    )
+    return signed_drops(site_ids, start, end).exclude(Exists(in_play))
+
+
+def _ended_slips(site_ids, start, end):
+    return live_slips(site_ids, start, end).filter(gaming_day__close__isnull=False)
+
+
+def _ended_trays(site_ids, start, end):
+    return tray_counts(site_ids, start, end).filter(gaming_day__close__isnull=False)
+
+
 def drop_window_totals_query(*, site_ids, start, end):
-    return _drop_sums(signed_drops(site_ids, start, end), "drop__site_id", "drop__table_id")
+    return _drop_sums(_ended_drops(site_ids, start, end), "drop__site_id", "drop__table_id")
 
 
 def slip_window_totals_query(*, site_ids, start, end):
-    return _slip_sums(live_slips(site_ids, start, end), "site_id", "table_id")
+    return _slip_sums(_ended_slips(site_ids, start, end), "site_id", "table_id")
 
 
 def tray_window_totals_query(*, site_ids, start, end):
-    return _tray_sums(tray_counts(site_ids, start, end), "gaming_day__site_id", "table_id", aggregate=Sum)
+    return _tray_sums(_ended_trays(site_ids, start, end), "gaming_day__site_id", "table_id", aggregate=Sum)
 
 
 class QuarterStart(TruncQuarter):
@@ -129,17 +149,17 @@ class QuarterStart(TruncQuarter):
 
 
 def drop_quarter_totals_query(*, site_ids, start, end):
-    drops = signed_drops(site_ids, start, end)
+    drops = _ended_drops(site_ids, start, end)
     return _drop_sums(drops, "drop__site_id", "drop__table_id", QuarterStart("drop__gaming_date"))
 
 
 def slip_quarter_totals_query(*, site_ids, start, end):
-    slips = live_slips(site_ids, start, end)
+    slips = _ended_slips(site_ids, start, end)
     return _slip_sums(slips, "site_id", "table_id", QuarterStart("gaming_day__gaming_date"))
 
 
 def tray_quarter_totals_query(*, site_ids, start, end):
-    trays = tray_counts(site_ids, start, end)
+    trays = _ended_trays(site_ids, start, end)
     return _tray_sums(trays, "gaming_day__site_id", "table_id", QuarterStart("gaming_day__gaming_date"), aggregate=Sum)
 
 

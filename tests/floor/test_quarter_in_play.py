@@ -1,6 +1,7 @@
 """A day whose play has not ended (its gaming day opened, not closed) is on its own page with its
-live figures, and listed by its quarter, but not in the quarter's table totals: a table still in
-play counts its opener as paid out until its closer is entered."""
+live figures, and listed by its quarter, but not in the quarter's table totals nor in the sums the
+compliance scan reads (game_totals): a table still in play counts its opener as paid out until its
+closer is entered."""
 
 from accounting import published, summaries
 from cardroom.models import Role
@@ -17,6 +18,7 @@ def test_a_day_still_in_play_is_not_in_the_quarters_totals(site, table, chips, c
     closed_last_night(site, user, [table])  # a day over (opener = closer) and today's gaming day open
     quarter = Quarter.containing(today(site))
     before = summaries.quarter_summary(site, quarter)
+    summed = summaries.game_totals([site.pk], quarter.start, quarter.end)  # the compliance scan's sums
 
     services.record_table_inventory(acting_user=user, table=table, kind="opener", chips=TRAY)  # no closer yet
 
@@ -27,3 +29,7 @@ def test_a_day_still_in_play_is_not_in_the_quarters_totals(site, table, chips, c
     assert after.twenty_one == before.twenty_one
     assert [d.gaming_date for d in after.days_in_play] == [today(site)]
     assert str(today(site)) in published.in_play_statement(after)
+    assert summaries.game_totals([site.pk], quarter.start, quarter.end) == summed
+    assert summed[(site.pk, "21")] == after.twenty_one
+    by_quarter = summaries.quarter_game_totals([site.pk], quarter, quarter)[quarter]
+    assert by_quarter[(site.pk, "21")] == after.twenty_one
