@@ -36,6 +36,7 @@ from accounting.published import (
     filings,
     gaming_days_statement,
     in_pack_words,
+    in_play_statement,
     low_hold_review,
     no_bank_count_statement,
     nothing_played_statement,
@@ -189,6 +190,8 @@ def _days(data: QuarterlyReport) -> list:
     # The days a gaming day was opened on; a date of the books without one (tournament play alone,
     # ND 99-01.3-08-15) is named under the heading, never counted as a gaming day.
     apart = [para(gaming_days_statement(summary, data.where), "small")] if summary.record_only_days else []
+    # The days still in play: on their rows, not in the quarter's totals (`in_play_statement`).
+    apart += [para(in_play_statement(summary), "small")] if summary.days_in_play else []
     return [
         para(plural(summary.gaming_days, "gaming day"), "heading"),
         *apart,
@@ -685,6 +688,7 @@ def _drop_csv_rows(data: QuarterlyReport) -> list[list]:
         rows += _game_rows("day", [*day_lines, GameLine("total", "Total", d.total, None)],
                            (d.cash.cash_profit_cents, d.cash.long_short_cents), data.where,
                            gaming_date=d.gaming_date)  # fmt: skip
+    rows += [_row("days_in_play", note=in_play_statement(s))] if s.days_in_play else []
     rows += _game_rows("quarter", data.games, _quarter_cash(s), data.where, label=str(s.quarter))
     note = low_hold_note(data)  # the sentence under the PDF's games, a row of its own as the books' statement is
     return rows + ([_row("low_hold_review", note=note)] if note else [])

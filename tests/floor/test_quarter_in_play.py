@@ -33,3 +33,22 @@ def test_a_day_still_in_play_is_not_in_the_quarters_totals(site, table, chips, c
     assert summed[(site.pk, "21")] == after.twenty_one
     by_quarter = summaries.quarter_game_totals([site.pk], quarter, quarter)[quarter]
     assert by_quarter[(site.pk, "21")] == after.twenty_one
+
+
+def test_the_quarter_page_api_and_report_list_a_day_in_play_apart(client, client_for, site, table, chips, cast):
+    from tests.page_support import at_site, page
+    from tests.reports.test_kind_daily import csv_rows, download, pdf_text, run_report
+
+    user = cast[Role.SHIFT_MANAGER].user
+    closed_last_night(site, user, [table])
+    services.record_table_inventory(acting_user=user, table=table, kind="opener", chips=TRAY)
+    quarter, day = Quarter.containing(today(site)), str(today(site))
+    said = f"1 gaming day still in play ({day}): its gaming day is not closed"
+    shown = page(at_site(client, cast[Role.GAMING_MANAGER], site).get(f"/dashboard/quarter/?quarter={quarter}"))
+    assert 'id="days-in-play"' in shown and said in shown
+    api = client_for(cast[Role.AUDITOR])
+    assert api.get(f"/api/v1/sites/{site.pk}/quarter-summary/?quarter={quarter}").json()["days_in_play"] == [day]
+    run = run_report(api, kind="quarterly", site=site.pk, quarter=str(quarter))
+    assert said in " ".join(pdf_text(download(api, run)).split())
+    header, *rows = csv_rows(api, run)
+    assert [r for r in rows if r[header.index("Row")] == "days_in_play"][0][header.index("Note")].startswith(said)
