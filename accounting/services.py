@@ -66,7 +66,9 @@ def close_books(*, acting_user, site: Site, gaming_date: date) -> BooksClose:
 def _check_books_can_close(site: Site, gaming_date: date):
     """The day's summary, once its books may close: a day of the books (`summaries.day_of_the_books`,
     the quarter's own days), its gaming day closed where one was opened, its drops and fees counted,
-    and its bank counted where cash was at the cage that day."""
+    its session recorded where the pack's revenue is sessions and its tables were played, its bank
+    counted where cash was at the cage that day, and, with no gaming day opened, its business day
+    ended."""
     from .summaries import day_of_the_books
 
     if queries.books_closed(site, gaming_date):
