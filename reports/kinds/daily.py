@@ -319,8 +319,12 @@ def _cited(rule, where: str, shown: bool) -> str:
 
 def cash_rows(day: DailySummary, *, holds: bool = True, where: str = "") -> list[list]:
     """The day's cash; without a drop-based AGP (a fees or session pack) no AGP, long (short) nor
-    its reconciliation.
+    its reconciliation, except where the house's chips go to the tables all the same (a session
+    pack: floor.rules.house_chips): its cash is the tables' custody, so the long (short) is
+    against the tables' win (accounting.summaries.cash_figures), shown as a row above it.
     The win is named in the words of the site's pack (`where`: packs.RevenueWords)."""
+    if not holds and where and house_chips(where):
+        return _cash_rows_against_the_tables(day, where)
     cash, words = day.cash, revenue_words(where)
     # A fees pack's tables take none of the house's chips: no drop to add (its daily page says the same).
     drop = "" if where and get_pack(where).revenue_model == RevenueModel.FEES else " + drop"
@@ -342,6 +346,18 @@ def cash_rows(day: DailySummary, *, holds: bool = True, where: str = "") -> list
     ]
     # Without a drop-based win there is no long (short) to reconcile: nor its reconciling lines.
     return rows if holds else [rows[0], *rows[5:]]
+
+
+def _cash_rows_against_the_tables(day: DailySummary, where: str) -> list[list]:
+    """A session pack's day: its revenue is its sessions' net, but the cash took the tables' drop and
+    paid their payout, so the cash long (short) = cash profit - the tables' win (drop counted - paid
+    out at the tables), reconciled by the chips the players took home, as at a drop pack."""
+    cash, words = day.cash, revenue_words(where)
+    rows = cash_rows(day, where=where)
+    rows[1] = [f"{words.net_label} of the tables ({words.gross_short} counted - {words.paid} at the tables)",
+               day.total.agp_cents]  # fmt: skip
+    rows[2] = [f"Cash long (short) = cash profit - the tables' {words.net_short}", known(cash.long_short_cents)]
+    return rows
 
 
 def quarter_threshold_note(where: str) -> str:
@@ -577,7 +593,7 @@ def table(data: DailyReport) -> tuple[list[Column], list[list]]:
         rows += day_rows if holds else [row for row in day_rows if row[1] in ("adjustment", "total")]
         rows += _pack_rows(pack_day, day.gaming_date)
         rows += _check_rows(day, data)
-    gone = (set() if holds else NOT_DROP_COLUMNS) | (set() if pack_counts(data.pack) else {"count"})
+    gone = (set() if holds else _not_drop_columns(data.where)) | (set() if pack_counts(data.pack) else {"count"})
     return in_words(*without(COLUMNS, rows + _pack_rows(data.pack), gone), revenue_words(data.where))
 
 
@@ -587,6 +603,14 @@ NOT_DROP_COLUMNS = {
     "game", "drop", "fills", "credits", "opener", "closer", "gross_proceeds", "prizes", "agp", "hold", "complete",
     "cash_long_short", "chips_outside_change", "unexplained",
 }  # fmt: skip
+# Where the house's chips go to the tables all the same (a session pack), the cash is the tables'
+# custody: the day's total keeps the tables' win and the cash long (short) against it, reconciled
+# (the PDF's cash rows, `_cash_rows_against_the_tables`).
+CASH_AGAINST_THE_TABLES = {"agp", "cash_long_short", "chips_outside_change", "unexplained"}
+
+
+def _not_drop_columns(where: str) -> set[str]:
+    return NOT_DROP_COLUMNS - CASH_AGAINST_THE_TABLES if where and house_chips(where) else NOT_DROP_COLUMNS
 
 
 def _pack_rows(pack: dict | None, day=None) -> list[list]:

@@ -453,3 +453,30 @@ def test_the_daily_page_heads_the_records_behind_its_figures_only_where_it_lists
     assert ('id="behind"' in html) == (jurisdiction != "WA-BJ")
     if jurisdiction == "WA-BJ":
         assert "Behind these figures" not in html and 'id="pack-records"' in html
+
+
+def _cell(html: str, cell_id: str) -> str:
+    return re.search(rf'id="{cell_id}">([^<]*)<', html).group(1)
+
+
+def test_a_session_sites_daily_page_reconciles_its_cash_with_the_tables_win(client, house):
+    """Found walking Kingston (NY): the sessions' net and the cash profit disagreed with nothing
+    explaining it. The house's chips go to its tables, so its cash is the tables' custody: the cash
+    long (short) is the cash profit less the tables' win (drop $2,000 - paid out $200), shown above
+    it, and the chips the players took home ($200 of the $200 the trays paid out) reconcile it."""
+    html = _pages(client, here := house("NY"), here.manager)[PAGES[0]]
+    assert _cell(html, "tables-win") == "$1,800.00"
+    assert "cash profit − the tables’ win (drop counted − paid out at the tables)" in html
+    assert _cell(html, "cash-profit") == "$3,670.00" and _cell(html, "long-short") == "$1,870.00"
+    assert _cell(html, "chips-line") == "$200.00" and _cell(html, "unexplained") == "$1,670.00"
+
+
+def test_a_fees_sites_daily_page_has_no_long_short_nor_tables_win(client, house):
+    html = _pages(client, here := house("WA-BJ"), here.manager)[PAGES[0]]
+    assert 'id="tables-win"' not in html and 'id="long-short"' not in html and 'id="chips-line"' not in html
+
+
+def test_a_drop_sites_daily_page_keeps_its_cash_rows_without_a_tables_win_row(client, house):
+    html = _pages(client, here := house("ND"), here.manager)[PAGES[0]]
+    assert 'id="tables-win"' not in html and _cell(html, "long-short") == "$1,870.00"
+    assert "cash profit − AGP" in html

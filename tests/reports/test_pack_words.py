@@ -140,7 +140,9 @@ def test_the_daily_and_quarterly_reports_have_their_plain_titles_and_no_nd_tax(c
         assert any(",blackjack," in r for r in rows) and not any(",paddlewheel," in r for r in rows)
     else:
         assert not any(",blackjack," in r or ",black_jack," in r or ",paddlewheel," in r for r in rows)
-        assert "Drop" not in rows[0] and "Unexplained" not in rows[0] and any(",total," in r for r in rows)
+        assert "Drop" not in rows[0] and any(",total," in r for r in rows)
+        # a session site's cash is the tables' custody all the same: its long (short) reconciled, a fees site's not
+        assert ("Unexplained" in rows[0]) == (jurisdiction == "NY")
 
 
 @pytest.mark.parametrize(
@@ -434,3 +436,47 @@ def test_a_quarters_report_requested_before_it_ends_says_it_is_in_progress(clien
     )
     after = _report(api, here, "quarterly")
     assert "in progress" not in " ".join(pdf_text(api.get(f"/api/v1/reports/{after['id']}/download/").content).split())
+
+
+def _pdf_amounts(content: bytes) -> dict[str, str]:
+    """The daily PDF's cash grid (headed "", "Amount", with the deposit), label to amount, as printed."""
+    with pdfplumber.open(io.BytesIO(content)) as pdf:
+        grids = [t for page in pdf.pages for t in page.extract_tables()]
+    grid = next(g for g in grids if g[0] == ["", "Amount"] and any(r[0] == "Bank deposit expected" for r in g))
+    return {" ".join(row[0].split()): row[1] for row in grid[1:]}
+
+
+def _csv_table_rows(api, run_id, table: str) -> list[dict]:
+    import csv
+
+    text = api.get(f"/api/v1/reports/{run_id}/download/?format=csv").content.decode()
+    rows = [{k.lower().replace(" ", "_"): v for k, v in r.items()} for r in csv.DictReader(io.StringIO(text))]
+    return [r for r in rows if r["table"] == table]
+
+
+def _cents(amount: str) -> int:
+    return int(amount.replace("$", "").replace(",", "").replace(".", ""))
+
+
+def test_a_session_sites_daily_report_reconciles_its_cash_with_the_tables_win(client_for, house):
+    """New York: the house's chips go to its tables, so the daily PDF shows the tables' win and the
+    cash long (short) against it with its reconciling chips line, and they add up on the page; the
+    CSV's day total carries the same long (short), chips line and remainder."""
+    here = house("NY")
+    api = client_for(here.auditor)
+    run = _report(api, here, "daily")["id"]
+    amounts = _pdf_amounts(api.get(f"/api/v1/reports/{run}/download/").content)
+    profit = _cents(amounts["Cash profit (ending - starting cash + drop, net of IOUs)"])
+    win = _cents(amounts["Win of the tables (drop counted - paid out at the tables)"])
+    long_short = _cents(amounts["Cash long (short) = cash profit - the tables' win"])
+    chips = _cents(amounts["Reconciling line: change in chips outside the house"])
+    unexplained = _cents(amounts["Unexplained remainder"])
+    assert (profit, win, long_short, chips, unexplained) == (367_000, 180_000, 187_000, 20_000, 167_000)
+    assert profit - win == long_short and chips + unexplained == long_short
+    (total,) = [r for r in _csv_table_rows(api, run, "total") if r["gaming_date"] == str(DAY)]
+    assert (total["win"], total["cash_long_short"], total["chips_outside_change"], total["unexplained"]) == (
+        "1800.00",
+        "1870.00",
+        "200.00",
+        "1670.00",
+    )
