@@ -633,6 +633,11 @@ def quarter(request):
         "no_bank_count": published.no_bank_count_statement(summary, site),
         "cash_profit_cents": published.return_cash_profit(summary, summary.cash_profit_cents),
         "long_short_cents": published.return_cash_profit(summary, summary.long_short_cents),
+        # The house's chips go to the tables (floor.rules.house_chips): where the revenue is not a drop
+        # (a session site) its cash is their custody all the same, reconciled with their win.
+        "adjusts_tables": house_chips(site),
+        "chips_outside_change_cents": published.return_cash_profit(summary, summary.chips_outside_change_cents),
+        "unexplained_cents": published.return_cash_profit(summary, summary.unexplained_cents),
         # The quarter's report (PDF, CSV, XLSX) in one click, as the daily page offers its day's, for a
         # quarter begun (a report of days not begun is refused: reports.services.request_report).
         "quarterly_report": chosen.start <= site_today(site) and _offers_report(request.user, site, "quarterly"),

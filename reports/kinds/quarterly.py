@@ -55,7 +55,7 @@ from core.money import format_money, format_ratio
 from core.pdf import data_table, format_generated_at, para
 from core.periods import Quarter
 from core.plurals import plural
-from floor.rules import SLIP_GAME_REFERENCE, game_column
+from floor.rules import SLIP_GAME_REFERENCE, game_column, house_chips
 from packs import RevenueWords, game_name, game_names, get_pack, revenue_words
 from statefiling.queries import amendment_statements, receipt_statement
 
@@ -345,10 +345,17 @@ def combined_bank_section(data: QuarterlyReport) -> list:
 
 def cash_lines(summary: QuarterSummary, *, holds: bool = True, where: str = "") -> list[tuple[str, int | None]]:
     """The quarter's cash lines (label, cents or None: not known), the same in the PDF and the
-    CSV; without a drop-based AGP (a fees or session pack) only the cash profit."""
+    CSV; without a drop-based AGP (a fees or session pack) only the cash profit, except where the
+    house's chips go to the tables all the same (a session pack, `reconciles_cash`): its cash is
+    the tables' custody, its long (short) against the tables' win (`tables_cash_line_labels`)."""
     t = summary.tournaments
     cited = TOURNAMENT_PLAY.at(where) if where and not t.is_empty else ""
-    labels = cash_line_labels(revenue_words(where), tournaments=cited)
+    if holds:
+        labels = cash_line_labels(revenue_words(where), tournaments=cited)
+    elif reconciles_cash(holds, where):
+        labels = tables_cash_line_labels(revenue_words(where))
+    else:
+        labels = cash_line_labels(revenue_words(where))[:1]
     return [
         (
             label,
@@ -356,8 +363,27 @@ def cash_lines(summary: QuarterSummary, *, holds: bool = True, where: str = "") 
             if name is None
             else return_cash_profit(summary, getattr(summary, name)),
         )
-        for label, name in (labels if holds else labels[:1])
+        for label, name in labels
     ]
+
+
+def reconciles_cash(holds: bool, where: str) -> bool:
+    """Is the cash long (short) reconciled at the site: a drop pack's (`holds`), or where the house's
+    chips go to the tables though the revenue is not a drop (a session pack, floor.rules.house_chips)."""
+    return holds or bool(where and house_chips(where))
+
+
+def tables_cash_line_labels(words: RevenueWords) -> tuple[tuple[str, str | None], ...]:
+    """A session pack's cash lines: its revenue is its sessions' net, but its cash took the tables'
+    drop and paid their payout, so its long (short) is against the tables' win (accounting.summaries
+    .cash_figures), shown as a line of its own so that the subtraction can be checked."""
+    labels = cash_line_labels(words)
+    return (
+        labels[0],
+        (f"{words.net_label} of the tables ({words.gross_short} counted - {words.paid} at the tables)", None),
+        (f"Cash long (short) = cash profit - the tables' {words.net_short} of those days", "long_short_cents"),
+        *labels[3:],
+    )
 
 
 def no_bank_count_notes(summary: QuarterSummary, where) -> list[str]:
@@ -382,7 +408,7 @@ def _cash(data: QuarterlyReport) -> list:
             money_columns=[1],
         ),
     ]
-    if data.holds:
+    if reconciles_cash(data.holds, data.where):
         story.append(
             para(
                 "Long (short) = change in chips outside the house + unexplained remainder + long (short) of the days "

@@ -437,7 +437,8 @@ def test_the_quarter_page_of_a_fees_or_session_site_gives_the_cash_profit_its_re
 
     here = house(jurisdiction)
     api = client_for(here.auditor)
-    (cash,) = _csv_rows(api, _report(api, here, "quarterly")["id"], "cash")
+    # first: a session site's cash lines go on to the long (short) against the tables' win
+    cash = _csv_rows(api, _report(api, here, "quarterly")["id"], "cash")[0]
     assert cash["label"] == "Cash profit (days with a bank count)" and cash["amount"], cash
     html = _pages(client, here, here.manager)[PAGES[1]]
     section = html[html.index('id="cash"') :].split("</table>")[0]
@@ -480,3 +481,15 @@ def test_a_drop_sites_daily_page_keeps_its_cash_rows_without_a_tables_win_row(cl
     html = _pages(client, here := house("ND"), here.manager)[PAGES[0]]
     assert 'id="tables-win"' not in html and _cell(html, "long-short") == "$1,870.00"
     assert "cash profit − AGP" in html
+
+
+def test_a_session_sites_quarter_page_reconciles_its_cash_with_the_tables_win(client, house):
+    """As its day: New York's quarter shows the tables' win, the cash long (short) against it and
+    the chips line that reconciles it, beside the cash profit; a fees site's quarter none of them."""
+    html = _pages(client, here := house("NY"), here.manager)[PAGES[1]]
+    assert _cell(html, "cash-profit") == "$3,670.00" and _cell(html, "tables-win") == "$1,800.00"
+    assert _cell(html, "long-short") == "$1,870.00" and _cell(html, "chips-line") == "$200.00"
+    assert _cell(html, "unexplained") == "$1,670.00" and _cell(html, "without-chip-count") == "$0.00"
+    assert "cash profit − the tables’ win of those days (drop counted − paid out at the tables)" in html
+    fees = _pages(client, there := house("WA-BJ"), there.manager)[PAGES[1]]
+    assert 'id="tables-win"' not in fees and 'id="long-short"' not in fees and 'id="chips-line"' not in fees

@@ -168,13 +168,15 @@ def test_a_quarter_of_fees_is_not_said_to_have_had_nothing_played(client, client
 
 @pytest.mark.parametrize("where", ["site", "ny_site"])
 def test_a_quarter_without_a_day_of_record_says_the_same_in_its_csv_as_in_its_pdf(request, client_for, cast, where):
-    """A fees or session site's quarter with nothing recorded: its PDF has no drop-based cash long
-    (short) and says nothing of one; its CSV, the PDF's data, says no more (a note of a "cash long
-    (short) ... $0.00" its pack's reports never show)."""
+    """A fees or session site's quarter with nothing recorded: a fees site's PDF has no cash long
+    (short) and says nothing of one; a session site's, whose cash is its tables' custody, has its
+    long (short) against the tables' win, $0.00 with nothing played, as its lines; the CSV, the PDF's
+    data, says no more (no note of a "cash long (short) ... $0.00" its reports never show)."""
     site = request.getfixturevalue(where)  # Tacoma's fees pack, Kingston's sessions
     api = client_for(cast[Role.AUDITOR])
     run = run_report(api, kind="quarterly", site=site.pk, quarter="2026Q1")
     text = _text(download(api, run))
     notes = [row[4] for row in _csv(download(api, run, "csv"))[1:] if row[0] == "cash"]
-    assert "long (short)" not in text
+    assert ("long (short)" in text) == (where == "ny_site")
+    assert "Net cash long" not in text
     assert [note for note in notes if note and note not in text] == [], notes

@@ -480,3 +480,30 @@ def test_a_session_sites_daily_report_reconciles_its_cash_with_the_tables_win(cl
         "200.00",
         "1670.00",
     )
+
+
+def test_a_session_sites_quarterly_report_reconciles_its_cash_with_the_tables_win(client_for, house):
+    """New York's quarterly PDF and CSV: the tables' win, the cash long (short) against it, the chips
+    line and the remainder, adding up; a fees site's quarter has none of them."""
+    here = house("NY")
+    api = client_for(here.auditor)
+    run = _report(api, here, "quarterly")["id"]
+    text = " ".join(pdf_text(api.get(f"/api/v1/reports/{run}/download/").content).split())
+    lines = {
+        "Cash profit (days with a bank count)": "$3,670.00",
+        "Win of the tables (drop counted - paid out at the tables)": "$1,800.00",
+        "Cash long (short) = cash profit - the tables' win of those days": "$1,870.00",
+        "Reconciling line: change in chips outside the house": "$200.00",
+        "Unexplained remainder": "$1,670.00",
+        "Long (short) of days without a chip count": "$0.00",
+    }
+    for label, amount in lines.items():
+        assert f"{label} {amount}" in text, label
+    cash = {r["label"]: r["amount"] for r in _csv_rows(api, run, "cash") if r["label"]}
+    assert cash == {label: amount.replace("$", "").replace(",", "") for label, amount in lines.items()}
+    fees = House("WA-BJ").play()
+    fees_api = client_for(fees.auditor)
+    fees_text = pdf_text(
+        fees_api.get(f"/api/v1/reports/{_report(fees_api, fees, 'quarterly')['id']}/download/").content
+    )
+    assert "Cash long (short)" not in fees_text and "of the tables" not in fees_text
