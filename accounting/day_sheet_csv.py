@@ -130,6 +130,9 @@ SECTIONS = {
     "close": ("close", {"at": "closed_at", "by": "closed_by"}),
 }
 SINGLE = {"open", "count_open", "close"}
+# The sheet's list (or object) -> {its field: the CSV column it is read from}: an error at
+# "openers[0].variance_reason" is shown at the row's column "note".
+COLUMN_OF_FIELD = {name: {field: column for column, field in fields.items()} for name, fields in SECTIONS.values()}
 TIME_FIELDS = {"at", "verified_at", "received_at", "ended_at"}
 NUMBER_FIELDS = {"table", "number", "box"}
 MAX_ROWS = 2000  # house control: a day sheet is a day's paper, not a history
@@ -257,14 +260,23 @@ class CsvSheet:
         self.gaming_date: date | None = None
 
     def where(self, path: str) -> str:
-        """'row 7, slips[1].chips[0].quantity' for an error path of the sheet."""
+        """'row 7, column chips (slips[1].chips[0].quantity)' for an error path of the sheet: the row
+        and the CSV's own column the error is in ('row 4, column note', where the sheet's field is
+        an opener's variance_reason), the sheet's path beside it where it says more."""
         best = ""
         for prefix in self.rows:
             if (path == prefix or path.startswith(prefix + ".") or path.startswith(prefix + "[")) and len(prefix) > len(
                 best
             ):
                 best = prefix
-        return f"row {self.rows[best]}, {path}" if best else path
+        if not best:
+            return path
+        rest = path[len(best) :].lstrip(".")
+        field = re.split(r"[.\[]", rest, maxsplit=1)[0]
+        column = COLUMN_OF_FIELD.get(re.sub(r"\[\d+\]$", "", best), {}).get(field)
+        if column is None:
+            return f"row {self.rows[best]}, {path}"
+        return f"row {self.rows[best]}, column {column}" + ("" if rest == field else f" ({path})")
 
     def located(self, errors: dict[str, list[str]]) -> list[tuple[str, list[str]]]:
         return [(self.where(path), messages) for path, messages in errors.items()]

@@ -172,13 +172,13 @@ def test_every_error_of_a_csv_is_shown_at_its_row_and_nothing_changes(site, day,
     assert response.status_code == 400
     page = response.content.decode()
     assert 'id="sheet-errors"' in page and "Nothing was changed." in page
-    assert "row 14, closers[1].counted_at" in page and "is not a time of day" in page
+    assert "row 14, column at" in page and "is not a time of day" in page
     assert row_counts() == before
 
     text = text.replace("1:61", "01:01")  # the cells are right now; the services' rules speak next
     response = upload(logged_in(people["gm"]), text)
     assert response.status_code == 400
-    assert "row 10, slips[0].chips[0].quantity" in response.content.decode()
+    assert "row 10, column chips (slips[0].chips[0].quantity)" in response.content.decode()
     assert row_counts() == before and not GamingDay.objects.exists()
 
 
@@ -188,7 +188,7 @@ def test_a_refusal_by_a_service_is_shown_at_its_row(site, day, world):
     response = upload(logged_in(people["gm"]), text)
     assert response.status_code == 400
     page = response.content.decode()
-    assert "row 10, slips[0].verified_by" in page
+    assert "row 10, column verified_by" in page
     assert "ND 99-01.3-08-05(5): only a shift manager or pit boss may verify a slip." in page
     assert not GamingDay.objects.exists()
 
@@ -243,3 +243,20 @@ def test_a_fees_only_site_says_why_it_takes_no_day_sheet_and_refuses_one(site, d
     response = upload(client, full_csv(day, people))
     assert response.status_code == 400 and 'id="not-here"' in response.content.decode()
     assert not GamingDay.objects.exists()
+
+
+def test_an_error_is_named_by_the_csvs_own_column():
+    """The sheet's field names are the API's: an opener's reason is `variance_reason` there but
+    `note` in the CSV, a slip's time `prepared_at` there but `at`. The page named the API's path
+    ("row 4, openers[0].variance_reason"), a column the file does not have."""
+    sheet = day_sheet_csv.CsvSheet(None)
+    sheet.rows = {"openers[0]": 4, "slips[1]": 7, "count": 20, "count.entries[2]": 23}
+    assert sheet.where("openers[0].variance_reason") == "row 4, column note"
+    assert sheet.where("slips[1].prepared_at") == "row 7, column at"
+    assert sheet.where("slips[1].chips[0].quantity") == "row 7, column chips (slips[1].chips[0].quantity)"
+    assert sheet.where("count.members") == "row 20, column members"
+    assert sheet.where("count.entries[2].currency[1].quantity") == (
+        "row 23, column currency (count.entries[2].currency[1].quantity)"
+    )
+    assert sheet.where("slips[1]") == "row 7, slips[1]"  # the row as a whole: no column to name
+    assert sheet.where("sheet") == "sheet"
