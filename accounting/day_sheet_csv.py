@@ -186,15 +186,21 @@ def chips_example(values_cents) -> dict[str, str]:
     return {"opener": both(40, 100), "fill": f"{first}x20", "closer": both(45, 80)}
 
 
-def template_csv(values_cents=(), gaming_date: date | None = None) -> str:
+COUNT_SECTIONS = {"count_open", "count", "recount", "count_sign"}
+
+
+def template_csv(values_cents=(), gaming_date: date | None = None, *, with_count: bool = True) -> str:
     """The template (`TEMPLATE_ROWS`), its chips in the site's denominations (`chips_example`) and
-    its gaming date the site's today, where given."""
+    its gaming date the site's today, where given; without the count's rows for who may not enter
+    them (`with_count` false: a shift manager, `day_sheets.COUNT_ENTERERS`)."""
     chips = chips_example(values_cents)
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\r\n")
     writer.writeheader()
     for row in TEMPLATE_ROWS:
         section = row["section"]
+        if section in COUNT_SECTIONS and not with_count:
+            continue
         if section in chips and "chips" in row:
             row = {**row, "chips": chips[section]}
         elif section == "slip":

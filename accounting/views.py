@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 
-from cardroom.access import current_site
+from cardroom.access import access_for, current_site
 from cardroom.models import ChipDenomination
 from core import limits
 from core.forms import NamesTheRule
@@ -47,7 +47,9 @@ def _chip_values(site) -> list[int]:
 def day_sheet_template(request):
     site = _site(request)
     today = site_today(site) if site is not None else None
-    template = day_sheet_csv.template_csv(_chip_values(site), today)
+    # The count's rows only for who may enter them (the count team is independent of the floor).
+    with_count = site is not None and access_for(request.user).has_role(site.pk, *day_sheets.COUNT_ENTERERS)
+    template = day_sheet_csv.template_csv(_chip_values(site), today, with_count=with_count)
     response = HttpResponse(template, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="day-sheet-template.csv"'
     return response
