@@ -608,7 +608,8 @@ def quarter(request):
         "pack": pack_figures(site, chosen.start, chosen.end),
         "quarter": chosen,
         "previous": chosen.previous(),
-        "next": chosen.next(),
+        # No link on to a quarter that has not begun at the site (its page would be empty, its report refused).
+        "next": chosen.next() if chosen.next().start <= site_today(site) else None,
         "summary": summary,
         "books": state,
         "receipt": receipt_statement(state.filing, site),

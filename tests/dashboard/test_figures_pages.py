@@ -451,3 +451,16 @@ def test_the_daily_page_leads_to_no_day_still_to_come(client, cast, site):
     assert f"The gaming day of {later} has not begun at {site.name}: its gaming date today is {today}." in page
     earlier = client.get(f"/dashboard/daily/?site={site.pk}&date={today - timedelta(days=3)}").content.decode()
     assert 'id="next-day"' in earlier and 'id="daily-report"' in earlier
+
+
+def test_the_quarter_page_leads_to_no_quarter_still_to_come(client, cast, site):
+    """The running quarter's page linked to the next one, which has not begun; an earlier one links on."""
+    from core.periods import Quarter
+    from floor.calculations import site_today
+
+    running = Quarter.containing(site_today(site))
+    client.force_login(cast[Role.AUDITOR].user)
+    page = client.get(f"/dashboard/quarter/?site={site.pk}&quarter={running}").content.decode()
+    assert 'id="next-quarter"' not in page and f"{running.next()} &rarr;" not in page
+    earlier = client.get(f"/dashboard/quarter/?site={site.pk}&quarter={running.previous()}").content.decode()
+    assert f'id="next-quarter" href="?site={site.pk}&quarter={running}"' in earlier
