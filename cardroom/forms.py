@@ -373,6 +373,10 @@ class TableAdminForm(KeptFieldsAdminForm):
         follow_the_licence(self, self.licence_site)
         if self.licence_site is not None:
             offer_the_sites_locations(self, self.licence_site)
+            # as the setup page: no choice the pack's text or the internal controls always refuse
+            offer_only_the_fixed_values(self, self.licence_site)
+            if self.instance.site_id:
+                offer_only_the_documented_values(self)
 
     def clean(self):
         cleaned = super().clean()

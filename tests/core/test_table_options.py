@@ -132,6 +132,11 @@ def test_the_admin_shows_a_table_with_its_sites_pack_fields_only(client, client_
     assert f'name="{mine}"' in page and f'name="{also}"' in page and f'name="{other}"' not in page
     added = client.get(f"/admin/cardroom/table/add/?site={site.pk}").content.decode()
     assert f'name="{mine}"' in added and f'name="{other}"' not in added
+    # The admin offers no choice the pack's text always refuses, as the setup page (it offered
+    # them all, refused on save): the natural's payout where the text fixes it.
+    for shown in (page, added):
+        payout = shown[shown.index('name="blackjack_payout"') :].split("</select>")[0]
+        assert (payout.count("<option") == 1) == (code in ("ND", "WA-BJ")), code
 
 
 def test_a_value_past_the_packs_limit_is_refused_once_citing_its_rule_not_twice(client, manager, pack_site):
