@@ -43,6 +43,12 @@ class CountSettingsAdmin(OrgScopedAdmin):
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change, **kwargs)
         picker = form.base_fields.get("twenty_one_auditor")
+        exchange = form.base_fields.get("box_exchange")
+        if obj is not None and exchange is not None and dealer_hold_absent(obj.site):
+            # as the boxes page: no exchange at each dealer change where no dealer has a hold (the
+            # site's own setting kept to show; one posted is refused at the field, above)
+            kept = {BoxExchange.GAMING_DAY, obj.box_exchange}
+            exchange.choices = [(choice, label) for choice, label in exchange.choices if choice in kept]
         if obj is not None and picker is not None:
             # AUDITOR_BAR: the site's count team is not offered (CountSettings.clean refuses it anyway).
             picker.queryset = picker.queryset.exclude(pk__in=queries.count_team_at(obj.site).values("pk"))

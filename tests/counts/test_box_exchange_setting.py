@@ -9,7 +9,7 @@ import pytest
 
 from cardroom.models import Role
 from core.models import AuditEvent
-from counts import queries
+from counts import queries, services
 from counts.models import BoxExchange
 from tests.accounting.scenario import Scenario, shift
 from tests.factories import TableFactory
@@ -166,3 +166,8 @@ def test_the_exchange_at_each_dealer_change_is_offered_and_taken_only_where_a_de
     assert admin.status_code == 400 and NO_HOLD.format(site=site.name) in html.unescape(admin.content.decode())
     assert queries.box_exchange(site) == BoxExchange.GAMING_DAY
     assert not AuditEvent.objects.filter(action="count_settings.updated").exists()
+    # The admin's change form of the site's settings offers it no more than the pages do.
+    settings = services.update_count_settings(acting_user=manager.user, site=site, box_exchange="gaming_day")
+    change = client.get(f"/admin/counts/countsettings/{settings.pk}/change/").content.decode()
+    select = change[change.index('name="box_exchange"') :].split("</select>")[0]
+    assert 'value="gaming_day"' in select and 'value="dealer_shift"' not in select
