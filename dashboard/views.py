@@ -46,7 +46,7 @@ from cardroom.models import Game, Role
 from cardroom.views import refusal_text, show_site
 from compliance.labels import period_of
 from compliance.queries import ALERTS, open_alerts
-from core import form_tokens, limits
+from core import form_tokens, limits, moments
 from core.money import decimal_to_cents, format_money, format_ratio
 from core.periods import Quarter
 from core.rows import shaped_rows
@@ -279,9 +279,12 @@ def _books_without_a_gaming_day(site, summary, law: dict, applies: bool) -> dict
         *(["its tournament play"] if not summary.tournaments.is_empty else []),
         *(["the adjusting entries recorded on it"] if summary.adjustments_recorded else []),
     ]
+    ends = moments.gaming_day_bounds(site, summary.gaming_date)[1]
     needs = [
         *(["the fee cash counted by two people"] if records and law["fees"] else []),
         *(["the bank counted"] if services.cash_at_the_cage(site, summary) else []),
+        # its business day ended: the books of a day still running are refused (close_books)
+        *([f"its business day ended ({moments.shown(site, ends)})"] if ends > timezone.now() else []),
     ]
     if needs:
         close_needs = f"Needs {' and '.join(needs)}."

@@ -44,8 +44,17 @@ def refusal(cast, site, day) -> str:
 
 
 def daily_page(client, cast, site, day) -> str:
-    with on(site, day):
+    """The day's page the morning after, when its books may close (during the day its close also
+    needs its business day ended: `test_the_daily_page_of_a_day_still_running_says_it_needs_it_ended`)."""
+    with on(site, day + timedelta(days=1), hour=site.business_day_start_hour + 1):
         return page(at_site(client, cast[Role.GAMING_MANAGER], site).get(f"/dashboard/daily/?date={day}"))
+
+
+def test_the_daily_page_of_a_day_still_running_says_it_needs_it_ended(cast, site, adjustment, client):
+    with on(site, ENTERED):
+        shown = page(at_site(client, cast[Role.GAMING_MANAGER], site).get(f"/dashboard/daily/?date={ENTERED}"))
+    needs = shown.split('id="close-needs">')[1].split("</span>")[0]
+    assert needs.startswith("Needs its business day ended (2026-12-01 06:00 C") and needs.endswith(").")
 
 
 def test_a_day_whose_only_record_is_an_adjustment_closes_without_a_bank_count(cast, site, adjustment):

@@ -42,7 +42,7 @@ def _close(cast, site):
     return books.close_books(acting_user=cast[Role.GAMING_MANAGER].user, site=site, gaming_date=DAY)
 
 
-def test_a_fee_days_books_close_only_once_its_business_day_has_ended(cast, site, bj_table):
+def test_a_fee_days_books_close_only_once_its_business_day_has_ended(client, cast, site, bj_table):
     end = gaming_day_bounds(site, DAY)[1]
     assert end == datetime(2026, 8, 15, site.business_day_start_hour, tzinfo=PACIFIC)
     with time_machine.travel(datetime(2026, 8, 15, 2, 3, tzinfo=PACIFIC), tick=False):
@@ -53,5 +53,10 @@ def test_a_fee_days_books_close_only_once_its_business_day_has_ended(cast, site,
         message = refused.value.message_dict["gaming_date"][0]
         assert message.startswith("House control: the gaming day 2026-08-14 at Tacoma Blackjack Room runs until")
         assert "its books close once it has ended" in message
+        # The daily page's close button says so before it is pressed, beside what else it needs.
+        client.force_login(cast[Role.GAMING_MANAGER].user)
+        page = client.get(f"/dashboard/daily/?site={site.pk}&date={DAY}").content.decode()
+        needs = page.split('id="close-needs">')[1].split("</span>")[0]
+        assert needs.endswith(f"its business day ended ({end:%Y-%m-%d} 06:00 PDT).") and "the bank counted" in needs
     with time_machine.travel(end, tick=False):
         assert _close(cast, site).gaming_date == DAY
