@@ -80,6 +80,7 @@ def alert_list(request):
         {
             "quarter": quarter,
             "is_current": quarter == Quarter.containing(today),
+            "has_begun_next": quarter.next().start <= today,  # no link on to a quarter still to come
             "rows": _alert_rows(in_quarter(alerts, quarter)[:ALERT_ROWS]),
             "earlier_rows": _alert_rows(earlier[:ALERT_ROWS]),
             "last_run": run,

@@ -237,6 +237,21 @@ def test_alert_pages_show_the_rule_figures_and_due_date(client, cast, alert):
     assert "-$1.00" in detail and "contact the attorney general" in detail
 
 
+def test_the_alerts_page_leads_to_no_quarter_still_to_come(client, cast):
+    """The current quarter's list linked to the next quarter, which has not begun; an earlier one links on."""
+    from django.utils import timezone
+
+    from core.periods import Quarter
+
+    current = Quarter.containing(timezone.localdate())
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    listing = client.get("/compliance/alerts/").content.decode()
+    nav = listing.split('id="quarter-nav">')[1].split("</nav>")[0]
+    assert 'rel="next"' not in nav and f"{current.next()} &rarr;" not in nav and 'rel="prev"' in nav
+    earlier = client.get(f"/compliance/alerts/?quarter={current.previous()}").content.decode()
+    assert f'href="?quarter={current}" rel="next"' in earlier
+
+
 def test_resolving_without_documentation_shows_the_rule_inline(client, cast, alert):
     client.force_login(cast[Role.GAMING_MANAGER].user)
     response = client.post(f"/compliance/alerts/{alert.pk}/", {"action": "resolve", "resolve-note": "  "})
