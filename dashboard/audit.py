@@ -232,11 +232,20 @@ def readable(value, site: Site | None, key: str = "") -> str:
     if isinstance(value, list):
         return ", ".join(readable(item, site, key) for item in value) or "none"
     if isinstance(value, dict):
-        fields = (f"{field_words(k, site)}: {readable(value[k], site, k)}" for k in _shown_fields(value, site))
+        # A fees or sessions block keeps its own words ("Prizes", not the tables' "Paid out").
+        named = None if key in OWN_WORDS else site
+        fields = (f"{field_words(k, named)}: {readable(value[k], site, k)}" for k in _shown_fields(value, site))
         return "; ".join(fields) or "none"
     if isinstance(value, str) and MOMENT.match(value):
         return _stored_moment(value, site)
+    if key == "game" and site is not None and isinstance(value, str):
+        return game_names(site.jurisdiction).word(value)  # "21" as the pack names it ("blackjack")
     return str(value)
+
+
+# The stored blocks whose keys are their own figures, not the tables' custody under North Dakota's
+# names: a session site's receipts, prizes and net, a fees site's fees.
+OWN_WORDS = frozenset({"sessions", "fees"})
 
 
 def _stored_moment(text: str, site: Site | None) -> str:

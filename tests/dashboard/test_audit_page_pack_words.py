@@ -6,6 +6,7 @@ the gross proceeds left out beside the drop (one figure), blackjack's name for g
 Dakota its own words. The full detail below keeps every key as stored. Before, the page wrote
 "Gross proceeds", "Prizes" and "Agp" at every site (found walking the demo as wagm and nygm)."""
 
+import re
 from datetime import date
 
 import pytest
@@ -39,9 +40,25 @@ def test_a_closed_days_figures_read_in_the_words_of_the_sites_pack(client, site,
         assert words in shown, words
     assert not find(shown, foreign_marks(code))
     if code != "ND":
-        assert "Gross proceeds" not in shown and "Agp" not in shown and "Prizes" not in shown
+        # (a session site's own block keeps its prizes: `test_a_session_block_keeps_its_own_words...`)
+        tables = re.sub(r"Sessions: [^<]*?Sessions: \d+", "", shown)
+        assert "Gross proceeds" not in tables and "Agp" not in tables and "Prizes" not in tables
         # nor the books' empty paddlewheel line, a game these packs do not deal ("Paddlewheel: Win: $0.00")
         assert "addlewheel" not in shown
     else:
         assert "Paddlewheel: " in shown  # North Dakota's second game, named as its pack names it
     assert "gross_proceeds_cents" in row  # the detail as stored, every key kept
+
+
+def test_a_session_block_keeps_its_own_words_and_game_21_reads_as_the_pack_names_it():
+    """At Kingston a closed day's sessions read "Paid out: $1,011.00" for their prizes (the tables'
+    word at New York), and each table "Game: 21" (North Dakota's code) at Washington and New York."""
+    from dashboard.audit import readable
+    from tests.factories import SiteFactory
+
+    kingston, spokane = SiteFactory.build(jurisdiction="NY"), SiteFactory.build(jurisdiction="WA-HB")
+    stored = {"sessions": {"sessions": 1, "receipts_cents": 115800, "prizes_cents": 101100, "net_cents": 14700}}
+    said = readable(stored, kingston, "pack")
+    assert "Prizes: $1,011.00" in said and "Receipts: $1,158.00" in said and "Paid out" not in said
+    assert readable("21", spokane, "game") == "blackjack" and readable("21", kingston, "game") == "Black Jack"
+    assert readable("21", SiteFactory.build(jurisdiction="ND"), "game") == "twenty-one"
