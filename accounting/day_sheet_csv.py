@@ -186,7 +186,8 @@ def chips_example(values_cents) -> dict[str, str]:
     return {"opener": both(40, 100), "fill": f"{first}x20", "closer": both(45, 80)}
 
 
-COUNT_SECTIONS = {"count_open", "count", "recount", "count_sign"}
+# The count's sections: those read into the sheet's `count` (its opening, entries, recounts, signatures).
+COUNT_SECTIONS = {section for section, (name, _) in SECTIONS.items() if name.split(".")[0] == "count"}
 
 
 def template_csv(values_cents=(), gaming_date: date | None = None, *, with_count: bool = True) -> str:

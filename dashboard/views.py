@@ -209,7 +209,7 @@ def daily(request):
         "site": site,
         "law": law,
         "deposit_days": DEPOSIT_DAYS.on(site, day),  # the deposit deadline in force on the gaming date
-        "deposit_late": summary.cash.deposit_late(site_today(site)),
+        "deposit_late": summary.cash.deposit_late(today),
         "pack": pack_figures(site, day, day),
         # A session site's day: its sessions' receipts and prizes against the drop counted and the
         # tables' payout (the daily report's section of the day says the same); None elsewhere.
@@ -577,7 +577,8 @@ def quarter(request):
     site = figure_site(request, QUARTER_FIGURES)
     show_site(request, site)
     errors = {}
-    chosen = Quarter.containing(site_today(site))
+    today = site_today(site)
+    chosen = Quarter.containing(today)
     if request.GET.get("quarter"):
         try:
             chosen = Quarter.parse(request.GET["quarter"])
@@ -612,7 +613,7 @@ def quarter(request):
         "quarter": chosen,
         "previous": chosen.previous(),
         # No link on to a quarter that has not begun at the site (its page would be empty, its report refused).
-        "next": chosen.next() if chosen.next().start <= site_today(site) else None,
+        "next": chosen.next() if chosen.next().start <= today else None,
         "summary": summary,
         "books": state,
         "receipt": receipt_statement(state.filing, site),
@@ -972,6 +973,7 @@ def audit_log(request):
     employees = list(audit.people(access))
     filters, errors = audit.parse_filters(request.GET, sites, employees)
     page = audit.page_of(audit.events(access, sites, filters), request.GET)
+    shared_zone = audit.shared_zone(sites)  # once a page, not once a row
     kept = request.GET.copy()
     for place in ("older", "newer", "page"):
         kept.pop(place, None)
@@ -983,8 +985,8 @@ def audit_log(request):
         "page": page,
         # An event of no site (a signed row's own, written by the database) in the sites' local
         # time where they share one zone, as the rows beside it, else in UTC.
-        "rows": [audit.row(event, zone_of=audit.shared_zone(sites)) for event in page.events],
-        "shared_zone": audit.shared_zone(sites),
+        "rows": [audit.row(event, zone_of=shared_zone) for event in page.events],
+        "shared_zone": shared_zone,
         "query": kept.urlencode(),
     }
     return render(request, "dashboard/audit.html", context, status=400 if errors else 200)
