@@ -267,10 +267,13 @@ def bank_days(
     }
 
 
-def deposits_maybe_late(site_ids, start: date, end: date, *, within_days: int) -> dict[tuple[int, date], date | None]:
+def deposits_maybe_late(
+    site_ids, start: date, end: date, *, within_days: int | None
+) -> dict[tuple[int, date], date | None]:
     """{(site_id, gaming_date): deposited_on} (None when no deposit is recorded) of the sites'
     days in [start, end] that take a deposit, whose deposit may be late: none recorded, or made
-    more than `within_days` calendar days after the gaming date. The days are the gaming days and
+    more than `within_days` calendar days after the gaming date (None: only those with none
+    recorded, `days_not_deposited`). The days are the gaming days and
     the days of the books closed with no gaming day (a fees or session day, `core.closing.closed_days`).
     A deposit due by the n-th banking day after the day is never late within n calendar days of it
     (banking days are calendar days less weekends and holidays), so the other days are not read:
@@ -278,9 +281,10 @@ def deposits_maybe_late(site_ids, start: date, end: date, *, within_days: int) -
     from floor.models import GamingDay
 
     site_ids = list(site_ids)
-    late = F("gaming_date") + timedelta(days=within_days)
-    days = (GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
-            .filter(Q(deposit__isnull=True) | Q(deposit__deposited_on__gt=late))
+    maybe_late = Q(deposit__isnull=True)
+    if within_days is not None:
+        maybe_late |= Q(deposit__deposited_on__gt=F("gaming_date") + timedelta(days=within_days))
+    days = (GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).filter(maybe_late)
             .values_list("site_id", "gaming_date", "deposit__deposited_on"))  # fmt: skip
     found = {(site_id, day): on for site_id, day, on in days}
     books_days = closing.closed_days(site_ids, start, end)  # fees or session days: no gaming day
@@ -291,9 +295,15 @@ def deposits_maybe_late(site_ids, start: date, end: date, *, within_days: int) -
         deposited = {(s, d): on for s, d, on in deposits.values_list("site_id", "gaming_date", "deposited_on")}
         for key in books_days:
             on = deposited.get(key)
-            if on is None or on > key[1] + timedelta(days=within_days):
+            if on is None or (within_days is not None and on > key[1] + timedelta(days=within_days)):
                 found[key] = on
     return dict(sorted(found.items()))
+
+
+def days_not_deposited(site_ids, start: date, end: date) -> list[tuple[int, date]]:
+    """(site_id, gaming_date) of the sites' days in [start, end] that take a deposit and have none
+    recorded (`deposits_maybe_late`'s days), in order: the deposits still to make."""
+    return list(deposits_maybe_late(site_ids, start, end, within_days=None))
 
 
 def deposit_limit(site: Site, gaming_date: date):

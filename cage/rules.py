@@ -71,6 +71,9 @@ CAGE_CLERKS = frozenset({Role.CASHIER, Role.SHIFT_MANAGER, Role.GAMING_MANAGER})
 
 # Readers of cage records at a site: the clerks and the auditor (who only reads).
 CAGE_READERS = CAGE_CLERKS | {Role.AUDITOR}
+# House control (the chapter says what the cage records, not who reads them): the pages that link
+# to them (the obligations calendar's deposits) ask this.
+CAGE_RECORDS = ReadRule(CAGE_READERS, HOUSE_CONTROL, "see these cage records")
 
 # `IOU_RULE`: each loan and each repayment is initialed by the clerk who makes it.
 IOU_SIGNERS = CAGE_CLERKS

@@ -157,9 +157,10 @@ class ObligationsView(APIView):
 
 class RunningObligationSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(
-        choices=["review_week", "dealer_hold_records", "state_return"],
+        choices=["review_week", "dealer_hold_records", "deposit", "state_return"],
         help_text="What runs: a week of a video review program, the period of dealer percent-of-hold "
-        "records, a quarter's return. Never an alert (those are /api/v1/obligations/).",
+        "records, a day's bank deposit not yet recorded, a quarter's return. Never an alert (those are "
+        "/api/v1/obligations/).",
     )
     site = serializers.IntegerField(source="site_id")
     site_name = serializers.CharField()

@@ -11,6 +11,10 @@ as the house's own control), cited as that pack cites it:
 - the last day of the twelve continuous weeks of dealer percent-of-hold records after a quarter
   whose prizes exceeded gross proceeds (`compliance.prizes_over_gp`: ND 99-01.3-08-01(3)), the
   period the quarter's alert states (its `dealer_hold_from` and `dealer_hold_until` figures);
+- each day's bank deposit not yet recorded, on its due date (`cage.queries.deposit_limit`: the
+  site's pack's deadline, ND 99-01.3-03-10's third banking day, the house's where the pack states
+  none); a deposit recorded leaves the calendar (a day a line, every day, would bury the rest),
+  and one the nightly rules found late has its alert (`deposit_late`) in its place;
 - each quarter's return, on the day the pack sets for it (`Pack.return_due_months`, an
   assumption where the pack's texts name no date, said so with the date), for each quarter in
   which the site had a gaming day; a quarter filed (`accounting.services.file_quarter`) shows
@@ -26,6 +30,9 @@ from django.urls import reverse
 
 from accounting.published import filings
 from accounting.rules import DEALER_FIGURES, QUARTER_FIGURES, QUARTERLY_SUMMARY
+from cage.calculations import deposit_due_on
+from cage.queries import days_not_deposited, deposit_limit
+from cage.rules import CAGE_RECORDS
 from core.periods import Quarter
 from floor.queries import quarters_played
 from packs import pack_of
@@ -43,6 +50,9 @@ RETURN_DUE_NOTE = "due date as set for this jurisdiction (house setting; the cha
 # The longest a prizes-over-gross-proceeds alert's period of dealer records can reach past its
 # quarter (twelve weeks in ND's 08-01(3)); bounds the alerts read for a month, not a rule.
 _DEALER_WEEKS_REACH = timedelta(days=366)
+# The longest from a gaming date to its deposit's due date (a few banking days, weekends and
+# holidays between): bounds the days read for a month's deposits, not a rule.
+_DEPOSIT_REACH = timedelta(days=31)
 
 
 @dataclass(frozen=True)
@@ -51,14 +61,14 @@ class Obligation:
     (`kind`), the rule as the site's pack cites it, what is to be done (opening with that
     citation), whether it is done (and in what word), and the page where it is done."""
 
-    kind: str  # "review_week", "dealer_hold_records" or "state_return"
+    kind: str  # "review_week", "dealer_hold_records", "deposit" or "state_return"
     site_id: int
     site_name: str
     due_date: date
     title: str
     citation: str
     action: str
-    status: str  # "to document", "documented", "running", "period ended", "not filed", "filed", "overdue"
+    status: str  # "to document", "documented", "running", "period ended", "to deposit", "not filed", "filed", "overdue"
     done: bool
     url: str  # "": a page the user does not open (`PAGE_RULES`), the title shown alone
     # The page is the current site's (the site switcher chooses it): the calendar offers to switch.
@@ -74,12 +84,13 @@ class Obligation:
 def obligations_between(access, first: date, last: date, today: date) -> list[Obligation]:
     """The running obligations of the sites where `ALERTS` lets the user read due in [first,
     last], and before them the quarterly returns still not filed and overdue (due before `first`
-    and `today`), in order of due date and site. At most seven queries."""
+    and `today`), in order of due date and site. At most eleven queries."""
     sites = {site.pk: site for site in ALERTS.sites(access)}
     overdue_before = min(first, today)
     found = [
         *_review_weeks(sites, first, last, today),
         *_dealer_record_periods(sites, first, last, today),
+        *_deposits(sites, first, last, today),
         *_returns(sites, today, lambda due, filed: first <= due <= last or (due < overdue_before and not filed)),
     ]
     return in_order([_as_read_by(access, o) for o in found])
@@ -90,6 +101,7 @@ def obligations_between(access, first: date, last: date, today: date) -> list[Ob
 PAGE_RULES = {
     "review_week": SURVEILLANCE_RECORDS,
     "dealer_hold_records": DEALER_FIGURES,
+    "deposit": CAGE_RECORDS,
     "state_return": QUARTER_FIGURES,
 }
 
@@ -177,6 +189,41 @@ def _dealer_record_periods(sites: dict, first: date, last: date, today: date) ->
             )
         )
     return found
+
+
+def _deposits(sites: dict, first: date, last: date, today: date) -> list[Obligation]:
+    """Each day of the books whose deposit falls due in [first, last] with none recorded, but for
+    one whose deposit the nightly rules found late (its alert is on the calendar instead)."""
+    if not sites:
+        return []
+    found = []
+    for site_id, day in days_not_deposited(list(sites), first - _DEPOSIT_REACH, last):
+        site = sites[site_id]
+        due = deposit_due_on(site, day)
+        if first <= due <= last:
+            found.append((site, day, due, deposit_limit(site, day).citation))
+    alerted = set(
+        Alert.objects.filter(
+            rule="deposit_late", site_id__in={site.pk for site, *_ in found}, period_key__in={str(d) for _, d, *_ in found}
+        ).values_list("site_id", "period_key")
+    ) if found else set()  # fmt: skip
+    return [
+        Obligation(
+            "deposit",
+            site.pk,
+            site.name,
+            due,
+            f"Bank deposit of {day}",
+            citation,
+            f"{citation}: deposit the receipts of gaming day {day} by {due}, and record the deposit.",
+            "overdue" if due < today else "to deposit",
+            False,
+            reverse("cage:deposits"),
+            url_at_site=True,
+        )
+        for site, day, due, citation in found
+        if (site.pk, str(day)) not in alerted
+    ]
 
 
 def _returns(sites: dict, today: date, wanted) -> list[Obligation]:

@@ -204,7 +204,8 @@ def _act(action, user, alert, form):
 @login_required
 def calendar(request):
     """A month of due dates (?month=2026-11): the alerts', and beside them the obligations running
-    with no alert of their own (compliance.obligations: review weeks, dealer records, returns),
+    with no alert of their own (compliance.obligations: review weeks, dealer records, deposits,
+    returns),
     with what is overdue from before it listed above the grid."""
     _require_alert_reader(request)
     today = timezone.localdate()
@@ -221,7 +222,8 @@ def calendar(request):
     for alert in alerts.filter(due_date__range=(first, last)).order_by("due_date", "site__name", "pk"):
         by_day[alert.due_date].append((alert, status_of(alert)))
     overdue = alerts.filter(is_resolved=False, due_date__lt=min(first, today)).order_by("due_date", "pk")
-    # What is running with no alert of its own: review weeks, dealer records, returns (compliance.obligations).
+    # What is running with no alert of its own: review weeks, dealer records, deposits, returns
+    # (compliance.obligations).
     running = obligations.obligations_between(access, first, last, today)
     return render(
         request,

@@ -2,8 +2,8 @@
 knows are running with no alert of their own (compliance.obligations): each week of a video
 review program still to be documented (ND 99-01.3-08-04(9)), the last day of the twelve weeks
 of dealer percent-of-hold records after a quarter whose prizes exceeded gross proceeds (ND
-99-01.3-08-01(3)), and each quarter's return on the day the pack sets (ND's, a house setting
-said so). Each at a site whose pack states it, cited as that pack cites it; a Washington
+99-01.3-08-01(3)), each day's bank deposit not yet recorded (ND 99-01.3-03-10), and each
+quarter's return on the day the pack sets (ND's, a house setting said so). Each at a site whose pack states it, cited as that pack cites it; a Washington
 site shows none of North Dakota's; the page's queries do not grow with the rows."""
 
 from datetime import UTC, date, datetime, timedelta
@@ -225,6 +225,50 @@ def test_a_filed_return_shows_filed_and_an_unfiled_one_is_overdue_later(client, 
     assert "Quarterly return 2026Q3" in due and "· filed" in due and "resolved" in due
 
 
+# --- The bank deposits (ND 99-01.3-03-10) -------------------------------------------------------------
+
+
+@pytest.fixture
+def friday_closed(site, people, table, manager, time_machine):
+    """Friday 16 October 2026 played at `site`, its books closed on Monday 19 October: its deposit
+    is due by the third banking day, Wednesday 21 October."""
+    time_machine.move_to(datetime(2026, 10, 19, 18, tzinfo=UTC))
+    scenario = Scenario(site, people)
+    play(scenario, table, date(2026, 10, 16), drop=100_000, fills=20_000, closer=185_000, number=1)
+    scenario.bank(date(2026, 10, 16), "start", 500_000, 300_000)
+    scenario.bank(date(2026, 10, 16), "end", 600_000, 280_000)
+    accounting_services.close_books(acting_user=manager.user, site=site, gaming_date=date(2026, 10, 16))
+    return scenario
+
+
+def test_a_days_deposit_falls_due_on_its_third_banking_day_and_leaves_once_recorded(
+    client, client_for, friday_closed, site, manager, cast
+):
+    from cage import services as cage_services
+
+    due = cell(calendar(client, manager, "2026-10"), "2026-10-21")
+    assert "Bank deposit of 2026-10-16" in due and "ND 99-01.3-03-10" in due and "· to deposit" in due
+    assert 'data-kind="deposit"' in due and "/cage/deposits/" in due
+    # The API lists it for a shift manager, who records deposits at the cage.
+    listed = client_for(cast[Role.SHIFT_MANAGER]).get("/api/v1/obligations/running/?month=2026-10").json()["results"]
+    assert [(o["kind"], o["due_date"]) for o in listed if o["kind"] == "deposit"] == [("deposit", "2026-10-21")]
+    cage_services.record_deposit(
+        acting_user=cast[Role.CASHIER].user, gaming_day=friday_closed.day(date(2026, 10, 16)), amount_cents=100_000,
+        deposited_on=date(2026, 10, 19),
+    )  # fmt: skip
+    assert "Bank deposit of 2026-10-16" not in calendar(client, manager, "2026-10")
+
+
+def test_a_deposit_not_made_is_overdue_then_shown_once_as_its_alert(client, friday_closed, site, manager, time_machine):
+    time_machine.move_to(datetime(2026, 10, 22, 18, tzinfo=UTC))
+    due = cell(calendar(client, manager, "2026-10"), "2026-10-21")
+    assert "Bank deposit of 2026-10-16" in due and "· overdue" in due and 'data-kind="deposit"' in due
+    opened = run_day_checks(site_ids=[site.pk], start=date(2026, 10, 16), end=date(2026, 10, 21)).opened
+    assert [a.rule for a in opened if a.rule == "deposit_late"] == ["deposit_late"]
+    due = cell(calendar(client, manager, "2026-10"), "2026-10-21")
+    assert "Bank deposit late" in due and 'data-kind="deposit"' not in due
+
+
 # --- Each pack its own law --------------------------------------------------------------------------
 
 
@@ -254,7 +298,12 @@ def test_a_washington_site_shows_none_of_north_dakotas_obligations(client, scena
 
     wa_html = calendar(client, wa_manager, "2026-10")
     entries = obligations_in(wa_html)
-    assert entries and all("Video review, table 1" in e and "House control" in e for e in entries)
+    assert entries and all("House control" in e for e in entries)
+    assert {e.split('data-kind="')[1].split('"')[0] for e in entries} == {"review_week", "deposit"}
+    # The day opened on 4 October takes its deposit by the house's third banking day (WA's texts state none).
+    assert "Bank deposit of 2026-10-04" in cell(wa_html, "2026-10-07") and "House control" in cell(
+        wa_html, "2026-10-07"
+    )
     assert not law_words_in(wa_html, ND_WORDS)
     assert "Quarterly return" not in calendar(client, wa_manager, "2027-01")
 
@@ -270,6 +319,7 @@ def test_the_calendar_reads_in_the_same_queries_whatever_the_obligations(
     time_machine.move_to(datetime(2026, 10, 7, 12, tzinfo=UTC))
     client.force_login(manager.user)
     client.post("/switch-site/", {"site": site.pk})
+    play(scenario, table, date(2026, 10, 2), drop=100_000)  # a deposit still to make, due 7 October
     client.get("/compliance/calendar/?month=2026-10")
     with CaptureQueriesContext(connection) as few:
         assert client.get("/compliance/calendar/?month=2026-10").status_code == 200
@@ -277,6 +327,7 @@ def test_the_calendar_reads_in_the_same_queries_whatever_the_obligations(
     TableFactory(site=other_site, number=2)
     surveillance_services.open_review_program(manager.user, other_site, date(2026, 10, 5), "Q3 hold below 10%")
     play(scenario, table, date(2026, 5, 2), drop=100_000)  # a second quarter played, its return due in July
+    play(scenario, table, date(2026, 10, 5), drop=100_000)  # another deposit to make
     document_an_hour(manager, site, ReviewProgram.objects.get(site=site).tasks.get(week=1), date(2026, 10, 5))
     with CaptureQueriesContext(connection) as many:
         html = client.get("/compliance/calendar/?month=2026-10").content.decode()
