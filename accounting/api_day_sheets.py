@@ -16,10 +16,11 @@ from rest_framework.views import APIView
 from cardroom.access import access_for, require_role
 from cardroom.models import Employee, Table
 from core import limits
-from core.api import DateField, DateTimeField, FormNumberField, Input, TextField
+from core.api import CentsField, DateField, DateTimeField, FormNumberField, Input, TextField
 from core.moments import CLOCK_TOLERANCE
 from core.rules import HOUSE_CONTROL
 from counts.models import DropBox
+from fees import rules as fees_rules
 from floor.models import Slip, SlipKind
 
 from . import day_sheets
@@ -248,6 +249,18 @@ class DaySheetSlip(Input):
         return attrs
 
 
+class DaySheetSession(Input):
+    licence_number = TextField(
+        max_length=fees_rules.MAX_LICENCE_LENGTH, help_text="the organization's games-of-chance licence in force"
+    )
+    started_at = SheetMoment()
+    ended_at = SheetMoment()
+    # bounded by the service, whose refusal reads in words and cites the house control
+    receipts_cents = CentsField()
+    prizes_cents = CentsField()
+    recorded_by = EmployeeRefField(help_text="who recorded the session's figures on the paper")
+
+
 class DaySheetDrop(BoxRef):
     removed_at = SheetMoment()
     removed_by = EmployeeRefField(help_text="the shift manager who removed and transported the box")
@@ -299,6 +312,7 @@ class DaySheetSerializer(Input):
     openers = _items(DaySheetTrayCount)
     dealer_shifts = _items(DaySheetDealerShift)
     slips = _items(DaySheetSlip)
+    sessions = _items(DaySheetSession)  # where the site's pack keeps them (New York: 9 NYCRR 4620.5)
     closers = _items(DaySheetTrayCount)
     drops = _items(DaySheetDrop)
     count = DaySheetCount(required=False, allow_null=True)
@@ -311,6 +325,7 @@ class DaySheetResultSerializer(Input):
     openers = serializers.SerializerMethodField()
     dealer_shifts = serializers.SerializerMethodField()
     slips = serializers.SerializerMethodField()
+    sessions = serializers.SerializerMethodField()
     closers = serializers.SerializerMethodField()
     drops = serializers.SerializerMethodField()
     count_session = serializers.SerializerMethodField()
@@ -327,6 +342,10 @@ class DaySheetResultSerializer(Input):
 
     def get_slips(self, applied) -> list[int]:
         return self._ids(applied.slips)
+
+    def get_sessions(self, applied) -> list[int]:
+        """The games-of-chance sessions recorded."""
+        return self._ids(applied.sessions)
 
     def get_closers(self, applied) -> list[int]:
         return self._ids(applied.closers)

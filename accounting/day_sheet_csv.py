@@ -5,7 +5,8 @@ item came from, so every error is shown at its row.
 
 Cells: times as `HH:MM` at the site (before the business day's start hour: the morning
 after), or a full date and time; chips and cash as `value x quantity` in dollars
-(`25x40 5x100 0.50x10`); forms found as `fill:1001 credit:501`; people by their initials;
+(`25x40 5x100 0.50x10`); a session's receipts and prizes in dollars (`1096.50`, `$1,096.50`);
+forms found as `fill:1001 credit:501`; people by their initials;
 count team members as `AB CD`; yes/no for `sole_employee_on_duty`. Written by `to_csv`: dates
 and times in ISO 8601 (`2026-07-01T22:05:00-05:00`), UTF-8 without a byte order mark (read
 with or without one), as the report exports (reports.exports)."""
@@ -48,7 +49,13 @@ COLUMNS = [
     "key_holder",
     "second_key_holder",
     "note",
+    "licence",
+    "receipts",
+    "prizes",
 ]
+# A games-of-chance session's own columns: a sheet written for a site whose pack keeps no sessions
+# (North Dakota, Washington) leaves them out.
+SESSION_COLUMNS = ("licence", "receipts", "prizes")
 
 # section -> (list in the sheet or None for a single object, {column: sheet field}); `at` and
 # `by` are the time and the signer of the section's own step.
@@ -85,6 +92,17 @@ SECTIONS = {
             "received_at": "received_at",
             "received_by": "received_by",
             "cashier": "cashier",
+        },
+    ),
+    "session": (
+        "sessions",
+        {
+            "licence": "licence_number",
+            "at": "started_at",
+            "ended_at": "ended_at",
+            "by": "recorded_by",
+            "receipts": "receipts_cents",
+            "prizes": "prizes_cents",
         },
     ),
     "closer": ("closers", {"table": "table", "at": "counted_at", "by": "counted_by", "chips": "chips"}),
@@ -134,6 +152,7 @@ SINGLE = {"open", "count_open", "close"}
 # "openers[0].variance_reason" is shown at the row's column "note".
 COLUMN_OF_FIELD = {name: {field: column for column, field in fields.items()} for name, fields in SECTIONS.values()}
 TIME_FIELDS = {"at", "verified_at", "received_at", "ended_at"}
+MONEY_FIELDS = {"receipts", "prizes"}
 NUMBER_FIELDS = {"table", "number", "box"}
 MAX_ROWS = 2000  # house control: a day sheet is a day's paper, not a history
 
@@ -155,6 +174,15 @@ TEMPLATE_ROWS = [
         "verified_by": "PB",
         "received_at": "20:02",
         "received_by": "DL",
+    },
+    {
+        "section": "session",
+        "licence": "",
+        "at": "19:00",
+        "ended_at": "23:00",
+        "by": "SM",
+        "receipts": "1096.00",
+        "prizes": "992.00",
     },
     {"section": "closer", "table": "1", "at": "01:00", "by": "SM", "chips": "25x45 5x80"},
     {
@@ -190,18 +218,25 @@ def chips_example(values_cents) -> dict[str, str]:
 COUNT_SECTIONS = {section for section, (name, _) in SECTIONS.items() if name.split(".")[0] == "count"}
 
 
-def template_csv(values_cents=(), gaming_date: date | None = None, *, with_count: bool = True) -> str:
+def template_csv(
+    values_cents=(), gaming_date: date | None = None, *, with_count: bool = True, session_licence: str | None = None
+) -> str:
     """The template (`TEMPLATE_ROWS`), its chips in the site's denominations (`chips_example`) and
     its gaming date the site's today, where given; without the count's rows for who may not enter
-    them (`with_count` false: a shift manager, `day_sheets.COUNT_ENTERERS`)."""
+    them (`with_count` false: a shift manager, `day_sheets.COUNT_ENTERERS`); with a session's row
+    and columns only where the site's pack keeps sessions (`session_licence` given: the licence
+    in force, "" where none is on file)."""
     chips = chips_example(values_cents)
+    sessions = session_licence is not None
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\r\n")
+    writer = csv.DictWriter(out, fieldnames=_columns(sessions), lineterminator="\r\n")
     writer.writeheader()
     for row in TEMPLATE_ROWS:
         section = row["section"]
-        if section in COUNT_SECTIONS and not with_count:
+        if (section in COUNT_SECTIONS and not with_count) or (section == "session" and not sessions):
             continue
+        if section == "session":
+            row = {**row, "licence": session_licence}
         if section in chips and "chips" in row:
             row = {**row, "chips": chips[section]}
         elif section == "slip":
@@ -217,7 +252,7 @@ def to_csv(sheet: dict) -> str:
     for an integrator holding JSON who wants the file a clerk can check. People are written as
     given, so name them by initials for the file to read back the same."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\r\n")
+    writer = csv.DictWriter(out, fieldnames=_columns(bool(sheet.get("sessions"))), lineterminator="\r\n")
     writer.writeheader()
     writer.writerow({"section": "day", "gaming_date": str(sheet["gaming_date"])})
     for section, (target, columns) in SECTIONS.items():
@@ -233,6 +268,10 @@ def to_csv(sheet: dict) -> str:
                     row[column] = _written(column, item[name])
             writer.writerow(row)
     return out.getvalue()
+
+
+def _columns(sessions: bool) -> list[str]:
+    return COLUMNS if sessions else [column for column in COLUMNS if column not in SESSION_COLUMNS]
 
 
 def _dollars(cents: int) -> str:
@@ -251,6 +290,8 @@ def _written(column: str, value) -> str:
         return " ".join(str(member) for member in value)
     if column == "sole_employee_on_duty":
         return "yes" if value else "no"
+    if column in MONEY_FIELDS:
+        return f"{Decimal(value) / 100:.2f}"
     if isinstance(value, date | datetime):  # ISO 8601, as the exports write them (with the offset)
         return value.isoformat()
     return str(value)
@@ -375,6 +416,8 @@ def _cell(result: CsvSheet, column: str, value: str):
         return _forms(value)
     if column == "members":
         return value.split()
+    if column in MONEY_FIELDS:
+        return _cents(value)
     if column == "sole_employee_on_duty":
         if value.lower() not in {"yes", "no", "true", "false", "y", "n", "1", "0"}:
             raise ValueError("write yes or no.")
@@ -397,6 +440,17 @@ def _pairs(value: str, what: str) -> list[tuple[int, int]]:
             raise ValueError(f"{token!r} is not an amount.") from wrong
         pairs.append((cents, int(match.group(2))))
     return pairs
+
+
+AMOUNT = re.compile(r"^\$?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$")
+
+
+def _cents(value: str) -> int:
+    """'1096', '1096.5', '$1,096.50' -> 109650: an amount in dollars, to the cent."""
+    match = AMOUNT.match(value)
+    if match is None:
+        raise ValueError(f"write an amount in dollars, e.g. 1096.50 (not {value!r}).")
+    return int(match.group(1).replace(",", "")) * 100 + int((match.group(2) or "0").ljust(2, "0"))
 
 
 def _forms(value: str) -> list[dict]:

@@ -3,8 +3,9 @@
 The sheet (already parsed: tables, boxes and employees resolved, times aware; see
 accounting.api_day_sheets) is applied through the floor's and the count's own services, in the
 order the day happened: open the day, openers, dealer shifts (starts and ends in time order),
-slips (prepared, verified, received), closers, drop box removals, the count (session, blind
-counts, recounts, signatures), close the day. Each step is done *as its signer*
+slips (prepared, verified, received), the games-of-chance sessions where the site's pack keeps
+them (New York: 9 NYCRR 4620.5; fees.services.record_session), closers, drop box removals, the
+count (session, blind counts, recounts, signatures), close the day. Each step is done *as its signer*
 (cardroom.access.Signer): the services check the signer's roles and the rules exactly as for a
 live entry and record the signer as the one who did it, while the audit log records the login
 that entered the sheet as the actor. The first refusal stops the sheet; everything is rolled
@@ -26,6 +27,7 @@ from cardroom.models import Role, Site
 from core.audit import record_site_event as _audit
 from core.rules import HOUSE_CONTROL
 from counts import services as counts
+from fees import services as fees
 from floor import queries as floor_queries
 from floor import rules as floor_rules
 from floor import services as floor
@@ -36,7 +38,7 @@ COUNT_ENTERERS = (Role.GAMING_MANAGER,)
 ENTER_RULE = HOUSE_CONTROL
 COUNT_RULE = HOUSE_CONTROL  # the count team's independence (08-14(2)) is why; no text says who keys it in
 
-SECTIONS = ("open", "openers", "dealer_shifts", "slips", "closers", "drops", "count", "close")
+SECTIONS = ("open", "openers", "dealer_shifts", "slips", "sessions", "closers", "drops", "count", "close")
 
 
 class DaySheetError(Exception):
@@ -55,6 +57,7 @@ class Applied:
     openers: list = field(default_factory=list)
     dealer_shifts: list = field(default_factory=list)
     slips: list = field(default_factory=list)
+    sessions: list = field(default_factory=list)
     closers: list = field(default_factory=list)
     drops: list = field(default_factory=list)
     count_session: object | None = None
@@ -91,6 +94,7 @@ def apply_day_sheet(*, acting_user, site: Site, sheet: dict) -> Applied:
                 "openers": [i.pk for i in applied.openers],
                 "dealer_shifts": [i.pk for i in applied.dealer_shifts],
                 "slips": [i.pk for i in applied.slips],
+                "sessions": [i.pk for i in applied.sessions],
                 "closers": [i.pk for i in applied.closers],
                 "drops": [i.pk for i in applied.drops],
                 "count_session": applied.count_session.pk if applied.count_session else None,
@@ -146,6 +150,8 @@ class _Run:
         self.dealer_shifts()
         for index, item in enumerate(self.sheet.get("slips") or []):
             self.applied.slips.append(self.slip(f"slips[{index}]", item))
+        for index, item in enumerate(self.sheet.get("sessions") or []):
+            self.applied.sessions.append(self.session(f"sessions[{index}]", item))
         for index, item in enumerate(self.sheet.get("closers") or []):
             self.applied.closers.append(self.tray_count(f"closers[{index}]", item, "closer"))
         for index, item in enumerate(self.sheet.get("drops") or []):
@@ -267,6 +273,22 @@ class _Run:
             with _Step(path, {"at": "received_at", "slip": "received_by"}, "received_by"):
                 floor.receive_slip(acting_user=self.as_(item["received_by"]), slip=slip, at=item["received_at"])
         return slip
+
+    # --- games-of-chance sessions -------------------------------------------------------------
+
+    def session(self, path: str, item: dict):
+        """A session from the paper, recorded by who the paper names (refused, located, where the
+        site's pack keeps no sessions: ND and Washington)."""
+        with _Step(path, {"site": "", "acting_user": "recorded_by"}, "recorded_by"):
+            return fees.record_session(
+                acting_user=self.as_(item["recorded_by"]),
+                site=self.site,
+                licence_number=item["licence_number"],
+                started_at=item["started_at"],
+                ended_at=item["ended_at"],
+                receipts_cents=item["receipts_cents"],
+                prizes_cents=item["prizes_cents"],
+            )
 
     # --- drop boxes and the count -------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from cardroom.models import ChipDenomination
 from core import limits
 from core.forms import NamesTheRule
 from core.plurals import plural
+from fees import rules as fees_rules
 from floor.calculations import site_today
 from floor.rules import house_chips, no_house_chips
 
@@ -49,10 +50,20 @@ def day_sheet_template(request):
     today = site_today(site) if site is not None else None
     # The count's rows only for who may enter them (the count team is independent of the floor).
     with_count = site is not None and access_for(request.user).has_role(site.pk, *day_sheets.COUNT_ENTERERS)
-    template = day_sheet_csv.template_csv(_chip_values(site), today, with_count=with_count)
+    template = day_sheet_csv.template_csv(
+        _chip_values(site), today, with_count=with_count, session_licence=_session_licence(site, today)
+    )
     response = HttpResponse(template, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="day-sheet-template.csv"'
     return response
+
+
+def _session_licence(site, today) -> str | None:
+    """The licence in force a session row of the template names ("" where none is on file), or None
+    where the site's pack keeps no games-of-chance sessions (the template has no session row)."""
+    if site is None or not fees_rules.keeps_sessions(site):
+        return None
+    return fees_rules.session_licences(site, today)[1] or ""
 
 
 @login_required
@@ -73,8 +84,12 @@ def day_sheet(request):
     elif request.method == "POST":
         status = 400
     example = day_sheet_csv.chips_example(_chip_values(site))["opener"]  # in the site's own chips
+    sessions = fees_rules.keeps_sessions(site)
     return render(
-        request, "accounting/day_sheet.html", {"form": form, "errors": errors, "chips_example": example}, status=status
+        request,
+        "accounting/day_sheet.html",
+        {"form": form, "errors": errors, "chips_example": example, "sessions": sessions},
+        status=status,
     )
 
 
@@ -100,7 +115,8 @@ def _apply(request, site, upload) -> tuple[Located, int]:
         request,
         f"Day sheet of {applied.gaming_day.gaming_date} applied: {plural(len(applied.openers), 'opener')}, "
         f"{plural(len(applied.dealer_shifts), 'dealer shift')}, {plural(len(applied.slips), 'slip')}, "
-        f"{plural(len(applied.closers), 'closer')}, {plural(len(applied.drops), 'drop box removal')}"
+        + (f"{plural(len(applied.sessions), 'session')}, " if applied.sessions else "")
+        + f"{plural(len(applied.closers), 'closer')}, {plural(len(applied.drops), 'drop box removal')}"
         f"{', the count' if applied.count_session else ''}{', day closed' if applied.closed else ''}.",
     )
     return [], 200
