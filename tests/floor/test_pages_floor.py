@@ -23,6 +23,16 @@ def test_the_shift_manager_opens_the_gaming_day_from_the_floor(client, cast, sit
     assert "open since" in page(response)
 
 
+def test_with_no_gaming_day_open_the_slip_page_offers_no_form_but_the_way_to_open_one(client, cast, site, table):
+    """It showed the whole form, its table list empty, under a warning: a clerk typed the chips for nothing."""
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    for kind, word in (("fill", "fill slip"), ("credit", "credit slip")):
+        text = page(client.get(f"/floor/slips/new/{kind}/"))
+        assert 'id="slip-form"' not in text and 'id="no-day"' in text
+        assert f"No gaming day is open at {site.name}: a {word} goes to a table open on the gaming day." in text
+        assert 'href="/floor/">Open the gaming day on the floor</a>' in text
+
+
 def test_opening_a_day_twice_shows_the_service_message(client, cast, site, gaming_day):
     client.force_login(cast[Role.SHIFT_MANAGER].user)
     response = client.post("/floor/open-day/", {"gaming_date": today(site)})
