@@ -11,10 +11,18 @@ entered, so a paper slip entered late for an old gaming day is still read once) 
   the gaming day of the number after the gap (when the gap shows);
 - numbers used out of order: a new number above the checkpoint's highest against the other
   new numbers (every higher number is new), and a new number below it by asking the database
-  for the lowest higher number of the series prepared before it (a subquery on the series'
-  number index, only for those). "Before" is strictly earlier: slips prepared at the same
+  for the lowest higher number of the series used before it (a subquery on the series'
+  number index, only for those). "Before" is strictly earlier: slips used at the same
   moment (paper slips of one minute, entered table by table) are judged by their printed
   numbers, never by the order they were entered.
+
+When a number was used (`used_at`, floor.queries.NUMBER_USED_AT): a printed number (from a
+registered book) when the paper says its slip was prepared, whenever it is typed in (a past
+gaming day entered from paper after later days is judged as used before them); a number the
+site's electronic series drew, when it was drawn, at the slip's entry. A past day's slip typed
+in later at such a site draws the next number then, after the later days' numbers: judged by
+its paper's time it read as used before them, and every number of the later days as used
+after a higher one.
 
 A slip newer than the checkpoint is judged whatever its gaming day up to the run's last day
 (a late paper slip is judged when it is first seen). A number entered below the checkpoint's
@@ -38,6 +46,8 @@ from django.db.models import BooleanField, Case, Max, Min, OuterRef, Q, Subquery
 from django.db.models.lookups import IsNull
 from django.utils import timezone
 
+from floor.queries import NUMBER_USED_AT
+
 from . import rules
 from .models import SlipSeriesCheckpoint
 
@@ -59,7 +69,7 @@ class _Row(NamedTuple):
     number: int
     prev: int | None  # the next lower number read (of the same side of the checkpoint's highest)
     gaming_date: date | None
-    prepared_at: object  # with `id`, the slip's place in the order of preparation
+    used_at: object  # when its number was used (floor.queries.NUMBER_USED_AT); with `id`, its place in that order
     id: int
     late_low: bool
     witness: bool  # a lower number of its side was used after it (see _JUDGE_SQL)
@@ -96,7 +106,7 @@ def series_problems(by_id: dict, start: date, end: date) -> list[rules.SlipExcep
     series by number (one sort, one pass of window functions) and returns only the slips that
     show a problem, start a side or may have been used out of order, with each side's totals
     for its checkpoint: no row per slip comes back. The few series where a slip may have been
-    used out of order are then ordered by preparation too (`_used_out_of_order`, only then).
+    used out of order are then ordered by use too (`_used_out_of_order`, only then).
     Four queries in all (one or two more in the rare run that needs them)."""
     checkpoints = _checkpoints(by_id, end)
     series: dict[tuple[int, str], _Series] = {}
@@ -163,14 +173,15 @@ def _new_slips_query(by_id: dict, end: date, checkpoints: dict):
         newer |= Q(site_id=site_id, kind=kind, pk__gt=c.last_slip_id)
         if c.highest_number is not None:
             below_high |= Q(site_id=site_id, kind=kind, number__lt=c.highest_number)
-    # The lowest higher number prepared before the slip, if any: a scalar subquery ordered by
+    # The lowest higher number used before the slip, if any: a scalar subquery ordered by
     # number, so that PostgreSQL walks the unique (site, kind, number) index upwards from the
-    # slip's number and stops at the first one prepared earlier. (An EXISTS drops the order,
+    # slip's number and stops at the first one used earlier. (An EXISTS drops the order,
     # and the planner then read every slip of the site through the site_id index.)
     higher_first = (
         Slip.objects.filter(site_id=OuterRef("site_id"), kind=OuterRef("kind"), number__gt=OuterRef("number"),
                             gaming_day__gaming_date__lte=end)
-        .filter(prepared_at__lt=OuterRef("prepared_at"))  # the same moment: judged by the printed numbers
+        .annotate(used_at=NUMBER_USED_AT)
+        .filter(used_at__lt=OuterRef("used_at"))  # the same moment: judged by the printed numbers
         .order_by("number").values("pk")[:1]
     )  # fmt: skip
     late_low = below = Value(False, output_field=BooleanField())
@@ -183,6 +194,7 @@ def _new_slips_query(by_id: dict, end: date, checkpoints: dict):
         # 0008): the planner then joins only those days, not every site's up to `end`
         Slip.objects.filter(site_id__in=by_id, gaming_day__site_id__in=by_id, gaming_day__gaming_date__lte=end)
         .filter(newer)
+        .annotate(used_at=NUMBER_USED_AT)
         .annotate(late_low=late_low, below=below)
         .order_by()
     )
@@ -195,9 +207,9 @@ def _new_slips_query(by_id: dict, end: date, checkpoints: dict):
 
 # Each side of each series (the slips numbered above the checkpoint's highest, and those below
 # it) ordered by number, one sort and one pass of window functions over the frame of the slips
-# before: the gaps (LAG), a `witness` (a slip with a lower number prepared strictly after it),
-# and the side's totals on its last slip. A side has a witness exactly when one of its slips was
-# used out of order (after a higher number was prepared before it). Slips prepared at the same
+# before: the gaps (LAG), a `witness` (a slip with a lower number used strictly after it, by
+# `used_at`), and the side's totals on its last slip. A side has a witness exactly when one of its
+# slips was used out of order (after a higher number was used before it). Slips used at the same
 # moment (paper slips of one minute, entered table by table) are judged by their printed
 # numbers, never by the order they were entered: the lower number is taken as used first. Which
 # slips were used out of order is then found for the sides with a witness (`_used_out_of_order`).
@@ -206,15 +218,15 @@ def _new_slips_query(by_id: dict, end: date, checkpoints: dict):
 # (its columns named here; used once, PostgreSQL inlines it).
 _WINDOWS = """
            LAG(number) OVER s AS prev,
-           COALESCE(MAX(prepared_at) OVER s > prepared_at, FALSE) AS witness,
+           COALESCE(MAX(used_at) OVER s > used_at, FALSE) AS witness,
            LEAD(number) OVER s IS NULL AS last,
            MAX(id) OVER s AS high_id_before,
            MAX(CASE WHEN settled THEN id END) OVER s AS settled_before,
            MIN(CASE WHEN settled THEN NULL ELSE id END) OVER s AS unsettled_before"""
-_OUTPUT = """site_id, kind, below, number, prev, gaming_date, prepared_at, id, late_low, witness, last,
+_OUTPUT = """site_id, kind, below, number, prev, gaming_date, used_at, id, late_low, witness, last,
        high_id_before, settled_before, unsettled_before, settled"""
 _KEPT = "last OR (NOT below AND (prev IS NULL OR number - prev > 1 OR witness)) OR (below AND late_low)"
-_COLUMN_NAMES = "id, site_id, kind, number, gaming_date, prepared_at, late_low, below, settled"
+_COLUMN_NAMES = "id, site_id, kind, number, gaming_date, used_at, late_low, below, settled"
 _FRAME = "ORDER BY number ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING"
 
 _JUDGE_SQL = f"""
@@ -238,6 +250,9 @@ WHERE {_KEPT}
 # site lists it carries made the planner expect a few slips per series and probe each one's
 # gaming day. A run from checkpoints keeps `_JUDGE_SQL`: its slips are found by id across
 # the series, which a read per series would lose.
+_USED_AT_SQL = (  # floor.queries.NUMBER_USED_AT, over `sl`
+    "CASE WHEN sl.slip_book_id IS NULL AND sl.entered_at IS NOT NULL THEN sl.entered_at ELSE sl.prepared_at END"
+)
 _JUDGE_BY_SERIES_SQL = f"""
 SELECT w.* FROM unnest(%s::bigint[]) AS series_site (id)
 CROSS JOIN unnest(%s::text[]) AS series_kind (kind)
@@ -246,7 +261,7 @@ CROSS JOIN LATERAL (
     FROM (
         SELECT r.*,{_WINDOWS}
         FROM (
-            SELECT sl.id, sl.site_id, sl.kind, sl.number, g.gaming_date, sl.prepared_at, FALSE AS late_low,
+            SELECT sl.id, sl.site_id, sl.kind, sl.number, g.gaming_date, {_USED_AT_SQL} AS used_at, FALSE AS late_low,
                    FALSE AS below, (sl.entered_at IS NULL OR sl.entered_at <= %s) AS settled
             FROM {{slip}} sl JOIN {{gaming_day}} g ON g.id = sl.gaming_day_id
             WHERE sl.site_id = series_site.id AND sl.kind = series_kind.kind
@@ -258,12 +273,12 @@ CROSS JOIN LATERAL (
 ) w
 """
 
-# The series' slips above the checkpoint's highest ordered by preparation: those numbered below
-# the highest number prepared before them were used out of order.
+# The series' slips above the checkpoint's highest in the order their numbers were used: those
+# numbered below the highest number used before them were used out of order.
 _OUT_OF_ORDER_SQL = """
-WITH r (id, site_id, kind, number, gaming_date, prepared_at, late_low, below) AS ({inner})
-SELECT site_id, kind, number, gaming_date, prepared_at, id FROM (
-    SELECT r.*, MAX(number) OVER (PARTITION BY site_id, kind ORDER BY prepared_at, number
+WITH r (id, site_id, kind, number, gaming_date, used_at, late_low, below) AS ({inner})
+SELECT site_id, kind, number, gaming_date, used_at, id FROM (
+    SELECT r.*, MAX(number) OVER (PARTITION BY site_id, kind ORDER BY used_at, number
                                   ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prior_high
     FROM r
     WHERE NOT below
@@ -271,7 +286,7 @@ SELECT site_id, kind, number, gaming_date, prepared_at, id FROM (
 WHERE number < prior_high
 """
 
-_COLUMNS = ("pk", "site_id", "kind", "number", "gaming_day__gaming_date", "prepared_at", "late_low", "below")
+_COLUMNS = ("pk", "site_id", "kind", "number", "gaming_day__gaming_date", "used_at", "late_low", "below")
 
 
 def _judged_rows(by_id: dict, end: date, checkpoints: dict) -> list[_Row]:
@@ -292,9 +307,9 @@ def _judged_rows(by_id: dict, end: date, checkpoints: dict) -> list[_Row]:
 
 def _judged(rows) -> list[_Row]:
     """The rows of `_JUDGE_SQL` or `_JUDGE_BY_SERIES_SQL` as they come from the database."""
-    return [_Row(site_id, kind, bool(below), number, prev, _as_date(day), _as_aware(prepared_at), pk, bool(late_low),
+    return [_Row(site_id, kind, bool(below), number, prev, _as_date(day), _as_aware(used_at), pk, bool(late_low),
                  bool(witness), bool(last), high_id, settled_id, unsettled_id, bool(settled))
-            for (site_id, kind, below, number, prev, day, prepared_at, pk, late_low, witness, last, high_id,
+            for (site_id, kind, below, number, prev, day, used_at, pk, late_low, witness, last, high_id,
                  settled_id, unsettled_id, settled) in rows]  # fmt: skip
 
 
@@ -324,9 +339,9 @@ def _used_out_of_order(by_id: dict, end: date, checkpoints: dict, keys: list[tup
     with connection.cursor() as cursor:
         cursor.execute(_OUT_OF_ORDER_SQL.format(inner=sql), params)
         rows = cursor.fetchall()
-    return [_Row(site_id, kind, False, number, None, _as_date(day), _as_aware(prepared_at), pk, False, False, False,
+    return [_Row(site_id, kind, False, number, None, _as_date(day), _as_aware(used_at), pk, False, False, False,
                  None, None, None, False)
-            for site_id, kind, number, day, prepared_at, pk in rows]  # fmt: skip
+            for site_id, kind, number, day, used_at, pk in rows]  # fmt: skip
 
 
 def _as_aware(value):
@@ -360,7 +375,7 @@ def _judge(site_id: int, kind: str, one: _Series, start: date, end: date) -> lis
             found += [
                 rules.SlipException(site_id, row.gaming_date, kind, n, "missing") for n in range(before + 1, row.number)
             ]
-    for row in sorted(one.out_of_order, key=lambda r: (r.prepared_at, r.number)):
+    for row in sorted(one.out_of_order, key=lambda r: (r.used_at, r.number)):
         if low <= row.gaming_date <= end:
             found.append(rules.SlipException(site_id, row.gaming_date, kind, row.number, "out_of_order"))
     return found

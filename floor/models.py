@@ -251,6 +251,17 @@ class Slip(EnteredRecord, AppendOnlyModel):
         return f"{self.get_kind_display()} #{self.number}"
 
     @property
+    def number_used_at(self):
+        """When its number was used, the order ND 99-01.3-08-05(2) ("used in sequential order")
+        judges: a printed number (from a registered book) when the paper says the slip was
+        prepared; a number the site's electronic series drew, when it was drawn, at the slip's
+        entry (a past day's slip typed in later draws the next number then, after the later
+        days' numbers). queries.NUMBER_USED_AT is the same in SQL."""
+        if self.slip_book_id is None and self.entered_at is not None:
+            return self.entered_at
+        return self.prepared_at
+
+    @property
     def status(self) -> str:
         """issued, verified, received or voided (annotated by queries.slips_with_status or from steps)."""
         annotated = getattr(self, "status_code", None)

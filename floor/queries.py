@@ -687,6 +687,13 @@ class SlipRegister:
     series: list[SeriesRegister]
 
 
+# Slip.number_used_at in SQL: when a slip's number was used (ND 99-01.3-08-05(2)), the order
+# the register and the nightly check (compliance.slip_series) judge "used in sequential order" by.
+NUMBER_USED_AT = Case(
+    When(slip_book__isnull=True, entered_at__isnull=False, then=F("entered_at")), default=F("prepared_at")
+)
+
+
 def slip_register(site: Site, start: date, end: date) -> SlipRegister:
     """Every number of each series used in gaming dates [start, end], in order, with its
     status, and the missing and out-of-order numbers (ND 99-01.3-08-05(2)). For pre-printed
@@ -721,7 +728,7 @@ def slip_register(site: Site, start: date, end: date) -> SlipRegister:
 
 
 def _series_register(kind: str, slips: list[Slip], used_anywhere: set[int], books: list[SlipBook]) -> SeriesRegister:
-    by_use = [s.number for s in sorted(slips, key=lambda s: (s.prepared_at, s.number))]  # a minute's slips: by number
+    by_use = [s.number for s in sorted(slips, key=lambda s: (s.number_used_at, s.number))]  # a minute's: by number
     series = check_series(by_use)
     missing = [n for n in series.missing if n not in used_anywhere]
     book_missing, unused = _book_gaps(books, slips, used_anywhere)

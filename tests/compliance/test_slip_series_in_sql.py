@@ -14,7 +14,7 @@ from cardroom.models import Role
 from compliance import slip_series
 from compliance.models import SlipSeriesCheckpoint
 from floor.calculations import check_series
-from floor.models import Slip
+from floor.models import Slip, SlipBook
 from tests.factories import TableFactory, make_person
 
 from .test_providers import make_day
@@ -33,17 +33,25 @@ def _series(rng: random.Random, first: int, count: int) -> list[int]:
     return numbers
 
 
+def _book(site, kind, employee) -> SlipBook:
+    """The site's book of pre-printed slips of `kind`: a printed number is used when its paper
+    says (an electronic number when it is drawn, floor.queries.NUMBER_USED_AT)."""
+    book = SlipBook.objects.filter(site=site, kind=kind).first()
+    return book or SlipBook.objects.create(site=site, kind=kind, first_number=1, last_number=10_000,
+                                           registered_at=timezone.now(), registered_by=employee)  # fmt: skip
+
+
 def _enter(site, table, employee, days, kind, numbers, rng, hour0=0):
-    """Slips of `numbers` entered in that order, spread over `days`; some prepared at the same
-    moment as the one before. Returned in their order of use: by preparation, and slips of the
-    same moment by their printed numbers (never by the order they were entered)."""
-    entered, hour = [], hour0
+    """Printed slips of `numbers` entered in that order, spread over `days`; some prepared at the
+    same moment as the one before. Returned in their order of use: by preparation, and slips of
+    the same moment by their printed numbers (never by the order they were entered)."""
+    entered, hour, book = [], hour0, _book(site, kind, employee)
     for i, number in enumerate(numbers):
         day = days[min(len(days) - 1, i * len(days) // len(numbers))]
         hour += 0 if rng.random() < 0.1 else 1
         prepared_at = day.opened_at + timedelta(minutes=hour)
         Slip.objects.create(site=site, kind=kind, number=number, table=table, gaming_day=day, game="21",
-                            table_number=table.number, prepared_at=prepared_at,
+                            table_number=table.number, prepared_at=prepared_at, slip_book=book,
                             prepared_by=employee, total_cents=10_000)  # fmt: skip
         entered.append((prepared_at, number, day.gaming_date))
     return [(number, day) for _, number, day in sorted(entered)]
@@ -161,11 +169,11 @@ def test_slips_prepared_at_the_same_moment_are_judged_by_their_printed_numbers(s
     same moment are judged by their printed numbers, not by the order they were entered, so no
     slip of the minute is flagged out of order (ND 99-01.3-08-05(2))."""
     day = make_day(site, FIRST_DAY, cast[Role.SHIFT_MANAGER])
-    together = day.opened_at + timedelta(hours=1)
+    together, book = day.opened_at + timedelta(hours=1), _book(site, "fill", cast[Role.PIT_BOSS])
     for number in entered:
         Slip.objects.create(site=site, kind="fill", number=number, table=table, gaming_day=day, game="21",
                             table_number=table.number, prepared_by=cast[Role.PIT_BOSS], total_cents=10_000,
-                            prepared_at=day.opened_at if number == 1 else together)  # fmt: skip
+                            prepared_at=day.opened_at if number == 1 else together, slip_book=book)  # fmt: skip
     with _later():
         judged = _judged(site, FIRST_DAY, FIRST_DAY)
     assert judged["fill"] == {(n, "out_of_order", FIRST_DAY) for n in late}
