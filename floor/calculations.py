@@ -68,8 +68,8 @@ class SeriesCheck:
 
 def check_series(numbers_in_use_order: list[int], *, first: int | None = None, last: int | None = None) -> SeriesCheck:
     """Consecutive numbering, used in order (ND 99-01.3-08-05(2)). `numbers_in_use_order` are
-    the slip numbers sorted by time of preparation; gaps are looked for in [first, last]
-    (default: the lowest and highest number used)."""
+    the slip numbers sorted by when they were used (Slip.number_used_at); gaps are looked for
+    in [first, last] (default: the lowest and highest number used)."""
     if not numbers_in_use_order:
         return SeriesCheck([], [])
     used = set(numbers_in_use_order)
