@@ -238,6 +238,7 @@ awaiting_verification  # variable (floor/api.py)
 awaiting_receipt  # variable (floor/api.py)
 awaiting_verification  # variable (floor/queries.py)
 in_play_text  # property (floor/queries.py): the pit board template writes it
+corrects_pack_revenue  # property (accounting/books.py Amendment): templates/dashboard/quarter.html names no win effect by it
 sign_in_refused  # variable (cardroom/forms.py SignInForm): templates/registration/login.html writes it
 awaiting_receipt  # variable (floor/queries.py)
 _.awaiting_verification  # property (floor/queries.py)

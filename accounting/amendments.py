@@ -28,6 +28,13 @@ from .queries import quarter_filing
 
 AmendmentFlag = Callable[[FilingAmendment], None]
 
+# The figure of a fees or session site's return an adjusting entry of its own revenue amends.
+PACK_FIGURE_AMENDED = {
+    Adjustment.Field.RECEIPTS: FilingAmendment.Figure.SESSION_RECEIPTS,
+    Adjustment.Field.PRIZES: FilingAmendment.Figure.SESSION_PRIZES,
+    Adjustment.Field.FEES: FilingAmendment.Figure.FEES_COLLECTED,
+}
+
 
 def register_amendment_flag(flag: AmendmentFlag) -> None:
     """Compliance registers `flag(amendment)` once, when its app is ready."""
@@ -46,9 +53,12 @@ def _record(filing: QuarterFiling, employee, **values) -> FilingAmendment:
 
 def amend_with_adjustment(filing: QuarterFiling, adjustment: Adjustment, agp_effect_cents: int) -> FilingAmendment:
     """An adjustment correcting a day of `filing`'s quarter: its effect on the AGP (drop, fills,
-    credits, opener, closer) or on the cash profit (cash)."""
+    credits, opener, closer), on the cash profit (cash), or on the session pack's receipts or prizes
+    or the fees pack's fees collected (the return's own revenue, its `summary.pack`), by its amount."""
     if adjustment.field == Adjustment.Field.CASH:
         figure, delta = FilingAmendment.Figure.CASH_PROFIT, adjustment.amount_cents
+    elif adjustment.field in PACK_FIGURE_AMENDED:
+        figure, delta = PACK_FIGURE_AMENDED[adjustment.field], adjustment.amount_cents
     else:
         figure, delta = FilingAmendment.Figure.AGP, agp_effect_cents
     return _record(

@@ -40,7 +40,8 @@ from . import figures, frozen
 from .amendments import entry_text
 from .figures import Custody
 from .models import Adjustment, BooksClose, FilingAmendment, QuarterFiling
-from .rules import GAMING_TAX
+from .pack_figures import with_adjustments
+from .rules import GAMING_TAX, PACK_FIGURES
 from .summaries import (
     PACK_BLOCK,
     AdjustmentLine,
@@ -315,6 +316,12 @@ class Amendment:
     def agp_effect_cents(self) -> int:
         return adjustment_custody([self.line]).agp_cents
 
+    @property
+    def corrects_pack_revenue(self) -> bool:
+        """Does it correct a fees or session site's own revenue (fees collected, sessions' receipts or
+        prizes: `accounting.rules.PACK_FIGURES`), which no table's win (AGP) holds?"""
+        return self.line.field in PACK_FIGURES
+
 
 @dataclass(frozen=True)
 class Filed:
@@ -420,6 +427,15 @@ PACK_LINES = {
 }
 
 
+def pack_amended_since(block: str, amendments) -> dict[str, int]:
+    """{figure: cents} of a fees or session site's return line (`PACK_LINES[block]`) that the
+    adjusting entries to its own revenue (`amendments`, of its quarter entered in a later quarter)
+    change: the fees collected; the sessions' receipts, prizes and so their net
+    (`accounting.pack_figures.with_adjustments`)."""
+    zeros = {block: {key: 0 for _, key in PACK_LINES[block]}}
+    return with_adjustments(zeros, [a.line for a in amendments])[block]
+
+
 def filed_line_label(name: str, where) -> str:
     """A filed return's line (`filed_beside_now`'s name) in the words of the pack of `where` (a Site
     or a jurisdiction code): North Dakota's gross proceeds, prizes and AGP, the trade's drop, paid
@@ -454,9 +470,10 @@ def filed_beside_now(
         return []
     filed, amendment = state.filed_figures, state.amendment_custody
     block = _pack_block(summary, filed)
-    if block:  # a fees or session site's revenue (no amendment reaches it: its books refuse every change)
+    if block:  # a fees or session site's revenue, with the adjusting entries to it entered later
         then, now = filed.get("pack", {}).get(block, {}), summary.pack.get(block, {})
-        rows = [(label, then.get(key, 0), 0, now.get(key, 0)) for label, key in PACK_LINES[block]]
+        since = pack_amended_since(block, state.amendments)
+        rows = [(label, then.get(key, 0), since[key], now.get(key, 0) + since[key]) for label, key in PACK_LINES[block]]
     else:  # a drop pack's return (a fees site's of version 3 has no drop total: its lines are $0.00)
         total = filed.get("total") or frozen.custody(figures.ZERO)
         rows = [

@@ -61,6 +61,15 @@ play: a WA-BJ quarter of fees with no bank count read no day without one beside 
 known. A stored document of versions 1 to 4 is still compared in its own version (`_quarter_cash`:
 version 4 counts the days of table or tournament play, versions 1 to 3 those of table play). A day's
 document, and a quarter without such a day, reads the same in versions 4 and 5.
+
+Adjusting entries to a fees or session pack's own revenue (from 2026-12-07: the fees collected at
+WA-BJ, the sessions' receipts and prizes at NY, `accounting.rules.PACK_FIGURES`) count in the `pack`
+block of the day they are recorded on, as a table figure's counts in its `total`, and are listed in
+its `adjustments_recorded` as any other. This is no new version: the block is the day's summary's,
+and no stored document can hold such an entry (the fields did not exist before), so every document
+written before compares as it did and every digest still verifies; a day or quarter without one reads
+the same. A closed day's own block never moves: the entries correcting it are listed in its
+`adjustments_to_this_day` and counted on the day entered.
 """
 
 import hashlib

@@ -48,6 +48,11 @@ class Adjustment(AppendOnlyModel):
         CREDITS = "credits", "Credits"
         OPENER = "opener", "Opener"
         CLOSER = "closer", "Closer"
+        # A session pack's (NY) sessions and a fees pack's (WA-BJ) fees collected: the day's own
+        # revenue figures where it is not a drop (accounting.rules.adjustment_fields).
+        RECEIPTS = "receipts", "Session receipts"
+        PRIZES = "prizes", "Session prizes"
+        FEES = "fees", "Table fees collected"
         CASH = "cash", "Cash"
 
     books_close = models.ForeignKey(BooksClose, on_delete=models.PROTECT, related_name="adjustments")
@@ -170,6 +175,11 @@ class FilingAmendment(AppendOnlyModel):
         OTHER_GAMES_AGP = "other_games_agp_cents", "Other games' AGP"
         SITES_AGP = "sites_agp_cents", "AGP of the organization's sites"
         TOURNAMENT_AGP = "tournament_agp_cents", "Tournament AGP"
+        # A session pack's (NY) and a fees pack's (WA-BJ) own revenue on its return (its filing's
+        # `summary.pack`), named as core.filing_package's RETURN_NOW_FIGURES names them.
+        SESSION_RECEIPTS = "session_receipts_cents", "Session receipts"
+        SESSION_PRIZES = "session_prizes_cents", "Session prizes"
+        FEES_COLLECTED = "fees_collected_cents", "Table fees collected"
 
     filing = models.ForeignKey(QuarterFiling, on_delete=models.PROTECT, related_name="amendments")
     source = models.CharField(max_length=20, choices=Source.choices)

@@ -5,6 +5,7 @@ games-of-chance sessions' receipts, prizes and net (fees.rules states the assump
 pack's citation of its own revenue. `hold_applies`: only a drop pack's figures have a hold, so
 pages and reports show drop, win and hold only where it is True."""
 
+from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date
 
@@ -17,31 +18,72 @@ from core.rules import HOUSE_CONTROL
 from fees import queries as fee_queries
 from packs import RevenueModel, pack_for
 
-from .rules import SESSION_GAME, TABLE_FEES
+from .models import Adjustment
+from .rules import PACK_FIGURES, SESSION_GAME, TABLE_FEES
 
 
 def pack_figures(site, start: date, end: date) -> dict:
+    """The pack's figures of [start, end] at `site`, with the adjusting entries to its own revenue
+    recorded in the period counted in (`with_adjustments`)."""
     pack = pack_for(site)
     block = _block(pack)
     if pack.revenue_model == RevenueModel.FEES:
         block["fees"] = fee_queries.fee_totals([site.pk], start, end)
     elif pack.revenue_model == RevenueModel.SESSION:
         block["sessions"] = fee_queries.session_totals([site.pk], start, end)
-    return block
+    else:
+        return block
+    return with_adjustments(block, [(f, cents) for _, f, cents in _pack_adjustments(site, start, end)])
 
 
 def pack_days(site, start: date, end: date) -> dict[date, dict]:
     """{gaming date: the pack's figures of that day}, each as `pack_figures(site, day, day)` gives it
-    (the daily page's), for the dates of [start, end] with fees or sessions, in a fixed number of
-    queries: the daily report's sections, one a day. Empty for a drop pack."""
+    (the daily page's), for the dates of [start, end] with fees, sessions or an adjusting entry to
+    them, in a fixed number of queries: the daily report's sections, one a day. Empty for a drop pack."""
     pack = pack_for(site)
     if pack.revenue_model == RevenueModel.FEES:
-        key, days = "fees", fee_queries.fee_totals_by_day([site.pk], start, end)
+        key, days, none = "fees", fee_queries.fee_totals_by_day([site.pk], start, end), fee_queries.no_fees
     elif pack.revenue_model == RevenueModel.SESSION:
-        key, days = "sessions", fee_queries.session_totals_by_day([site.pk], start, end)
+        key, days, none = "sessions", fee_queries.session_totals_by_day([site.pk], start, end), fee_queries.no_sessions
     else:
         return {}
-    return {day: {**_block(pack), key: figures} for (_, day), figures in days.items()}
+    found = {day: {**_block(pack), key: figures} for (_, day), figures in days.items()}
+    entered = defaultdict(list)
+    for day, f, cents in _pack_adjustments(site, start, end):
+        entered[day].append((f, cents))
+    for day, lines in entered.items():
+        found[day] = with_adjustments(found.get(day) or {**_block(pack), key: none()}, lines)
+    return dict(sorted(found.items()))
+
+
+def _pack_adjustments(site, start: date, end: date) -> list[tuple[date, str, int]]:
+    """(recorded on, field, cents) of each adjusting entry to the pack's own revenue (the fees
+    collected, the sessions' receipts and prizes) recorded at `site` in [start, end], in one query:
+    it counts in the totals of the day it is recorded on (accounting.models.Adjustment)."""
+    found = Adjustment.objects.filter(
+        books_close__site_id=site.pk, recorded_on__range=(start, end), field__in=list(PACK_FIGURES)
+    )
+    return list(found.order_by("recorded_on", "id").values_list("recorded_on", "field", "amount_cents"))
+
+
+def with_adjustments(figures: dict, lines) -> dict:
+    """`figures` (a pack block: {"fees": {...}} or {"sessions": {...}}, with or without its pack's
+    name and rule) with the adjusting entries `lines` ((field, cents) pairs, or lines with `field` and
+    `amount_cents`) to its own revenue counted in, each with the sign of the figure it corrects
+    (accounting.rules.PACK_FIGURES): receipts up, net up; prizes up, net down; fees up, fees collected
+    up. Other entries (a table's figure, the cash) leave it as it is."""
+    pairs = [line if isinstance(line, tuple) else (line.field, line.amount_cents) for line in lines]
+    pairs = [(f, cents) for f, cents in pairs if f in PACK_FIGURES and PACK_FIGURES[f][0] in figures]
+    if not pairs:
+        return figures
+    changed = {**figures, **{kind: dict(figures[kind]) for kind, _ in PACK_FIGURES.values() if kind in figures}}
+    for f, cents in pairs:
+        kind, key = PACK_FIGURES[f]
+        changed[kind][key] += cents
+    if "sessions" in changed:
+        sessions = changed["sessions"]
+        sessions["net_cents"] = sessions["receipts_cents"] - sessions["prizes_cents"]
+    return changed
 
 
 def _block(pack) -> dict:

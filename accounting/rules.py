@@ -87,17 +87,49 @@ SESSION_GAME = Rule("accounting.session_game")
 
 # What an adjusting entry to closed books corrects (accounting.services.record_adjustment): a
 # table's custody figures count in the day's totals only where the pack's revenue is a drop; where
-# it is the table fees or the games-of-chance sessions, the day's figures are those, which no
-# table figure enters, and a correction is in the cash (its cash profit).
+# it is the table fees (WA-BJ: the fees collected, WAC 230-40-125(1)) or the games-of-chance
+# sessions (NY: their receipts and prizes, the game as 9 NYCRR 4620.5 defines it; the record of it
+# a session at a time is a house control), the day's figures are those, which no table figure
+# enters: a correction is in those figures or in the cash (its cash profit). Like the cash, a fee
+# or session figure is the site's day's, not a table's. Each counts in the totals of the day it is
+# entered on (accounting.summaries, accounting.pack_figures) with the sign of the figure it
+# corrects: receipts up, net up; prizes up, net down; fees up, revenue up.
 TABLE_FIGURES = ("drop", "fills", "credits", "opener", "closer")
 CASH_FIGURE = "cash"
+SESSION_FIGURES = ("receipts", "prizes")
+FEE_FIGURES = ("fees",)
+# The figures an adjusting entry of each kind corrects in the pack's block of a day (`DailySummary.pack`):
+# {field: (block, figure)}; a session block's net is its receipts less its prizes.
+PACK_FIGURES = {
+    "receipts": ("sessions", "receipts_cents"),
+    "prizes": ("sessions", "prizes_cents"),
+    "fees": ("fees", "fees_collected_cents"),
+}
+# The figures of the site's day, not of a table: an adjusting entry to them names no table.
+SITE_FIGURES = (CASH_FIGURE, *SESSION_FIGURES, *FEE_FIGURES)
 
 
 def adjustment_fields(site) -> tuple[str, ...]:
     """The figures an adjusting entry may correct at `site` (a Site or a jurisdiction code)."""
-    if pack_for(site).revenue_model == RevenueModel.DROP:
+    model = pack_for(site).revenue_model
+    if model == RevenueModel.DROP:
         return (*TABLE_FIGURES, CASH_FIGURE)
-    return (CASH_FIGURE,)
+    if model == RevenueModel.SESSION:
+        return (*SESSION_FIGURES, CASH_FIGURE)
+    return (*FEE_FIGURES, CASH_FIGURE)
+
+
+def adjustment_rule(site, field: str) -> str:
+    """The citation an adjusting entry of `field` at `site` rests on: the pack's section for its own
+    revenue (the table fees, WAC 230-40-125(1); the sessions, 9 NYCRR 4620.5 with the house's record
+    of them), the closed books' house control for a table's figure or the cash."""
+    if field in FEE_FIGURES:
+        return TABLE_FEES.at(site)
+    if field in SESSION_FIGURES:
+        from .pack_figures import session_basis  # it reads these rules
+
+        return session_basis(SESSION_GAME.at(site))
+    return CLOSED_BOOKS
 
 
 # Whose initials a fill or credit entered on a day sheet carries (ND 99-01.3-08-05(3)(c)); a WA or

@@ -305,18 +305,27 @@ def _amend_filed_quarter(adjustment: Adjustment) -> None:
         amendments.amend_with_adjustment(filing, adjustment, effect)
 
 
-def _no_table_figure(site: Site) -> str:
-    """Why no table figure is corrected at `site`, whose day's figures are its fees or its
-    games-of-chance sessions (`rules.adjustment_fields`): an adjusting entry corrects the cash."""
-    if pack_for(site).revenue_model == RevenueModel.FEES:
+def _field_refused(site: Site) -> str:
+    """Why a figure is not corrected at `site` (`rules.adjustment_fields`), naming the figures that
+    are: a drop pack's tables' custody and cash; a fees pack's fees collected and cash; a session
+    pack's sessions' receipts and prizes and cash."""
+    model = pack_for(site).revenue_model
+    if model == RevenueModel.FEES:
         return (
             f"{floor_rules.FEES_ONLY.at(site)}: the house's revenue at {site} is the fees collected at its tables; "
-            "no drop, fill, credit or tray count of the house is recorded there, so an adjusting entry corrects "
-            "the cash."
+            "no drop, fill, credit, tray count or session of the house is recorded there, so an adjusting entry "
+            "corrects the fees collected or the cash."
+        )
+    if model == RevenueModel.SESSION:
+        return (
+            f"{rules.adjustment_rule(site, 'receipts')}: the day's figures at {site} are its games-of-chance "
+            "sessions, not a drop; no table's drop, fill, credit or tray count and no table fee enters them, so an "
+            "adjusting entry corrects the sessions' receipts or prizes, or the cash."
         )
     return (
-        f"{HOUSE_CONTROL}: the day's figures at {site} are its games-of-chance sessions, not a "
-        "drop; no table's drop, fill, credit or tray count enters them, so an adjusting entry corrects the cash."
+        f"{rules.DAILY_SUMMARY.at(site)}: the day's figures at {site} are its tables' drop, fills, credits and "
+        "tray counts; no games-of-chance session's receipts or prizes and no table fee enters them, so an "
+        "adjusting entry corrects one of drop, fills, credits, opener, closer or cash."
     )
 
 
@@ -326,10 +335,12 @@ def _check_adjustment(books_close, table, field, amount_cents, reason, recorded_
         names = ", ".join(Adjustment.Field.values)
         raise ValidationError({"field": f"{citation}: an adjustment corrects one of {names}."})
     if field not in rules.adjustment_fields(site):
-        raise ValidationError({"field": _no_table_figure(site)})
-    if field == Adjustment.Field.CASH and table is not None:
-        raise ValidationError({"table": f"{citation}: a cash adjustment is the site's; give no table."})
-    if field != Adjustment.Field.CASH and (table is None or table.site_id != site.pk):
+        raise ValidationError({"field": _field_refused(site)})
+    if field in rules.SITE_FIGURES and table is not None:
+        raise ValidationError(
+            {"table": f"{rules.adjustment_rule(site, field)}: a {field} adjustment is the site's; give no table."}
+        )
+    if field not in rules.SITE_FIGURES and (table is None or table.site_id != site.pk):
         raise ValidationError({"table": f"{citation}: give the table of {site} whose {field} is corrected."})
     if isinstance(amount_cents, bool) or not isinstance(amount_cents, int) or amount_cents == 0:
         raise ValidationError({"amount_cents": f"{citation}: give the correction in whole cents, not zero."})

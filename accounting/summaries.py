@@ -26,6 +26,7 @@ from . import figures
 from .day_figures import table_days as snapshot_table_days
 from .figures import Custody
 from .models import Adjustment, BooksClose
+from .pack_figures import with_adjustments
 from .queries import adjustments_around
 from .table_days import (
     TableDay,
@@ -83,7 +84,7 @@ class AdjustmentLine:
     recorded_on: date  # the gaming day whose totals it counts in
     table_number: int | None
     game: str | None
-    field: str  # drop, fills, credits, opener, closer or cash
+    field: str  # drop, fills, credits, opener, closer, cash; receipts, prizes (NY); fees (WA-BJ)
     amount_cents: int
     reason: str
     recorded_by_initials: str
@@ -424,7 +425,7 @@ def _daily(
         entered,
         tuple(corrections.get(key, ())),
         played,
-        packs.get(key) or _no_pack_figures(codes[site_id]),
+        with_adjustments(packs.get(key) or _no_pack_figures(codes[site_id]), entered),
         key in opened,
     )
 
@@ -538,8 +539,11 @@ class QuarterSummary:
 
 
 def fees_or_sessions(day: DailySummary) -> bool:
-    """Were table fees (WA-BJ) or games-of-chance sessions (NY) recorded on the day (`DailySummary.pack`)?"""
-    return any(block.get("fees_collected_cents") or block.get("sessions") for block in day.pack.values())
+    """Were table fees (WA-BJ) or games-of-chance sessions (NY) recorded on the day (`DailySummary.pack`)?
+    Counted by their records (a fee's void is on its fee's day, so a day of voided fees has none): an
+    adjusting entry to the fees or the sessions' receipts or prizes recorded on a day moves its figures,
+    yet is no fee or session of it (a day whose only record is an adjustment takes no cash)."""
+    return any(block.get("collections") or block.get("sessions") for block in day.pack.values())
 
 
 def played_for_cash(day: DailySummary) -> bool:

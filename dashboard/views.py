@@ -34,6 +34,7 @@ from accounting.rules import (
     QUARTER_FILERS,
     QUARTERLY_SUMMARY,
     SESSION_GAME,
+    SITE_FIGURES,
     TABLE_FEES,
     TABLE_FIGURES,
     TOURNAMENT_PLAY,
@@ -198,11 +199,12 @@ def daily(request):
         "variances": opener_variances([site.pk], day, day) if any(t.opener_recorded for t in summary.tables) else [],
         "tray_count_rule": TRAY_COUNT,
         # The corrections entered on this day count in its total: each is a row, so the total is
-        # the sum of the rows (a cash correction moves the cash figures, not the tables').
+        # the sum of the rows (a correction of the cash, the fees or the sessions moves the cash or
+        # the pack's figures, not the tables').
         "adjustment_rows": [
             (a, custody_cells(published.adjustment_custody((a,)), gross, hold=False))
             for a in summary.adjustments_recorded
-            if a.field != "cash"
+            if a.field not in SITE_FIGURES
         ],
         "game_cells": (custody_cells(summary.twenty_one, gross), custody_cells(summary.paddlewheel, gross)),
         "total_cells": custody_cells(summary.total, gross),
@@ -257,7 +259,8 @@ def daily(request):
         "can_close_books": access_for(request.user).has_role(site.pk, *CLOSE_ROLES),
         "can_adjust": access_for(request.user).has_role(site.pk, Role.GAMING_MANAGER),
         # What the adjusting entry's service takes at the site: a table's figures where the pack's
-        # revenue is a drop; the cash alone where the day's figures are its fees or its sessions.
+        # revenue is a drop; the fees collected or the sessions' receipts and prizes, and the cash,
+        # where the day's figures are its fees or its sessions (none of them a table's).
         # An adjusting entry refused comes back here with what was typed and each field's refusal.
         **_adjust_refused(request, site, day),
         "adjustment_takes_table": TABLE_FIGURES[0] in adjustment_fields(site),
@@ -487,7 +490,8 @@ def _options(choices, selected: str | None = None) -> str:
 
 def _adjustment_options(site, selected: str | None = None) -> str:
     """The adjusting entry's figures the site takes, as the form's <option>s
-    (accounting.rules.adjustment_fields: every figure, or the cash alone), `selected` chosen."""
+    (accounting.rules.adjustment_fields: a drop site's table figures, a fees site's fees, a session
+    site's receipts and prizes, and the cash), `selected` chosen."""
     fields = adjustment_fields(site)
     return _options((c for c in published.ADJUSTMENT_FIELDS if c[0] in fields), selected)
 

@@ -319,43 +319,53 @@ def test_a_cash_adjustment_corrects_the_cash_profit_of_the_day_entered(closed_bo
     assert summaries.daily_summary(site, NEXT).cash.cash_profit_cents == before - 1_000
 
 
-def test_at_a_fees_only_site_an_adjusting_entry_corrects_the_cash_alone(closed_books, manager, t1, site):
+def test_at_a_fees_only_site_an_adjusting_entry_corrects_the_fees_or_the_cash(closed_books, manager, t1, site):
     """A Washington player-banked room's revenue is its fees: it records no drop, fill, credit or
     tray count of the house (floor's and counts' fees-only rule), so the books are corrected in
-    cash, in the service, the API and the daily page's form (the books closed before the site's
-    pack changed, so that there is a closed day to correct)."""
+    the fees collected (WAC 230-40-125(1)) or in cash, in the service, the API and the daily page's
+    form (the books closed before the site's pack changed, so that there is a closed day to correct).
+    Before, the fees collected could not be corrected at all."""
     from django.test import Client
 
     site.jurisdiction = "WA-BJ"
     site.save()
-    for field in ("drop", "fills", "credits", "opener", "closer"):
+    for field, table in (*((f, t1) for f in ("drop", "fills", "credits", "opener", "closer")), ("receipts", None)):
         with pytest.raises(ValidationError) as caught:
-            adjust(manager, closed_books, table=t1, field=field)
+            adjust(manager, closed_books, table=table, field=field)
         assert caught.value.message_dict["field"] == [
-            f"WAC 230-40-125(1) (1999 proposed amendment): the house's revenue at {site} is the fees collected at its tables; no drop, fill, "
-            "credit or tray count of the house is recorded there, so an adjusting entry corrects the cash."
+            f"WAC 230-40-125(1) (1999 proposed amendment): the house's revenue at {site} is the fees collected at "
+            "its tables; no drop, fill, credit, tray count or session of the house is recorded there, so an "
+            "adjusting entry corrects the fees collected or the cash."
         ]
+    with pytest.raises(ValidationError) as caught:
+        adjust(manager, closed_books, table=t1, field="fees")
+    assert caught.value.message_dict["table"] == [
+        "WAC 230-40-125(1) (1999 proposed amendment): a fees adjustment is the site's; give no table."
+    ]
     assert not Adjustment.objects.exists()
     assert adjust(manager, closed_books, field="cash", amount_cents=-1_000).field == "cash"
+    assert adjust(manager, closed_books, field="fees", amount_cents=800).field == "fees"
     page = Client()
     page.force_login(manager.user)
     form = page.get(f"/dashboard/daily/?site={site.pk}&date={DAY}").content.decode()
     form = form[form.index('id="adjust-form"') : form.index("</form>", form.index('id="adjust-form"'))]
-    assert re.findall(r'<option value="(\w+)"', form) == ["cash"] and 'name="table_number"' not in form
+    assert re.findall(r'<option value="(\w+)"', form) == ["fees", "cash"] and 'name="table_number"' not in form
 
 
-def test_at_a_session_site_an_adjusting_entry_corrects_the_cash_alone(closed_books, manager, t1, site, client_for):
+def test_at_a_session_site_an_adjusting_entry_corrects_the_receipts_prizes_or_cash(
+    closed_books, manager, t1, site, client_for
+):
     """A New York games-of-chance site's day is its sessions: no table's drop, fill, credit or tray
-    count enters its figures, so the books are corrected in cash, in the service, the API and the
-    daily page's form. Before, a drop adjustment was taken (201) and listed as counted in the day's
-    totals, while it was counted in none (the books closed before the site's pack changed, so that
-    there is a closed day to correct)."""
+    count enters its figures, so the books are corrected in the sessions' receipts or prizes, or in
+    cash, in the service, the API and the daily page's form. Before, a drop adjustment was taken
+    (201) and listed as counted in the day's totals, while it was counted in none; then only the cash
+    was (the books closed before the site's pack changed, so that there is a closed day to correct)."""
     from django.test import Client
 
     site.jurisdiction = "NY"
     site.save()
     api = client_for(manager)
-    for field in ("drop", "fills", "credits", "opener", "closer"):
+    for field in ("drop", "fills", "credits", "opener", "closer", "fees"):
         payload = {
             "books_close": closed_books.pk,
             "table": t1.pk,
@@ -367,16 +377,43 @@ def test_at_a_session_site_an_adjusting_entry_corrects_the_cash_alone(closed_boo
         response = api.post("/api/v1/adjustments/", payload, format="json")
         assert response.status_code == 400, response.content
         assert response.json()["field"] == [
-            f"House control: the day's figures at {site} are its games-of-chance sessions, not a drop; no "
-            "table's drop, fill, credit or tray count enters them, so an adjusting entry corrects the cash."
+            "9 NYCRR 4620.5 sets the game; recording it a session at a time is House control: the day's figures at "
+            f"{site} are its games-of-chance sessions, not a drop; no table's drop, fill, credit or tray count and "
+            "no table fee enters them, so an adjusting entry corrects the sessions' receipts or prizes, or the cash."
         ]
     assert not Adjustment.objects.exists()
     assert adjust(manager, closed_books, field="cash", amount_cents=-1_000).field == "cash"
+    assert adjust(manager, closed_books, field="prizes", amount_cents=-1_000).field == "prizes"
     page = Client()
     page.force_login(manager.user)
     form = page.get(f"/dashboard/daily/?site={site.pk}&date={DAY}").content.decode()
     form = form[form.index('id="adjust-form"') : form.index("</form>", form.index('id="adjust-form"'))]
-    assert re.findall(r'<option value="(\w+)"', form) == ["cash"] and 'name="table_number"' not in form
+    assert re.findall(r'<option value="(\w+)"', form) == ["receipts", "prizes", "cash"]
+    assert 'name="table_number"' not in form
+
+
+def test_at_a_drop_site_an_adjusting_entry_of_the_receipts_or_fees_is_refused_by_its_rule(
+    closed_books, manager, site, client_for
+):
+    """North Dakota's day is its tables' drop: a session's receipts or prizes or a table fee is no
+    figure of it, so the API refuses such a correction with a 400 naming the field and the rule."""
+    api = client_for(manager)
+    for field in ("receipts", "prizes", "fees"):
+        payload = {
+            "books_close": closed_books.pk,
+            "field": field,
+            "amount_cents": 5_000,
+            "reason": "Receipts miscounted.",
+            "recorded_on": str(NEXT),
+        }
+        response = api.post("/api/v1/adjustments/", payload, format="json")
+        assert response.status_code == 400, response.content
+        assert response.json()["field"] == [
+            f"ND 99-01.3-08-16(1)(g): the day's figures at {site} are its tables' drop, fills, credits and tray "
+            "counts; no games-of-chance session's receipts or prizes and no table fee enters them, so an adjusting "
+            "entry corrects one of drop, fills, credits, opener, closer or cash."
+        ]
+    assert not Adjustment.objects.exists()
 
 
 def test_summaries_with_adjustments_take_bounded_queries(
