@@ -113,6 +113,22 @@ def test_a_prizes_correction_lowers_the_net_of_the_day_entered(closed_session_da
     assert (quarter["prizes_cents"], quarter["net_cents"]) == (42_500, 57_500)
 
 
+def test_the_quarterly_report_counts_a_session_correction_entered_in_its_quarter(
+    closed_session_day, ny_site, ny_manager, cast, client_for
+):
+    """The quarterly PDF and CSV read the quarter's sessions with the corrections entered in it."""
+    from tests.fees.test_reports import _csv, _text
+    from tests.reports.test_kind_daily import download, run_report
+
+    _adjust(client_for(ny_manager), closed_session_day, "receipts", 5_000, LATER)
+    api = client_for(cast[Role.AUDITOR])
+    run = run_report(api, kind="quarterly", site=ny_site.pk, quarter=str(Q3))
+    assert "Receipts (1 session) $1,050.00" in _text(download(api, run))
+    rows = _csv(download(api, run, "csv"))
+    pack = {row[2]: row[3] for row in rows if row[0] == "pack"}
+    assert (pack["Receipts (1 session)"], pack["Net"]) == ("1050.00", "650.00"), pack
+
+
 def test_a_session_correction_names_no_table(closed_session_day, ny_site, ny_manager, client_for):
     from tests.factories import TableFactory
 
@@ -150,6 +166,16 @@ def test_a_receipts_correction_of_a_filed_quarter_amends_its_filing_by_the_recei
     assert rows["Session receipts"] == (105_000, -2_000, 103_000)
     assert rows["Session net"] == (65_000, -2_000, 63_000)
     assert rows["Session prizes"] == (40_000, 0, 40_000)
+
+    # The quarter's page lists it as the correction of the receipts it is, with no table's win effect.
+    from django.test import Client
+
+    page = Client()
+    page.force_login(ny_manager.user)
+    html = page.get(f"/dashboard/quarter/?site={ny_site.pk}&quarter={Q3}").content.decode()
+    listed = html[html.index('id="amendments"') : html.index("</ul>", html.index('id="amendments"'))]
+    assert f"counted on gaming day {entered_on}" in listed and "receipts -$20.00" in listed
+    assert "win" not in listed.lower()
 
 
 # --- Washington blackjack: table fees collected ---------------------------------------------------
