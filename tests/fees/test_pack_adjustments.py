@@ -161,6 +161,10 @@ def test_a_receipts_correction_of_a_filed_quarter_amends_its_filing_by_the_recei
     assert _quarter_pack(api, ny_site, Q3, "sessions")["receipts_cents"] == 105_000  # the filed quarter's own days
 
     state = checks.quarter_books(summaries.quarter_summary(ny_site, Q3), filing, ny_site.time_zone)
+    # The filed figures stand and equal the quarter's days as they read; each closed day, the one the
+    # first correction was entered on among them, equals its closed books.
+    assert state.check.state == "equal", state.check.differences
+    assert [check.state for _, check in state.days] == ["equal", "equal"]
     rows = {label: (filed, since, now) for label, filed, since, now in checks.filed_beside_now(
         summaries.quarter_summary(ny_site, Q3), state)}  # fmt: skip
     assert rows["Session receipts"] == (105_000, -2_000, 103_000)
