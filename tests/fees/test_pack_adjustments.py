@@ -127,6 +127,16 @@ def test_the_quarterly_report_counts_a_session_correction_entered_in_its_quarter
     rows = _csv(download(api, run, "csv"))
     pack = {row[2]: row[3] for row in rows if row[0] == "pack"}
     assert (pack["Receipts (1 session)"], pack["Net"]) == ("1050.00", "650.00"), pack
+    # The daily report of the day it was entered on: its row, and its sessions' figures with it.
+    run = run_report(api, kind="daily", site=ny_site.pk, start=str(LATER), end=str(LATER))
+    header, *rows = _csv(download(api, run, "csv"))
+    rows = [dict(zip(header, row, strict=True)) for row in rows if row[0] == str(LATER)]
+    entered = [row for row in rows if row["Table"] == "adjustment"]
+    assert [(row["Figure"].split(" (")[0], row["Amount"]) for row in entered] == [
+        ("corrects 2026-08-14: receipts", "50.00")
+    ]
+    sessions = {row["Figure"]: row["Amount"] for row in rows if row["Table"] == "sessions"}
+    assert sessions == {"Receipts (0 sessions)": "50.00", "Prizes paid": "0.00", "Net": "50.00"}
 
 
 def test_a_session_correction_names_no_table(closed_session_day, ny_site, ny_manager, client_for):
