@@ -137,6 +137,9 @@ def test_the_quarterly_report_counts_a_session_correction_entered_in_its_quarter
     ]
     sessions = {row["Figure"]: row["Amount"] for row in rows if row["Table"] == "sessions"}
     assert sessions == {"Receipts (0 sessions)": "50.00", "Prizes paid": "0.00", "Net": "50.00"}
+    # Its PDF lists it with no table's win effect (a dash): no table's win moves.
+    text = _text(download(api, run))
+    assert "2026-08-14 2026-08-20 receipts $50.00 \u2014" in text, text
 
 
 def test_a_session_correction_names_no_table(closed_session_day, ny_site, ny_manager, client_for):
