@@ -7,7 +7,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import Q
 
 from core.citations import cite, stated
-from core.forms import BootstrapMixin, CentsField, NamesTheRule, say_when_blank
+from core.forms import BootstrapMixin, CentsField, NamesTheRule, offer_only, say_when_blank
 from core.lockouts import SIGN_IN_BLANKS, SIGN_IN_REFUSED
 from core.rules import HOUSE_CONTROL
 
@@ -224,10 +224,9 @@ def offer_only_the_fixed_values(form, site) -> None:
         field = form.fields.get(name)
         if field is not None:
             allowed = (fixed,) if isinstance(fixed, str) else tuple(fixed)
-            kept = {*allowed, *([getattr(form.instance, name)] if form.instance.pk else [])}
-            field.widget.choices = [(choice, label) for choice, label in field.choices if choice in kept]
             settings = "the only setting" if len(allowed) == 1 else "the settings"
-            field.help_text = f"{cite(f'table.{name}', site.jurisdiction)}: {settings} the rule allows."
+            rule = f"{cite(f'table.{name}', site.jurisdiction)}: {settings} the rule allows."
+            offer_only(field, allowed, recorded=_recorded(form, name), help_text=rule)
 
 
 def offer_only_the_documented_values(form, documented=None) -> None:
@@ -240,13 +239,8 @@ def offer_only_the_documented_values(form, documented=None) -> None:
     documented = documented_values(form.instance) if documented is None else documented
     for name, values in documented.items():
         field = form.fields.get(name)
-        if field is None or field.disabled:
-            continue
-        field.help_text = values.note
-        if not hasattr(field, "choices"):
-            continue
-        kept = {*values.values, *([getattr(form.instance, name)] if form.instance.pk else [])}
-        field.widget.choices = [(choice, label) for choice, label in field.widget.choices if choice in kept]
+        if field is not None and not field.disabled:
+            offer_only(field, values.values, recorded=_recorded(form, name), help_text=values.note)
 
 
 def offer_the_sites_locations(form, site) -> None:
@@ -256,11 +250,13 @@ def offer_the_sites_locations(form, site) -> None:
     the pack's table rules (`special_events_absent`)."""
     field = form.fields.get("location")
     absent = special_events_absent(site)
-    if field is None or not absent:
-        return
-    kept = {Table.Location.REGULAR, *([form.instance.location] if form.instance.pk else [])}
-    field.widget.choices = [(choice, label) for choice, label in field.choices if choice in kept]
-    field.help_text = absent
+    if field is not None and absent:
+        offer_only(field, [Table.Location.REGULAR], recorded=_recorded(form, "location"), help_text=absent)
+
+
+def _recorded(form, name: str):
+    """The value of `name` the form's record was kept with; None for a new one."""
+    return getattr(form.instance, name) if form.instance.pk else None
 
 
 def follow_the_licence(form, site) -> None:

@@ -141,6 +141,21 @@ def say_when_blank(form: forms.Form, messages: dict[str, str]) -> None:
         form.fields[name].error_messages["required"] = message
 
 
+def offer_only(field, allowed, *, recorded=None, help_text: str | None = None) -> None:
+    """A select offers only the values `allowed` at the record's site (a choice its rule always
+    refuses is not offered), beside `recorded`, the record's own value where it was kept with
+    another (so an existing record still shows it); None where there is no record. The widget is
+    narrowed, not the field: a value posted anyway reaches the rule, which refuses it citing itself.
+    `help_text`: the rule, cited, said under the field. A field with no choices (a yes/no box) is
+    told, not narrowed."""
+    if help_text is not None:
+        field.help_text = help_text
+    if not hasattr(field, "choices"):
+        return
+    kept = set(allowed) if recorded is None else {*allowed, recorded}
+    field.widget.choices = [(choice, label) for choice, label in field.widget.choices if choice in kept]
+
+
 class NamesTheRule:
     """A refused field names the field and its rule, never Django's bare words: a required field
     left blank is the house's control (core.rules.HOUSE_CONTROL) unless the form gives the rule of

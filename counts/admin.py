@@ -8,6 +8,7 @@ from django import forms
 from django.contrib import admin, messages
 
 from cardroom.admin import ORG_PATHS, OrgScopedAdmin, ViewOnlyMixin
+from core.forms import offer_only
 
 from . import queries, services
 from .models import BoxExchange, CountSettings, DropBox
@@ -47,8 +48,7 @@ class CountSettingsAdmin(OrgScopedAdmin):
         if obj is not None and exchange is not None and dealer_hold_absent(obj.site):
             # as the boxes page: no exchange at each dealer change where no dealer has a hold (the
             # site's own setting kept to show; one posted is refused at the field, above)
-            kept = {BoxExchange.GAMING_DAY, obj.box_exchange}
-            exchange.choices = [(choice, label) for choice, label in exchange.choices if choice in kept]
+            offer_only(exchange, [BoxExchange.GAMING_DAY], recorded=obj.box_exchange)
         if obj is not None and picker is not None:
             # AUDITOR_BAR: the site's count team is not offered (CountSettings.clean refuses it anyway).
             picker.queryset = picker.queryset.exclude(pk__in=queries.count_team_at(obj.site).values("pk"))

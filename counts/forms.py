@@ -6,7 +6,7 @@ import re
 from django import forms
 
 from cardroom.forms import add_pin_fields
-from core.forms import BookDateField, BootstrapMixin, NamesTheRule
+from core.forms import BookDateField, BootstrapMixin, NamesTheRule, offer_only
 from packs import game_label, game_name, pack_for
 
 from .models import BoxExchange
@@ -70,8 +70,7 @@ class BoxExchangeForm(BootstrapMixin, forms.Form):
         if dealer_hold_absent(site):
             # Offered only where a dealer has a hold; the site's own setting where it was recorded so
             # is kept to show, and one posted is refused by the service, citing why.
-            kept = {BoxExchange.GAMING_DAY, self.initial.get("box_exchange")}
-            field.widget.choices = [(choice, label) for choice, label in field.choices if choice in kept]
+            offer_only(field, [BoxExchange.GAMING_DAY], recorded=self.initial.get("box_exchange"))
 
 
 class RegisterBoxForm(BootstrapMixin, forms.Form):

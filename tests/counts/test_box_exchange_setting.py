@@ -171,3 +171,18 @@ def test_the_exchange_at_each_dealer_change_is_offered_and_taken_only_where_a_de
     change = client.get(f"/admin/counts/countsettings/{settings.pk}/change/").content.decode()
     select = change[change.index('name="box_exchange"') :].split("</select>")[0]
     assert 'value="gaming_day"' in select and 'value="dealer_shift"' not in select
+
+
+def test_the_admins_change_form_refuses_an_exchange_posted_anyway_in_the_words_of_its_rule(client, manager, site):
+    """The change form offers no exchange at each dealer change where no dealer has a hold; one posted
+    anyway is refused at the field citing why, as the pages and the API refuse it (before, the
+    admin narrowed the field itself and refused it in Django's bare "Select a valid choice")."""
+    site.jurisdiction = "NY"
+    site.save()
+    settings = services.update_count_settings(acting_user=manager.user, site=site, box_exchange="gaming_day")
+    client.force_login(manager.user)
+    posted = {"box_exchange": "dealer_shift", "twenty_one_auditor": ""}
+    answer = client.post(f"/admin/counts/countsettings/{settings.pk}/change/", posted)
+    assert answer.status_code == 400
+    assert answer.context["adminform"].form.errors["box_exchange"] == [NO_HOLD.format(site=site.name)]
+    assert queries.box_exchange(site) == BoxExchange.GAMING_DAY
