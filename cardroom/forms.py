@@ -26,6 +26,7 @@ from .models import (
     refuse_taken_login,
     refuse_weak_password,
     role_label,
+    site_jurisdictions,
 )
 from .services import refuse_moving_the_books, refuse_renaming_the_records, refuse_revaluing
 from .site_keeps import employee_identifier, keeps_drop_boxes
@@ -474,14 +475,15 @@ class EmployeeForm(BootstrapMixin, forms.ModelForm):
             self.fields["first_name"].initial = self.instance.user.first_name
             self.fields["last_name"].initial = self.instance.user.last_name
             self.fields["supervisor"].queryset = self.fields["supervisor"].queryset.exclude(pk=self.instance.pk)
-        self._name_the_state_identifier(sites)
+        self._name_the_state_identifier()
         self.order_fields(["username", "password", "first_name", "last_name"])
 
-    def _name_the_state_identifier(self, sites) -> None:
+    def _name_the_state_identifier(self) -> None:
         """The state-issued identifier is shown only where the law of one of the organization's
         sites names one, by its name there (Washington's Class B licence number, WAC 230-03-265(3));
-        where none names one (North Dakota, New York) the form leaves it out (the page says why)."""
-        codes = sorted(set(sites.values_list("jurisdiction", flat=True)))
+        where none names one (North Dakota, New York) the form leaves it out (the page says why, and
+        `Employee.clean` refuses one given anyway, from the API too)."""
+        codes = site_jurisdictions(self.instance.organization_id)
         named = list(dict.fromkeys(filter(None, (employee_identifier(code) for code in codes))))
         if not named:
             del self.fields["state_identifier"]

@@ -24,7 +24,7 @@ from core.rules import HOUSE_CONTROL, lower_first
 from .chip_colours import colours_of, reversed_pair, reversed_pair_message
 from .chip_rules import law_at, laws_of
 from .role_grants import check_role_grant
-from .site_keeps import house_chips
+from .site_keeps import employee_identifier, employee_identifier_absent, house_chips
 from .table_rules import DISCONTINUED_REDEMPTION, game_label, game_word, table_label, validate_table
 from .wager_caps import check_max_wager  # surveillance registers the outage cap
 
@@ -690,6 +690,8 @@ class Employee(models.Model):
         others = Employee.objects.filter(organization_id=self.organization_id, initials__iexact=self.initials)
         if self.organization_id and self.initials and others.exclude(pk=self.pk).exists():
             raise ValidationError({"initials": INITIALS_TAKEN})
+        if self.state_identifier and (unnamed := self._identifier_unnamed()):
+            raise ValidationError({"state_identifier": unnamed})
         if self.state_identifier:
             same = Employee.objects.filter(organization_id=self.organization_id, state_identifier=self.state_identifier)
             if same.exclude(pk=self.pk).exists():
@@ -704,6 +706,34 @@ class Employee(models.Model):
             raise ValidationError(
                 {"supervisor": f"{HOUSE_CONTROL}: the supervisor must belong to the same organization."}
             )
+
+    def _identifier_unnamed(self) -> str:
+        """Why this employee's state-issued identifier is refused: the law of none of the
+        organization's sites names one (`state_identifier_absent`, each pack citing its text, as
+        the employee page's notes say it). "" where one does, or where it is the identifier the
+        employee was recorded with earlier: a record keeps what it holds and stays editable."""
+        unnamed = state_identifier_absent(self.organization_id)
+        kept = Employee.objects.filter(pk=self.pk, state_identifier=self.state_identifier)
+        return "" if not unnamed or (self.pk and kept.exists()) else unnamed
+
+
+def site_jurisdictions(organization_id) -> list[str]:
+    """The codes of the packs of the organization's sites, each once, in order."""
+    return sorted(set(Site.objects.filter(organization_id=organization_id).values_list("jurisdiction", flat=True)))
+
+
+def state_identifier_absent(organization_id) -> str:
+    """Why no employee of the organization holds a state-issued identifier: the law of none of its
+    sites names one (New York: 9 NYCRR 4620.5 names none), in each pack's words; "" where one does
+    (Washington's card room employee licence, WAC 230-03-265). The employee form leaves the field
+    out there (`cardroom.forms.EmployeeForm`), and `Employee.clean` refuses one given anyway."""
+    codes = site_jurisdictions(organization_id)
+    if any(employee_identifier(code) for code in codes):
+        return ""
+    said = " ".join(employee_identifier_absent(code) for code in codes) or (
+        f"{HOUSE_CONTROL}: the organization has no site yet, so no law names a state-issued identifier."
+    )
+    return f"{said} No state-issued identifier is recorded for this organization's employees."
 
 
 class Station(models.Model):

@@ -184,6 +184,14 @@ EMPLOYEE_IDENTIFIER = declare(
     answer="named(jurisdiction) -> (label, citation) of the state-issued identifier of a gaming employee the pack's "
     "law names (WAC 230-03-265(3)), or None where it names none",
 )
+EMPLOYEE_IDENTIFIER_ABSENT = declare(
+    "employee_identifier_absent",
+    asked_by="cardroom.site_keeps (Employee.clean: a state-issued identifier is refused where no pack of the "
+    "organization's sites names one, from the employee pages, the admin and the employees API alike)",
+    answered_by="packs (packs.apps)",
+    answer="absent(jurisdiction) -> the pack's sentence saying, citing its text, that its law names no state-issued "
+    'identifier of a gaming employee (9 NYCRR 4620.5); "" where it names one',
+)
 HOUSE_CHIPS = declare(
     "house_chips",
     asked_by="cardroom.site_keeps (cardroom.models.role_label: a role's name at a site, on the navigation, the home "

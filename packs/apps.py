@@ -8,7 +8,7 @@ class PacksConfig(AppConfig):
     def ready(self):
         from cardroom.chip_rules import register_chip_law
         from cardroom.models import register_jurisdictions
-        from cardroom.site_keeps import register_employee_identifier
+        from cardroom.site_keeps import register_employee_identifier, register_employee_identifier_absent
         from cardroom.table_rules import (
             register_fixed_table_options,
             register_table_defaults,
@@ -33,5 +33,6 @@ class PacksConfig(AppConfig):
         )
         register_fixed_table_options(lambda jurisdiction: dict(get_pack(jurisdiction).fixed_options))
         register_employee_identifier(employee_identifier)
+        register_employee_identifier_absent(lambda jurisdiction: get_pack(jurisdiction).identifier_absent_reason())
         register_chip_law(lambda jurisdiction: get_pack(jurisdiction).chips)
         register_citations(lambda key, jurisdiction: get_pack(jurisdiction).citations.get(key))

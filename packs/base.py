@@ -290,13 +290,18 @@ class Pack:
     # message at its sites names game 21 in them ("Twenty-one", "Blackjack", "Black Jack").
     game_names: GameNames = field(default_factory=GameNames)
 
+    def identifier_absent_reason(self) -> str:
+        """Why no gaming employee holds a state-issued identifier under this pack (its texts name
+        none, `employee_identifier_absent`); "" where they name one."""
+        if self.employee_identifier is not None:
+            return ""
+        return self.employee_identifier_absent or f"{self.name}: the pack names no state-issued employee identifier."
+
     def dealer_view_absent(self) -> str:
         """Why the registry's cross-organization dealer view (percent-of-hold by the state-issued
         identifier) is not offered for this pack; "" when it is."""
         if self.employee_identifier is None:
-            return (
-                self.employee_identifier_absent or f"{self.name}: the pack names no state-issued employee identifier."
-            )
+            return self.identifier_absent_reason()
         if self.revenue_model != RevenueModel.DROP:
             return (
                 f"{self.name}: the house's revenue is not a drop, so a dealer has no {self.revenue_words.hold_name} "

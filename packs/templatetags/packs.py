@@ -40,5 +40,5 @@ def employee_identifiers(organization_id) -> list[str]:
     lines = []
     for pack in (get_pack(code) for code in codes):
         named = pack.employee_identifier
-        lines.append(f"{pack.name}: {named.label} ({named.citation})" if named else pack.employee_identifier_absent)
+        lines.append(f"{pack.name}: {named.label} ({named.citation})" if named else pack.identifier_absent_reason())
     return lines

@@ -27,7 +27,7 @@ from counts.models import CountSession, DropBox
 from floor.models import Slip, SlipStep
 from tests.accounting.scenario import Scenario
 from tests.core.test_site_books_fields import form_data
-from tests.factories import TableFactory
+from tests.factories import SiteFactory, TableFactory
 
 Q3 = Quarter(2026, 3)
 DAY = date(2026, 8, 14)  # played, closed, filed
@@ -366,10 +366,13 @@ def test_a_filed_days_deposit_is_recorded_after_the_close_and_moves_no_filed_fig
 
 def test_a_dealers_state_identifier_changed_after_the_filing_leaves_the_filed_dealers_as_filed(world):
     """The identifier keys the dealers' hold the filing froze (statefiling's FiledDealers): a
-    later correction of it is master data, audited, and changes no filed figure or package."""
+    later correction of it is master data, audited, and changes no filed figure or package. North
+    Dakota's texts name none (ND 99-01.3-08-05(3)): the organization also runs a Washington site,
+    whose law names one (WAC 230-03-265), so its employees may hold one."""
+    SiteFactory(organization=world.site.organization, jurisdiction="WA-HB", name="Spokane Card Room")
     dealer = world.cast[Role.DEALER]
     answer = world.as_(world.manager).patch(
-        f"/api/v1/employees/{dealer.pk}/", {"state_identifier": "ND-D-0042"}, format="json"
+        f"/api/v1/employees/{dealer.pk}/", {"state_identifier": "B-0042"}, format="json"
     )
     assert answer.status_code == 200, answer.content
     assert AuditEvent.objects.filter(action="employee.updated", object_id=str(dealer.pk)).exists()

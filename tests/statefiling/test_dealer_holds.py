@@ -78,15 +78,15 @@ def test_a_north_dakota_filing_is_a_version_2_package_without_dealers(linked, cl
     ("value", "message"),
     [("B 123", "letters, digits and hyphens"), ("B-" + "9" * 40, "no more than 40")],
 )
-def test_a_bad_identifier_is_refused_naming_the_field(org, site, manager, client_for, value, message):
-    dealer = make_person(org, Role.DEALER, site)
+def test_a_bad_identifier_is_refused_naming_the_field(org, washington, manager, client_for, value, message):
+    dealer = make_person(org, Role.DEALER, washington)
     response = set_identifier(client_for(manager), dealer, value)
     assert response.status_code == 400 and message in str(response.json()["state_identifier"])
     assert Employee.objects.get(pk=dealer.pk).state_identifier == ""
 
 
-def test_two_employees_of_one_organization_never_share_an_identifier(org, site, manager, client_for):
-    first, second = (make_person(org, Role.DEALER, site) for _ in range(2))
+def test_two_employees_of_one_organization_never_share_an_identifier(org, washington, manager, client_for):
+    first, second = (make_person(org, Role.DEALER, washington) for _ in range(2))
     api = client_for(manager)
     assert set_identifier(api, first, "B-1").status_code == 200
     response = set_identifier(api, second, "B-1")
