@@ -276,7 +276,7 @@ def follow_the_licence(form, site) -> None:
         form.licensed[name] = option
         field.disabled = True
         field.help_text = option.note
-        recorded = getattr(form.instance, name) if form.instance.pk else None
+        recorded = _recorded(form, name)
         if recorded is not None and option.value is not None and recorded != option.value:
             field.help_text += f" This table was recorded with {recorded}: saving it takes the licence's."
         form.initial[name] = option.value  # over the instance's own: the licence's, for every table
@@ -300,7 +300,7 @@ def follow_what_the_licence_fixes(form, site) -> None:
             continue
         labels = ", ".join(f"{form.fields[n].label.lower()} {v}" for n, v in given.items() if n in form.fields)
         note = f"{cite(f'table.{name}', site.jurisdiction)}: follows from the licence's {labels}."
-        recorded = getattr(form.instance, name) if form.instance.pk else None
+        recorded = _recorded(form, name)
         form.licensed[name] = LicensedOption(value, note)
         field.disabled = True
         field.help_text = note
