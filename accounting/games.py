@@ -27,7 +27,7 @@ from packs import GameNames, RevenueModel, game_name, game_names, games_dealt, p
 from surveillance.queries import surveillance_required
 
 from .figures import Custody
-from .rules import COMBINED_BANK, LOW_HOLD
+from .rules import COMBINED_BANK, LOW_HOLD, session_basis
 
 TWENTY_ONE, PADDLEWHEEL, TOTAL = "21", "PW", "total"
 
@@ -62,8 +62,6 @@ def sites_holding(sites) -> list:
 def _revenue(pack) -> str:
     """What a fees or session pack's revenue is, with the rule it rests on: the fees rule
     (WAC 230-40-125(1)), or its sessions, a house record of the game 9 NYCRR 4620.5 sets."""
-    from .pack_figures import session_basis
-
     if pack.revenue_model == RevenueModel.FEES:
         return f"{pack.name}, table fees ({pack.cite('accounting.table_fees')})"
     return f"{pack.name}, games-of-chance sessions ({session_basis(pack.cite('accounting.session_game'))})"

@@ -102,12 +102,6 @@ def _block(pack) -> dict:
 
 # The house's own check of a session pack's day (9 NYCRR 4620.5 defines the game only): the session
 # record's typed receipts and prizes against the floor's custody of the same day.
-def session_basis(rule: str) -> str:
-    """What a session pack's figures rest on, said wherever they are shown: its text sets the game
-    (9 NYCRR 4620.5), the record of it a session at a time is the product's own (House control)."""
-    return f"{rule} sets the game; recording it a session at a time is {HOUSE_CONTROL}"
-
-
 SESSION_CHECK_TITLE = "Sessions against the floor's custody"
 SESSION_CHECK = (
     f"{HOUSE_CONTROL}: the sessions' receipts and prizes set against the drop counted and the tables' payout"

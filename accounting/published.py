@@ -94,11 +94,11 @@ from .pack_figures import (
     SessionsAgainstCustody,
     pack_days,
     pack_figures,
-    session_basis,
     sessions_against_custody,
     uncounted_boxes,
 )
 from .queries import books_closed, last_filed_date, other_games_agp, other_games_history
+from .rules import session_basis
 from .summaries import (
     DailySummary,
     QuarterSummary,

@@ -119,6 +119,12 @@ def adjustment_fields(site) -> tuple[str, ...]:
     return (*FEE_FIGURES, CASH_FIGURE)
 
 
+def session_basis(rule: str) -> str:
+    """What a session pack's figures rest on, said wherever they are shown: its text sets the game
+    (9 NYCRR 4620.5), the record of it a session at a time is the product's own (House control)."""
+    return f"{rule} sets the game; recording it a session at a time is {HOUSE_CONTROL}"
+
+
 def adjustment_rule(site, field: str) -> str:
     """The citation an adjusting entry of `field` at `site` rests on: the pack's section for its own
     revenue (the table fees, WAC 230-40-125(1); the sessions, 9 NYCRR 4620.5 with the house's record
@@ -126,8 +132,6 @@ def adjustment_rule(site, field: str) -> str:
     if field in FEE_FIGURES:
         return TABLE_FEES.at(site)
     if field in SESSION_FIGURES:
-        from .pack_figures import session_basis  # it reads these rules
-
         return session_basis(SESSION_GAME.at(site))
     return CLOSED_BOOKS
 
