@@ -182,8 +182,16 @@ class PackFeesOut(serializers.Serializer):
     fees_collected_cents = _cents(help_text="Fees collected on a time basis, net of voids (the pack's rule: `rule`).")
     collections = serializers.IntegerField()
     fees_counted_cents = _cents()
-    over_short_cents = _cents(help_text="Counted minus collected, over the counted days.")
+    over_short_cents = _cents(
+        help_text="Counted minus collected, over the counted days; where fees_adjusted_cents is given, against "
+        "the fees as corrected."
+    )
     days_not_counted = serializers.IntegerField()
+    fees_adjusted_cents = _cents(
+        required=False,
+        help_text="The adjusting entries to closed days' fees counted in fees_collected_cents (recorded in the "
+        "period); only where there is one.",
+    )
 
 
 class PackSessionsOut(serializers.Serializer):
@@ -191,6 +199,14 @@ class PackSessionsOut(serializers.Serializer):
     receipts_cents = _cents()
     prizes_cents = _cents()
     net_cents = _cents()
+    receipts_adjusted_cents = _cents(
+        required=False,
+        help_text="The adjusting entries to closed days' receipts counted in receipts_cents; only where there is one.",
+    )
+    prizes_adjusted_cents = _cents(
+        required=False,
+        help_text="The adjusting entries to closed days' prizes counted in prizes_cents; only where there is one.",
+    )
 
 
 class PackFiguresOut(serializers.Serializer):

@@ -19,7 +19,7 @@ from fees import queries as fee_queries
 from packs import RevenueModel, pack_for
 
 from .models import Adjustment
-from .rules import PACK_FIGURES, SESSION_GAME, TABLE_FEES
+from .rules import PACK_ADJUSTED, PACK_FIGURES, SESSION_GAME, TABLE_FEES
 
 
 def pack_figures(site, start: date, end: date) -> dict:
@@ -71,7 +71,10 @@ def with_adjustments(figures: dict, lines) -> dict:
     name and rule) with the adjusting entries `lines` ((field, cents) pairs, or lines with `field` and
     `amount_cents`) to its own revenue counted in, each with the sign of the figure it corrects
     (accounting.rules.PACK_FIGURES): receipts up, net up; prizes up, net down; fees up, fees collected
-    up. Other entries (a table's figure, the cash) leave it as it is."""
+    up and the over/short down (the cash counted on the corrected day stands against the fees as
+    corrected: the quarter's counted and collected then agree where the correction explains a
+    difference). Each figure's entries are summed beside it (`PACK_ADJUSTED`), for the pages and
+    reports to name. Other entries (a table's figure, the cash) leave it as it is."""
     pairs = [line if isinstance(line, tuple) else (line.field, line.amount_cents) for line in lines]
     pairs = [(f, cents) for f, cents in pairs if f in PACK_FIGURES and PACK_FIGURES[f][0] in figures]
     if not pairs:
@@ -80,6 +83,9 @@ def with_adjustments(figures: dict, lines) -> dict:
     for f, cents in pairs:
         kind, key = PACK_FIGURES[f]
         changed[kind][key] += cents
+        changed[kind][PACK_ADJUSTED[f]] = changed[kind].get(PACK_ADJUSTED[f], 0) + cents
+        if f == "fees" and "over_short_cents" in changed[kind]:  # (a return's lines alone have none)
+            changed[kind]["over_short_cents"] -= cents
     if "sessions" in changed:
         sessions = changed["sessions"]
         sessions["net_cents"] = sessions["receipts_cents"] - sessions["prizes_cents"]

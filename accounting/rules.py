@@ -105,6 +105,14 @@ PACK_FIGURES = {
     "prizes": ("sessions", "prizes_cents"),
     "fees": ("fees", "fees_collected_cents"),
 }
+# Where a pack block keeps the sum of the adjusting entries counted in each figure, so a page or
+# report names them beside it ("Receipts (2 sessions; adjusting entries $25.50)"): present only
+# where there is one, so a block without any reads as before.
+PACK_ADJUSTED = {
+    "receipts": "receipts_adjusted_cents",
+    "prizes": "prizes_adjusted_cents",
+    "fees": "fees_adjusted_cents",
+}
 # The figures of the site's day, not of a table: an adjusting entry to them names no table.
 SITE_FIGURES = (CASH_FIGURE, *SESSION_FIGURES, *FEE_FIGURES)
 

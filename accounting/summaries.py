@@ -349,8 +349,8 @@ def _pack_sum(days, code: str) -> dict:
     for d in days:
         for kind, block in d.pack.items():
             sums = total.setdefault(kind, dict.fromkeys(block, 0))
-            for key, value in block.items():
-                sums[key] += value
+            for key, value in block.items():  # an entries' sum (rules.PACK_ADJUSTED) only where a day has one
+                sums[key] = sums.get(key, 0) + value
     return total
 
 

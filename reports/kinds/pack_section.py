@@ -6,6 +6,7 @@ from reportlab.platypus import Spacer
 
 from accounting.published import SESSION_CHECK, SESSION_CHECK_TITLE, SessionsAgainstCustody, session_basis
 from accounting.rules import SESSION_GAME, TABLE_FEES
+from core.money import format_money
 from core.pdf import data_table, para
 from core.plurals import plural
 
@@ -19,19 +20,29 @@ def pack_lines(pack: dict | None) -> list[tuple[str, int]]:
     """The pack's own figures as (label, cents), the same lines in the PDF and the CSV."""
     if pack and "fees" in pack:
         f = pack["fees"]
+        entries = adjusting_entries(f, "fees_adjusted_cents")
+        over_short = ", against the fees as corrected" if entries else ""
         return [
-            (f"Fees collected ({plural(f['collections'], 'collection')})", f["fees_collected_cents"]),
+            (f"Fees collected ({plural(f['collections'], 'collection')}{entries})", f["fees_collected_cents"]),
             ("Fee cash counted", f["fees_counted_cents"]),
-            ("Over/short (counted days)", f["over_short_cents"]),
+            (f"Over/short (counted days{over_short})", f["over_short_cents"]),
         ]
     if pack and "sessions" in pack:
         s = pack["sessions"]
+        prizes = adjusting_entries(s, "prizes_adjusted_cents")
         return [
-            (f"Receipts ({plural(s['sessions'], 'session')})", s["receipts_cents"]),
-            ("Prizes paid", s["prizes_cents"]),
+            (f"Receipts ({plural(s['sessions'], 'session')}{adjusting_entries(s, 'receipts_adjusted_cents')})",
+             s["receipts_cents"]),
+            (f"Prizes paid{f' ({prizes[2:]})' if prizes else ''}", s["prizes_cents"]),
             ("Net", s["net_cents"]),
-        ]
+        ]  # fmt: skip
     return []
+
+
+def adjusting_entries(figures: dict, key: str) -> str:
+    """The entries to closed days counted in a pack figure (`accounting.rules.PACK_ADJUSTED`), named
+    beside it as the daily page names them ("; adjusting entries -$5.00"); "" where there is none."""
+    return f"; adjusting entries {format_money(figures[key])}" if key in figures else ""
 
 
 def pack_counts(pack: dict | None) -> list[tuple[str, int]]:

@@ -89,13 +89,14 @@ def test_a_receipts_correction_counts_on_the_day_entered_and_in_its_quarter_not_
     adjustment = _adjust(api, closed_session_day, "receipts", 5_000, LATER)
 
     assert _day_pack(api, ny_site, LATER, "sessions") == {
-        "sessions": 0, "receipts_cents": 5_000, "prizes_cents": 0, "net_cents": 5_000,
+        "sessions": 0, "receipts_cents": 5_000, "prizes_cents": 0, "net_cents": 5_000, "receipts_adjusted_cents": 5_000,
     }  # fmt: skip
     assert _day_pack(api, ny_site, DAY, "sessions") == SESSION_DAY  # the closed day's figures stay
     assert _quarter_pack(api, ny_site, Q3, "sessions") == {
         **SESSION_DAY,
         "receipts_cents": 105_000,
         "net_cents": 65_000,
+        "receipts_adjusted_cents": 5_000,
     }
     closed = summaries.daily_summary(ny_site, DAY)
     assert closed.pack["sessions"] == SESSION_DAY
@@ -123,10 +124,12 @@ def test_the_quarterly_report_counts_a_session_correction_entered_in_its_quarter
     _adjust(client_for(ny_manager), closed_session_day, "receipts", 5_000, LATER)
     api = client_for(cast[Role.AUDITOR])
     run = run_report(api, kind="quarterly", site=ny_site.pk, quarter=str(Q3))
-    assert "Receipts (1 session) $1,050.00" in _text(download(api, run))
+    # The session's $1,000 and the entry's $50 named beside it (a walk read "Receipts (2 sessions)
+    # $2,562.50" over sessions of $2,537.00, the entry folded in unnamed).
+    assert "Receipts (1 session; adjusting entries $50.00) $1,050.00" in _text(download(api, run))
     rows = _csv(download(api, run, "csv"))
     pack = {row[2]: row[3] for row in rows if row[0] == "pack"}
-    assert (pack["Receipts (1 session)"], pack["Net"]) == ("1050.00", "650.00"), pack
+    assert (pack["Receipts (1 session; adjusting entries $50.00)"], pack["Net"]) == ("1050.00", "650.00"), pack
     # The daily report of the day it was entered on: its row, and its sessions' figures with it.
     run = run_report(api, kind="daily", site=ny_site.pk, start=str(LATER), end=str(LATER))
     header, *rows = _csv(download(api, run, "csv"))
@@ -136,7 +139,11 @@ def test_the_quarterly_report_counts_a_session_correction_entered_in_its_quarter
         ("corrects 2026-08-14: receipts", "50.00")
     ]
     sessions = {row["Figure"]: row["Amount"] for row in rows if row["Table"] == "sessions"}
-    assert sessions == {"Receipts (0 sessions)": "50.00", "Prizes paid": "0.00", "Net": "50.00"}
+    assert sessions == {
+        "Receipts (0 sessions; adjusting entries $50.00)": "50.00",
+        "Prizes paid": "0.00",
+        "Net": "50.00",
+    }
     # Its PDF lists it with no table's win effect (a dash): no table's win moves.
     text = _text(download(api, run))
     assert "2026-08-14 2026-08-20 receipts $50.00 \u2014" in text, text
@@ -203,7 +210,7 @@ def closed_fee_day(cast, site, fee_day_to_close):  # noqa: F811
     return _close(cast, site)
 
 
-def test_a_fees_correction_counts_on_the_day_entered_and_in_its_quarter(closed_fee_day, cast, site, client_for):
+def test_a_fees_correction_counts_on_the_day_entered_and_in_its_quarter(closed_fee_day, cast, site, client_for, client):
     api = client_for(cast[Role.GAMING_MANAGER])
     _adjust(api, closed_fee_day, "fees", 800, LATER)
     assert _day_pack(api, site, LATER, "fees")["fees_collected_cents"] == 800
@@ -211,6 +218,16 @@ def test_a_fees_correction_counts_on_the_day_entered_and_in_its_quarter(closed_f
     assert _quarter_pack(api, site, Q3, "fees")["fees_collected_cents"] == 2_400
     later = summaries.daily_summary(site, LATER)
     assert later.pack["fees"]["fees_collected_cents"] == 800
+    # The cash counted stands against the fees as corrected: the quarter's collected less its
+    # over/short is what was counted, the entry named beside the fees (a walk read $611 collected,
+    # $611 counted and -$5.00 over/short, and on the day entered $83, $88 and $0.00).
+    quarter = _quarter_pack(api, site, Q3, "fees")
+    assert quarter["fees_collected_cents"] + quarter["over_short_cents"] == quarter["fees_counted_cents"]
+    assert later.pack["fees"]["fees_adjusted_cents"] == 800
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    page = client.get(f"/dashboard/daily/?date={LATER}").content.decode()
+    assert "Fees collected (0 collections; adjusting entries $8.00)" in page
+    assert "Over/short (counted days, against the fees as corrected)" in page
     # An adjusting entry is no fee collected: the day it is entered on took no cash to count.
     assert summaries.quarter_summary(site, Q3).days_without_bank_count == 0
 
