@@ -105,6 +105,9 @@ PACK_FIGURES = {
     "prizes": ("sessions", "prizes_cents"),
     "fees": ("fees", "fees_collected_cents"),
 }
+# A corrected figure in words where its key is not (`AdjustmentLine.figure`: the pages' and reports'
+# lists of adjusting entries); a table figure's and the cash's key is its word.
+FIGURE_WORDS = {"receipts": "session receipts", "prizes": "session prizes", "fees": "table fees collected"}
 # Where a pack block keeps the sum of the adjusting entries counted in each figure, so a page or
 # report names them beside it ("Receipts (2 sessions; adjusting entries $25.50)"): present only
 # where there is one, so a block without any reads as before.

@@ -22,7 +22,7 @@ from tournaments import calculations as tournament_figures
 from tournaments.calculations import NO_TOURNAMENTS, TournamentFigures
 from tournaments.queries import figures_by_day as tournament_days
 
-from . import figures
+from . import figures, rules
 from .day_figures import table_days as snapshot_table_days
 from .figures import Custody
 from .models import Adjustment, BooksClose
@@ -90,6 +90,11 @@ class AdjustmentLine:
     recorded_by_initials: str
     approved_by_initials: str
     recorded_at: datetime
+
+    @property
+    def figure(self) -> str:
+        """The figure it corrects in words: "drop", "cash", "session receipts", "table fees collected"."""
+        return rules.FIGURE_WORDS.get(self.field, self.field)
 
 
 def adjustment_line(a: Adjustment) -> AdjustmentLine:

@@ -5,7 +5,7 @@ a day and those correcting it later (as the daily page lists them)."""
 from django.utils.text import capfirst
 
 from accounting.published import adjustment_custody
-from accounting.rules import PACK_FIGURES
+from accounting.rules import SITE_FIGURES
 from core.pdf import data_table
 from packs import RevenueWords, revenue_words
 
@@ -26,16 +26,17 @@ def adjustment_header(words: RevenueWords, *, quarter: bool = True) -> list[str]
 
 def adjustment_row(line, quarter: str | None = None) -> list:
     """An adjustment's cells (accounting's AdjustmentLine), with the quarter it corrects when given.
-    A correction of a fees or session site's own revenue (`PACK_FIGURES`) moves no table's win: its
-    effect is a dash (None), its amount the change to the figure it names."""
+    A correction of the site's own figures (`SITE_FIGURES`: the cash, a fees or session site's own
+    revenue) moves no table's win: its effect is a dash (None), its amount the change to the figure
+    it names."""
     table = f" table {line.table_number}" if line.table_number else ""
     return [
         str(line.corrected_date),
         str(line.recorded_on),
         *([quarter] if quarter is not None else []),
-        f"{line.field}{table}",
+        f"{line.figure}{table}",
         line.amount_cents,
-        None if line.field in PACK_FIGURES else adjustment_custody([line]).agp_cents,
+        None if line.field in SITE_FIGURES else adjustment_custody([line]).agp_cents,
         f"{line.reason} ({line.approved_by_initials})",
     ]
 

@@ -576,7 +576,7 @@ def _adjustment_row(day: DailySummary, line, where: str) -> list:
     """An adjusting entry recorded on the day, as the page's row (its figures counted in the day's
     total, so the tables' and the adjustments' rows add up to it), what it corrects in `figure`."""
     table = f" table {line.table_number}" if line.table_number else ""
-    corrects = f"corrects {line.corrected_date}: {line.field}{table} ({line.reason}; {line.recorded_by_initials})"
+    corrects = f"corrects {line.corrected_date}: {line.figure}{table} ({line.reason}; {line.recorded_by_initials})"
     custody = adjustment_custody((line,))
     return [day.gaming_date, "adjustment", game_column(where, line.game or ""), *_custody_cells(custody, hold=False), "", *([None] * 9), corrects,
             line.amount_cents, None]  # fmt: skip

@@ -136,7 +136,7 @@ def test_the_quarterly_report_counts_a_session_correction_entered_in_its_quarter
     rows = [dict(zip(header, row, strict=True)) for row in rows if row[0] == str(LATER)]
     entered = [row for row in rows if row["Table"] == "adjustment"]
     assert [(row["Figure"].split(" (")[0], row["Amount"]) for row in entered] == [
-        ("corrects 2026-08-14: receipts", "50.00")
+        ("corrects 2026-08-14: session receipts", "50.00")
     ]
     sessions = {row["Figure"]: row["Amount"] for row in rows if row["Table"] == "sessions"}
     assert sessions == {
@@ -146,7 +146,7 @@ def test_the_quarterly_report_counts_a_session_correction_entered_in_its_quarter
     }
     # Its PDF lists it with no table's win effect (a dash): no table's win moves.
     text = _text(download(api, run))
-    assert "2026-08-14 2026-08-20 receipts $50.00 \u2014" in text, text
+    assert "2026-08-14 2026-08-20 session receipts $50.00 \u2014" in text, text
 
 
 def test_a_session_correction_names_no_table(closed_session_day, ny_site, ny_manager, client_for):

@@ -235,7 +235,7 @@ def shown(row: dict, where: str) -> list[dict[str, str]]:
                  "Citation": row["note"]}]  # fmt: skip
     if kind in ("amendment", "amends_earlier"):
         return [{"Corrects": row["gaming_date"], "Entered on": row["entered_on"], "Quarter": row["label"],
-                 "Figure": row["figure"], "Amount": money(row["correction"]), f"{net} effect": money(row["amount"]),
+                 "Figure": row["figure"], "Amount": money(row["correction"]), f"{net} effect": money(row["amount"], "\u2014"),
                  "Reason": row["note"]}]  # fmt: skip
     if kind == "filed_beside_now":  # a figure not known prints as an em dash
         return [{"": row["label"], "Filed": money(row["filed"], "\u2014"),
