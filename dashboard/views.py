@@ -24,6 +24,7 @@ from accounting import published, services
 from accounting.published import bank_allocation, pack_figures, summary_game_lines, tax_label
 from accounting.rules import (
     BOOKS_CLOSERS,
+    CASH_FIGURE,
     CLOSED_BOOKS,
     COMBINED_BANK,
     DAILY_SUMMARY,
@@ -265,6 +266,8 @@ def daily(request):
         **_adjust_refused(request, site, day),
         "adjustment_takes_table": TABLE_FIGURES[0] in adjustment_fields(site),
         "adjusts_tables": chips_at_tables,
+        # The cash entries recorded this day count in its cash profit, which waits for the bank's counts.
+        "cash_entries_cents": sum(a.amount_cents for a in summary.adjustments_recorded if a.field == CASH_FIGURE),
     }
     return render(request, "dashboard/daily.html", context, status=400 if errors else 200)
 

@@ -253,3 +253,15 @@ def test_at_a_fees_site_a_session_figure_is_refused_with_its_rule(closed_fee_day
     assert response.status_code == 400
     assert response.json()["field"][0].startswith("WAC 230-40-125(1)")
     assert not Adjustment.objects.exists()
+
+
+def test_a_cash_correction_on_a_day_not_yet_counted_says_it_waits_for_the_banks_counts(
+    closed_session_day, ny_site, ny_manager, client_for, client
+):
+    """A walk recorded a cash correction on a day whose bank was not counted yet: the page read
+    "no cash profit" and nothing of the entry's cash, which counts once the bank is counted."""
+    _adjust(client_for(ny_manager), closed_session_day, "cash", -325, LATER)
+    client.force_login(ny_manager.user)
+    client.post("/switch-site/", {"site": ny_site.pk})
+    page = client.get(f"/dashboard/daily/?date={LATER}").content.decode()
+    assert "The cash adjusting entries recorded this day (-$3.25) count in it once the bank is counted" in page
