@@ -656,6 +656,8 @@ def prepare_slip(request, kind):
             "uses_books": SlipBook.objects.filter(site=site, kind=kind).exists(),
             "station": station,
             "cites": rules.citations_at(site),
+            # With no day open: who may open it does so on the floor; anyone else asks them.
+            "opens_days": day is None and access_for(request.user).has_role(site.pk, *rules.FLOOR_SUPERVISORS),
         },
         status=_error_status(form, status),
     )

@@ -31,6 +31,12 @@ def test_with_no_gaming_day_open_the_slip_page_offers_no_form_but_the_way_to_ope
         assert 'id="slip-form"' not in text and 'id="no-day"' in text
         assert f"No gaming day is open at {site.name}: a {word} goes to a table open on the gaming day." in text
         assert 'href="/floor/">Open the gaming day on the floor</a>' in text
+    # A pit boss prepares slips but opens no day: the page says who does (a walk read the
+    # instruction to open it as a pit boss, whose floor offers no such button).
+    client.force_login(cast[Role.PIT_BOSS].user)
+    text = page(client.get("/floor/slips/new/credit/"))
+    assert 'id="slip-form"' not in text and "Open the gaming day on the floor" not in text
+    assert 'A shift manager opens it on the <a href="/floor/">floor</a>.' in text
 
 
 def test_opening_a_day_twice_shows_the_service_message(client, cast, site, gaming_day):
