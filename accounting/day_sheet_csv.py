@@ -219,15 +219,30 @@ COUNT_SECTIONS = {section for section, (name, _) in SECTIONS.items() if name.spl
 
 
 def template_csv(
-    values_cents=(), gaming_date: date | None = None, *, with_count: bool = True, session_licence: str | None = None
+    values_cents=(),
+    gaming_date: date | None = None,
+    *,
+    with_count: bool = True,
+    session_licence: str | None = None,
+    printed_numbers: bool = True,
 ) -> str:
     """The template (`TEMPLATE_ROWS`), its chips in the site's denominations (`chips_example`) and
     its gaming date the site's today, where given; without the count's rows for who may not enter
     them (`with_count` false: a shift manager, `day_sheets.COUNT_ENTERERS`); with a session's row
     and columns only where the site's pack keeps sessions (`session_licence` given: the licence
-    in force, "" where none is on file)."""
+    in force, "" where none is on file), its figures reconciling with the sheet's drop and payout;
+    a slip's printed number only where the site keeps registered books (`printed_numbers`: a site
+    numbered electronically refuses a number typed)."""
     chips = chips_example(values_cents)
     sessions = session_licence is not None
+    drop = sum(cents * quantity for row in TEMPLATE_ROWS if row["section"] == "count" and row["by"] == "CT"
+               for cents, quantity in _pairs(row["currency"], "cash"))  # fmt: skip
+    paid = {section: sum(c * q for c, q in _pairs(chips[section], "chips")) for section in chips}
+    # The session's example reconciles with the sheet's own (the house control of
+    # accounting.pack_figures.sessions_against_custody): receipts the drop counted, prizes the
+    # tables' payout (fills - credits + opener - closer); a clerk copying it reads no difference.
+    session_figures = {"receipts": _written("receipts", drop),
+                       "prizes": _written("prizes", paid["fill"] + paid["opener"] - paid["closer"])}  # fmt: skip
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=_columns(sessions), lineterminator="\r\n")
     writer.writeheader()
@@ -236,7 +251,9 @@ def template_csv(
         if (section in COUNT_SECTIONS and not with_count) or (section == "session" and not sessions):
             continue
         if section == "session":
-            row = {**row, "licence": session_licence}
+            row = {**row, "licence": session_licence, **session_figures}
+        if section == "slip" and not printed_numbers:  # the electronic series numbers it: no number typed
+            row = {**row, "number": ""}
         if section in chips and "chips" in row:
             row = {**row, "chips": chips[section]}
         elif section == "slip":

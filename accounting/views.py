@@ -16,6 +16,7 @@ from core.forms import NamesTheRule
 from core.plurals import plural
 from fees import rules as fees_rules
 from floor.calculations import site_today
+from floor.models import SlipBook
 from floor.rules import house_chips, no_house_chips
 
 from . import day_sheet_csv, day_sheets
@@ -51,11 +52,21 @@ def day_sheet_template(request):
     # The count's rows only for who may enter them (the count team is independent of the floor).
     with_count = site is not None and access_for(request.user).has_role(site.pk, *day_sheets.COUNT_ENTERERS)
     template = day_sheet_csv.template_csv(
-        _chip_values(site), today, with_count=with_count, session_licence=_session_licence(site, today)
+        _chip_values(site),
+        today,
+        with_count=with_count,
+        session_licence=_session_licence(site, today),
+        printed_numbers=site is None or _keeps_slip_books(site),
     )
     response = HttpResponse(template, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="day-sheet-template.csv"'
     return response
+
+
+def _keeps_slip_books(site) -> bool:
+    """Whether the site's slips carry printed numbers from registered books (else the electronic
+    series numbers them: ND 99-01.3-08-05(2))."""
+    return SlipBook.objects.filter(site=site).exists()
 
 
 def _session_licence(site, today) -> str | None:
@@ -88,7 +99,13 @@ def day_sheet(request):
     return render(
         request,
         "accounting/day_sheet.html",
-        {"form": form, "errors": errors, "chips_example": example, "sessions": sessions},
+        {
+            "form": form,
+            "errors": errors,
+            "chips_example": example,
+            "sessions": sessions,
+            "printed_numbers": _keeps_slip_books(site),
+        },
         status=status,
     )
 

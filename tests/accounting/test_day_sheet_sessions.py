@@ -101,6 +101,10 @@ def at_site(employee, site) -> Client:
     return client
 
 
+def template_text(employee, site) -> str:
+    return at_site(employee, site).get("/accounting/day-sheets/template.csv").content.decode()
+
+
 def template(employee, site) -> list[dict]:
     client = at_site(employee, site)
     return list(csv.DictReader(io.StringIO(client.get("/accounting/day-sheets/template.csv").content.decode())))
@@ -111,6 +115,21 @@ def test_the_template_has_a_session_row_only_where_the_pack_keeps_sessions(clien
     rows = template(people["gm"], ny)
     assert [row["section"] for row in rows if row["section"] == "session"] == ["session"]
     assert {"licence", "receipts", "prizes"} <= set(rows[0])
+    # Its session reconciles with the sheet's own figures (a walk read receipts $1,096 beside a drop
+    # counted of $1,500, prizes $992 beside a payout of $95): receipts the drop, prizes the payout.
+    [session] = [row for row in rows if row["section"] == "session"]
+    parsed = day_sheet_csv.to_sheet(template_text(people["gm"], ny), ny).sheet
+    drop = sum(line["denomination_cents"] * line["quantity"] for line in parsed["count"]["entries"][0]["currency"])
+
+    def chips(lines):
+        return sum(line["denomination"] * line["quantity"] for line in lines)
+
+    payout = (
+        chips(parsed["slips"][0]["chips"]) + chips(parsed["openers"][0]["chips"]) - chips(parsed["closers"][0]["chips"])
+    )
+    assert (parsed["sessions"][0]["receipts_cents"], parsed["sessions"][0]["prizes_cents"]) == (drop, payout)
+    # Kingston keeps no slip books: its slips are numbered electronically, no number typed.
+    assert [row["number"] for row in rows if row["section"] == "slip"] == [""]
     nd_manager = make_person(org, Role.GAMING_MANAGER, site)
     nd_rows = template(nd_manager, site)
     assert "session" not in [row["section"] for row in nd_rows] and "licence" not in nd_rows[0]
