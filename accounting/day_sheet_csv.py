@@ -57,6 +57,9 @@ COLUMNS = [
 # (North Dakota, Washington) leaves them out.
 SESSION_COLUMNS = ("licence", "receipts", "prizes")
 
+# A drop row's dealer and table, read only to find the dealer shift the box served (`_drops_to_shifts`).
+DROP_TABLE, DROP_DEALER = "_table", "_dealer"
+
 # section -> (list in the sheet or None for a single object, {column: sheet field}); `at` and
 # `by` are the time and the signer of the section's own step.
 SECTIONS = {
@@ -109,6 +112,10 @@ SECTIONS = {
     "drop": (
         "drops",
         {
+            # At a site exchanging boxes at each dealer change, the dealer (and table) whose shift the
+            # box served: read into the sheet's `dealer_shift`, the index of that dealer_shift row.
+            "table": DROP_TABLE,
+            "dealer": DROP_DEALER,
             "box": "box",
             "label": "label",
             "at": "removed_at",
@@ -151,6 +158,7 @@ SINGLE = {"open", "count_open", "close"}
 # The sheet's list (or object) -> {its field: the CSV column it is read from}: an error at
 # "openers[0].variance_reason" is shown at the row's column "note".
 COLUMN_OF_FIELD = {name: {field: column for column, field in fields.items()} for name, fields in SECTIONS.values()}
+COLUMN_OF_FIELD["drops"]["dealer_shift"] = "dealer"  # the shift is named by its dealer (`_drops_to_shifts`)
 TIME_FIELDS = {"at", "verified_at", "received_at", "ended_at"}
 MONEY_FIELDS = {"receipts", "prizes"}
 NUMBER_FIELDS = {"table", "number", "box"}
@@ -225,6 +233,7 @@ def template_csv(
     with_count: bool = True,
     session_licence: str | None = None,
     printed_numbers: bool = True,
+    box_per_shift: bool = False,
 ) -> str:
     """The template (`TEMPLATE_ROWS`), its chips in the site's denominations (`chips_example`) and
     its gaming date the site's today, where given; without the count's rows for who may not enter
@@ -232,7 +241,8 @@ def template_csv(
     and columns only where the site's pack keeps sessions (`session_licence` given: the licence
     in force, "" where none is on file), its figures reconciling with the sheet's drop and payout;
     a slip's printed number only where the site keeps registered books (`printed_numbers`: a site
-    numbered electronically refuses a number typed)."""
+    numbered electronically refuses a number typed); a drop's dealer and table where the site
+    exchanges boxes at each dealer change (`box_per_shift`)."""
     chips = chips_example(values_cents)
     sessions = session_licence is not None
     drop = sum(cents * quantity for row in TEMPLATE_ROWS if row["section"] == "count" and row["by"] == "CT"
@@ -254,6 +264,8 @@ def template_csv(
             row = {**row, "licence": session_licence, **session_figures}
         if section == "slip" and not printed_numbers:  # the electronic series numbers it: no number typed
             row = {**row, "number": ""}
+        if section == "drop" and box_per_shift:  # one drop per dealer shift: the dealer whose shift it served
+            row = {**row, "table": "1", "dealer": "DL"}
         if section in chips and "chips" in row:
             row = {**row, "chips": chips[section]}
         elif section == "slip":
@@ -280,6 +292,9 @@ def to_csv(sheet: dict) -> str:
         items = [found] if section in SINGLE else found
         for item in items:
             row = {"section": section}
+            if section == "drop" and item.get("dealer_shift") is not None:
+                shift = sheet["dealer_shifts"][item["dealer_shift"]]
+                item = {**item, DROP_TABLE: shift["table"], DROP_DEALER: shift["dealer"]}
             for column, name in columns.items():
                 if item.get(name) not in (None, "", []):
                     row[column] = _written(column, item[name])
@@ -387,7 +402,42 @@ def to_sheet(text: str, site) -> CsvSheet:
         _add_row(result, section, row, number)
     if "gaming_date" not in result.sheet:
         result.error("gaming_date", "Give the gaming date on a row whose section is 'day'.")
+    _drops_to_shifts(result)
     return result
+
+
+def _drops_to_shifts(result: CsvSheet) -> None:
+    """Each drop row naming a dealer (a site exchanging boxes at each dealer change: one drop per
+    dealer shift) gets the dealer shift it served: the last dealer_shift row of that dealer (at the
+    row's table, where it names one) that started before the box's removal."""
+    shifts = result.sheet.get("dealer_shifts") or []
+    for index, drop in enumerate(result.sheet.get("drops") or []):
+        table, dealer = drop.pop(DROP_TABLE, None), drop.pop(DROP_DEALER, None)
+        if dealer is None:
+            continue
+        removed = _when(drop.get("removed_at"))
+        served = [
+            n for n, shift in enumerate(shifts)
+            if str(shift.get("dealer", "")).lower() == dealer.lower()
+            and (table is None or str(shift.get("table")) == str(table))
+            and (removed is None or (_when(shift.get("started_at")) or removed) <= removed)
+        ]  # fmt: skip
+        if served:
+            drop["dealer_shift"] = served[-1]
+        else:
+            at_table = f" at table {table}" if table is not None else ""
+            result.error(
+                f"drops[{index}].dealer_shift",
+                f"{limits.CITED_HOUSE_CONTROL}: no dealer_shift row of {dealer}{at_table} starts before this box's "
+                "removal; name the dealer whose shift the box served.",
+            )
+
+
+def _when(value) -> datetime | None:
+    try:
+        return datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
 
 
 def _add_row(result: CsvSheet, section: str, row: dict, number: int) -> None:

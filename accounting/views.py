@@ -14,6 +14,8 @@ from cardroom.models import ChipDenomination
 from core import limits
 from core.forms import NamesTheRule
 from core.plurals import plural
+from counts.models import BoxExchange
+from counts.queries import box_exchange
 from fees import rules as fees_rules
 from floor.calculations import site_today
 from floor.models import SlipBook
@@ -57,6 +59,7 @@ def day_sheet_template(request):
         with_count=with_count,
         session_licence=_session_licence(site, today),
         printed_numbers=site is None or _keeps_slip_books(site),
+        box_per_shift=site is not None and box_exchange(site) == BoxExchange.DEALER_SHIFT,
     )
     response = HttpResponse(template, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="day-sheet-template.csv"'
@@ -105,6 +108,7 @@ def day_sheet(request):
             "chips_example": example,
             "sessions": sessions,
             "printed_numbers": _keeps_slip_books(site),
+            "box_per_shift": box_exchange(site) == BoxExchange.DEALER_SHIFT,
         },
         status=status,
     )

@@ -189,6 +189,40 @@ def test_every_error_of_a_csv_is_shown_at_its_row_and_nothing_changes(site, day,
     assert row_counts() == before and not GamingDay.objects.exists()
 
 
+def test_a_site_exchanging_boxes_at_each_dealer_change_names_the_dealer_on_its_drop_row(site, day, world):
+    """Bismarck and Medora exchange boxes at each dealer change: their filled template was refused
+    at "row 7, drops[0].dealer_shift: name the dealer shift", the CSV having no column for it. The
+    drop row names the dealer (and table) whose shift the box served; the template shows it."""
+    from counts.models import BoxExchange, Drop
+    from counts.services import update_count_settings
+    from floor.models import DealerShift
+
+    tables, people = world
+    update_count_settings(acting_user=people["gm"].user, site=site, box_exchange=BoxExchange.DEALER_SHIFT)
+    i = {key: person.initials for key, person in people.items()}
+    template = logged_in(people["gm"]).get(PAGE + "template.csv").content.decode()
+    [drop_row] = [row for row in csv.DictReader(io.StringIO(template)) if row["section"] == "drop"]
+    assert (drop_row["table"], drop_row["dealer"]) == ("1", "DL")
+    head = "section,gaming_date,table,dealer,box,at,by,chips,escorted_by,storage_place,key_holder\r\n"
+    rows = [
+        f"day,{day.isoformat()}",
+        f"open,,,,,17:55,{i['sm']}",
+        f"opener,,1,,,18:00,{i['sm']},{chips_cell(TRAY)}",
+        f"dealer_shift,,1,{i['d1']},,18:05,{i['sm']}",
+        f"dealer_shift,,1,{i['d3']},,22:00,{i['sm']},{chips_cell(CHANGE)}",
+        f"drop,,1,{i['d1']},1,22:00,{i['sm']},,{i['pb']},office safe,{i['c1']}",
+    ]
+    wrong = upload(logged_in(people["gm"]), head + "\r\n".join([*rows[:-1], rows[-1].replace(i["d1"], i["d2"], 1)]))
+    assert wrong.status_code == 400
+    assert f"row 7, column dealer</code>: House control: no dealer_shift row of {i['d2']} at table 1" in html.unescape(
+        wrong.content.decode()
+    )
+    response = upload(logged_in(people["gm"]), head + "\r\n".join(rows) + "\r\n")
+    assert response.status_code == 302, html.unescape(response.content.decode())[-3000:]
+    first = DealerShift.objects.get(dealer=people["d1"])
+    assert Drop.objects.get().dealer_shift_id == first.pk
+
+
 def test_a_refusal_by_a_service_is_shown_at_its_row(site, day, world):
     tables, people = world
     text = full_csv(day, people).replace(f"20:01,{people['pb'].initials}", f"20:01,{people['d2'].initials}")
@@ -267,3 +301,16 @@ def test_an_error_is_named_by_the_csvs_own_column():
     )
     assert sheet.where("slips[1]") == "row 7, slips[1]"  # the row as a whole: no column to name
     assert sheet.where("sheet") == "sheet"
+
+
+def test_a_drop_naming_its_dealer_shift_reads_back_from_its_csv(site):
+    sheet = {
+        "gaming_date": "2026-11-13",
+        "dealer_shifts": [
+            {"table": 1, "dealer": "DL", "started_at": "2026-11-13T18:05:00-06:00", "started_by": "SM"},
+            {"table": 1, "dealer": "DX", "started_at": "2026-11-13T22:00:00-06:00", "started_by": "SM"},
+        ],
+        "drops": [{"box": 1, "removed_at": "2026-11-13T23:00:00-06:00", "removed_by": "SM", "dealer_shift": 1}],
+    }
+    read = day_sheet_csv.to_sheet(day_sheet_csv.to_csv(sheet), site)
+    assert not read.errors and read.sheet["drops"] == sheet["drops"]
