@@ -171,10 +171,31 @@ class Row:
     detail: str = ""  # the event's before and after as stored (JSON), under its readable fields
 
 
-def _value(values: dict | None, field: str, site: Site | None) -> str:
+def _value(values: dict | None, field: str, site: Site | None, people: dict | None = None) -> str:
     if not isinstance(values, dict) or field not in values or values[field] is None:
         return ""  # absent, or empty: not the JSON word "null"
+    if people and field in _employee_fields() and values[field] in people:
+        return people[values[field]]  # "First Last (FL)", not the employee's id
     return readable(values[field], site, field)
+
+
+@cache
+def _employee_fields() -> frozenset[str]:
+    """The stored keys that hold an employee's id (a foreign key to Employee, as a row's snapshot
+    writes it: `recorded_by_id`, `approved_by_id`, `prepared_by_id`...), over every model."""
+    return frozenset(
+        field.attname
+        for model in apps.get_models()
+        for field in model._meta.concrete_fields
+        if field.many_to_one and field.related_model is Employee
+    )
+
+
+def people_named(employees) -> dict[int, str]:
+    """{employee id: "First Last (FL)"} of the reader's organization's employees (`people`, the
+    page's list of whom to filter by, read once a page): a stored value naming an employee by id
+    (`_employee_fields`) is shown as the person; the full detail below keeps the id."""
+    return {employee.pk: f"{employee} ({employee.initials})" for employee in employees}
 
 
 MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")  # an ISO 8601 moment as the events store it
@@ -191,7 +212,7 @@ def field_words(key: str, site: Site | None = None) -> str:
     site's pack ('gross_proceeds_cents' as 'Drop' at a Washington site, 'Gross proceeds' in North
     Dakota: `RevenueWords.stored_names`; 'twenty_one' as 'Blackjack'), as the books name them."""
     named = _pack_names(site).get(key)
-    words = named or key.removesuffix("_cents").replace("_", " ").strip() or key
+    words = named or key.removesuffix("_cents").removesuffix("_id").replace("_", " ").strip() or key
     return words[:1].upper() + words[1:]
 
 
@@ -274,14 +295,16 @@ def record_name(object_type: str) -> str:
     return _record_names().get(object_type, object_type)
 
 
-def changes(before, after, site: Site | None = None) -> list[Change]:
+def changes(before, after, site: Site | None = None, people: dict | None = None) -> list[Change]:
     """The fields of `before` and `after`, each with its value in both in words (`readable`;
-    blank where absent); a value that is no object (a list, a number) is shown as one field,
-    "value"."""
+    blank where absent; an employee named by id as the person, from `people`); a value that is
+    no object (a list, a number) is shown as one field, "value"."""
     before = before if isinstance(before, dict) or before is None else {"value": before}
     after = after if isinstance(after, dict) or after is None else {"value": after}
     fields = _shown_fields({**(before or {}), **(after or {})}, site)
-    return [Change(f, _value(before, f, site), _value(after, f, site), field_words(f, site)) for f in fields]
+    return [
+        Change(f, _value(before, f, site, people), _value(after, f, site, people), field_words(f, site)) for f in fields
+    ]
 
 
 def action_words(action: str) -> str:
@@ -297,7 +320,7 @@ def shared_zone(sites: list[Site]) -> Site | None:
     return sites[0] if len(zones) == 1 else None
 
 
-def row(event: AuditEvent, zone_of: Site | None = None) -> Row:
+def row(event: AuditEvent, zone_of: Site | None = None, people: dict | None = None) -> Row:
     actor = event.actor
     employee = getattr(actor, "employee", None) if actor is not None else None
     name = (actor.get_full_name() or actor.get_username()) if actor is not None else event.actor_label
@@ -308,7 +331,7 @@ def row(event: AuditEvent, zone_of: Site | None = None) -> Row:
         who=name,
         initials=employee.initials if employee else "",
         action_words=action_words(event.action),
-        changes=changes(event.before, event.after, event.site),
+        changes=changes(event.before, event.after, event.site, people),
         what=record_name(event.object_type),
         detail=json.dumps(stored, indent=2, sort_keys=True, ensure_ascii=False),
     )

@@ -981,6 +981,7 @@ def audit_log(request):
     filters, errors = audit.parse_filters(request.GET, sites, employees)
     page = audit.page_of(audit.events(access, sites, filters), request.GET)
     shared_zone = audit.shared_zone(sites)  # once a page, not once a row
+    people = audit.people_named(employees)  # an employee's id in a stored value shown as the person
     kept = request.GET.copy()
     for place in ("older", "newer", "page"):
         kept.pop(place, None)
@@ -992,7 +993,7 @@ def audit_log(request):
         "page": page,
         # An event of no site (a signed row's own, written by the database) in the sites' local
         # time where they share one zone, as the rows beside it, else in UTC.
-        "rows": [audit.row(event, zone_of=shared_zone) for event in page.events],
+        "rows": [audit.row(event, zone_of=shared_zone, people=people) for event in page.events],
         "shared_zone": shared_zone,
         "query": kept.urlencode(),
     }

@@ -63,6 +63,11 @@ def test_an_opened_gaming_day_is_listed_with_who_when_and_its_place_in_the_chain
     assert f'<td class="text-end">{event.seq}</td>' in row
     # The changed fields in words, behind a summary, the stored key kept as the cell's title
     assert "<summary>" in row and '<td title="gaming_date">Gaming date</td>' in row
+    # An employee the record names by id reads as the person (a walk read "Approved by id 20"); the
+    # full detail keeps the id.
+    person = f"{shift.user.get_full_name()} ({shift.initials})"
+    assert f'<td title="opened_by_id">Opened by</td><td></td><td>{person}</td>' in row.replace("\n", "")
+    assert f'&quot;opened_by_id&quot;: {shift.pk}' in row
 
 
 @pytest.mark.parametrize("role", list(Role))
