@@ -555,6 +555,7 @@ def _day_rows(day: DailySummary, books: BooksCheck, late: int, where: str, varia
         for t in day.tables
     ]  # fmt: skip
     rows += [_adjustment_row(day, line, where) for line in day.adjustments_recorded]
+    rows += [_corrected_later_row(day, line, where) for line in day.adjustments_to_this_day]
     for game, custody in (("21", day.twenty_one), ("PW", day.paddlewheel)):
         if game in dealt:
             cells = [game_key(where, game), game_column(where, game), *_custody_cells(custody)]
@@ -582,6 +583,20 @@ def _adjustment_row(day: DailySummary, line, where: str) -> list:
             line.amount_cents, None]  # fmt: skip
 
 
+def _corrected_later_row(day: DailySummary, line, where: str) -> list:
+    """An adjusting entry entered on a later day correcting this one, as the PDF's "Corrected later"
+    lists it: its amount, no figure of this day (it counts on the day entered)."""
+    row = _adjustment_row(day, line, where)
+    table = f" table {line.table_number}" if line.table_number else ""
+    width = len(_custody_cells(adjustment_custody((line,)), hold=False))
+    row[1], row[3 : 3 + width] = CORRECTED_LATER_KIND, [None] * width
+    row[-3] = f"corrected on {line.recorded_on}: {line.figure}{table} ({line.reason}; {line.recorded_by_initials})"
+    return row
+
+
+CORRECTED_LATER_KIND = "corrected_later"  # its Table cell in the file
+
+
 def table(data: DailyReport) -> tuple[list[Column], list[list]]:
     rows, holds = [], _holds(data)
     for day, books, pack_day in zip(data.days, data.books, _of_each_day(data), strict=True):
@@ -590,7 +605,9 @@ def table(data: DailyReport) -> tuple[list[Column], list[list]]:
         day_rows = _day_rows(day, books, late, data.where, variances)
         # a fees or session day: its adjusting entries and its total (cash, books) alone, then its own
         # fees or sessions (the PDF's section of the day)
-        rows += day_rows if holds else [row for row in day_rows if row[1] in ("adjustment", "total")]
+        rows += (
+            day_rows if holds else [row for row in day_rows if row[1] in ("adjustment", CORRECTED_LATER_KIND, "total")]
+        )
         rows += _pack_rows(pack_day, day.gaming_date)
         rows += _check_rows(day, data)
     gone = (set() if holds else _not_drop_columns(data.where)) | (set() if pack_counts(data.pack) else {"count"})

@@ -147,6 +147,14 @@ def test_the_quarterly_report_counts_a_session_correction_entered_in_its_quarter
     # Its PDF lists it with no table's win effect (a dash): no table's win moves.
     text = _text(download(api, run))
     assert "2026-08-14 2026-08-20 session receipts $50.00 \u2014" in text, text
+    # The corrected day's file lists it as its PDF does, under "Corrected later", its figures
+    # left as they closed (a walk found it in the PDF only).
+    run = run_report(api, kind="daily", site=ny_site.pk, start=str(DAY), end=str(DAY))
+    header, *rows = _csv(download(api, run, "csv"))
+    rows = [dict(zip(header, row, strict=True)) for row in rows if row[0] == str(DAY)]
+    later = [(row["Figure"].split(" (")[0], row["Amount"]) for row in rows if row["Table"] == "corrected_later"]
+    assert later == [("corrected on 2026-08-20: session receipts", "50.00")]
+    assert "Corrected later (counted on the day entered)" in _text(download(api, run))
 
 
 def test_a_session_correction_names_no_table(closed_session_day, ny_site, ny_manager, client_for):
