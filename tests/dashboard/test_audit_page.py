@@ -67,7 +67,7 @@ def test_an_opened_gaming_day_is_listed_with_who_when_and_its_place_in_the_chain
     # full detail keeps the id.
     person = f"{shift.user.get_full_name()} ({shift.initials})"
     assert f'<td title="opened_by_id">Opened by</td><td></td><td>{person}</td>' in row.replace("\n", "")
-    assert f'&quot;opened_by_id&quot;: {shift.pk}' in row
+    assert f"&quot;opened_by_id&quot;: {shift.pk}" in row
 
 
 @pytest.mark.parametrize("role", list(Role))
