@@ -122,6 +122,11 @@ class BooksCheckOut(serializers.Serializer):
     snapshot_by_initials = serializers.CharField(allow_null=True)
     figures_sha256 = serializers.CharField(allow_null=True)
     differences = serializers.ListField(child=serializers.CharField())
+    books_close = serializers.IntegerField(
+        allow_null=True,
+        help_text="The id of the day's closed books, which an adjusting entry to it names (POST /api/v1/adjustments/); "
+        "null while not closed.",
+    )
 
 
 class AmendmentOut(AdjustmentOut):
@@ -530,6 +535,8 @@ def books_check_json(check: books.BooksCheck) -> dict:
         "snapshot_by_initials": s.by_initials if s else None,
         "figures_sha256": s.sha256 if s else None,
         "differences": list(check.differences),
+        # The day's closed books, the `books_close` an adjusting entry to it names (POST /api/v1/adjustments/).
+        "books_close": s.record_id if s else None,
     }
 
 

@@ -193,6 +193,7 @@ class Snapshot:
     by_initials: str
     sha256: str
     time_zone: str
+    record_id: int | None = None  # a day's closed books (BooksClose): the id its adjusting entries name
 
     def when(self, clock: Callable[[datetime], str] | None = None) -> str:
         """The moment in the site's time zone, as `clock` writes a local moment: a document
@@ -241,6 +242,7 @@ class Closed:
     figures: dict
     figures_sha256: str
     time_zone: str  # the site's
+    pk: int | None = None  # the BooksClose's id: what an adjusting entry names (`books_close`)
 
 
 def _closes_query(*, site_ids, start, end):
@@ -248,7 +250,14 @@ def _closes_query(*, site_ids, start, end):
         BooksClose.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
         .order_by()
         .values_list(
-            "site_id", "gaming_date", "closed_at", "closed_by__initials", "figures", "figures_sha256", "site__time_zone"
+            "site_id",
+            "gaming_date",
+            "closed_at",
+            "closed_by__initials",
+            "figures",
+            "figures_sha256",
+            "site__time_zone",
+            "id",
         )
     )
 
@@ -264,7 +273,7 @@ def day_check(summary: DailySummary, close: Closed | None) -> BooksCheck:
     if close is None:
         return BooksCheck(None)
     snapshot = Snapshot(
-        "books closed", close.closed_at, close.closed_by_initials, close.figures_sha256, close.time_zone
+        "books closed", close.closed_at, close.closed_by_initials, close.figures_sha256, close.time_zone, close.pk
     )
     found = differences(
         comparable_daily(close.figures),

@@ -106,6 +106,14 @@ def test_a_receipts_correction_counts_on_the_day_entered_and_in_its_quarter_not_
     assert AuditEvent.objects.filter(action="books.adjusted").count() == 1
 
 
+def test_the_daily_summary_gives_the_id_its_adjusting_entries_name(closed_session_day, ny_site, ny_manager, client_for):
+    """A walk entering a correction through the API found no way to the `books_close` it takes."""
+    api = client_for(ny_manager)
+    books_of_the_day = api.get(f"/api/v1/sites/{ny_site.pk}/daily-summary/?date={DAY}").json()["books"]
+    assert books_of_the_day["books_close"] == closed_session_day.pk
+    assert api.get(f"/api/v1/sites/{ny_site.pk}/daily-summary/?date={LATER}").json()["books"]["books_close"] is None
+
+
 def test_a_prizes_correction_lowers_the_net_of_the_day_entered(closed_session_day, ny_site, ny_manager, client_for):
     api = client_for(ny_manager)
     _adjust(api, closed_session_day, "prizes", 2_500, LATER)
