@@ -352,6 +352,21 @@ def test_at_a_fees_only_site_an_adjusting_entry_corrects_the_fees_or_the_cash(cl
     assert re.findall(r'<option value="(\w+)"', form) == ["fees", "cash"] and 'name="table_number"' not in form
 
 
+def _refused_field(api, closed_books, field: str, table=None) -> list[str]:
+    """The API's refusal of an adjusting entry of `field` (a 400), its messages on `field`."""
+    payload = {
+        "books_close": closed_books.pk,
+        **({"table": table.pk} if table is not None else {}),
+        "field": field,
+        "amount_cents": 5_000,
+        "reason": "Recounted.",
+        "recorded_on": str(NEXT),
+    }
+    response = api.post("/api/v1/adjustments/", payload, format="json")
+    assert response.status_code == 400, response.content
+    return response.json()["field"]
+
+
 def test_at_a_session_site_an_adjusting_entry_corrects_the_receipts_prizes_or_cash(
     closed_books, manager, t1, site, client_for
 ):
@@ -366,17 +381,7 @@ def test_at_a_session_site_an_adjusting_entry_corrects_the_receipts_prizes_or_ca
     site.save()
     api = client_for(manager)
     for field in ("drop", "fills", "credits", "opener", "closer", "fees"):
-        payload = {
-            "books_close": closed_books.pk,
-            "table": t1.pk,
-            "field": field,
-            "amount_cents": 5_000,
-            "reason": "Box 1 recounted.",
-            "recorded_on": str(NEXT),
-        }
-        response = api.post("/api/v1/adjustments/", payload, format="json")
-        assert response.status_code == 400, response.content
-        assert response.json()["field"] == [
+        assert _refused_field(api, closed_books, field, table=t1) == [
             "9 NYCRR 4620.5 sets the game; recording it a session at a time is House control: the day's figures at "
             f"{site} are its games-of-chance sessions, not a drop; no table's drop, fill, credit or tray count and "
             "no table fee enters them, so an adjusting entry corrects the sessions' receipts or prizes, or the cash."
@@ -399,16 +404,7 @@ def test_at_a_drop_site_an_adjusting_entry_of_the_receipts_or_fees_is_refused_by
     figure of it, so the API refuses such a correction with a 400 naming the field and the rule."""
     api = client_for(manager)
     for field in ("receipts", "prizes", "fees"):
-        payload = {
-            "books_close": closed_books.pk,
-            "field": field,
-            "amount_cents": 5_000,
-            "reason": "Receipts miscounted.",
-            "recorded_on": str(NEXT),
-        }
-        response = api.post("/api/v1/adjustments/", payload, format="json")
-        assert response.status_code == 400, response.content
-        assert response.json()["field"] == [
+        assert _refused_field(api, closed_books, field) == [
             f"ND 99-01.3-08-16(1)(g): the day's figures at {site} are its tables' drop, fills, credits and tray "
             "counts; no games-of-chance session's receipts or prizes and no table fee enters them, so an adjusting "
             "entry corrects one of drop, fills, credits, opener, closer or cash."

@@ -177,16 +177,23 @@ def test_the_twelve_weeks_of_dealer_records_end_on_the_calendar(client, scenario
 # --- The quarter's return (the pack's due date, a house setting in ND) ----------------------------
 
 
+def played_and_closed(site, people, table, manager, time_machine, day: date, now: datetime) -> Scenario:
+    """`day` played at `site` and its bank counted, its books closed at `now`."""
+    time_machine.move_to(now)
+    scenario = Scenario(site, people)
+    play(scenario, table, day, drop=100_000, fills=20_000, closer=185_000, number=1)
+    scenario.bank(day, "start", 500_000, 300_000)
+    scenario.bank(day, "end", 600_000, 280_000)
+    accounting_services.close_books(acting_user=manager.user, site=site, gaming_date=day)
+    return scenario
+
+
 @pytest.fixture
 def q3_closed(site, people, table, manager, time_machine):
     """A day of 2026Q3 at `site`, its books closed, on 20 October (the return due 31 October)."""
-    time_machine.move_to(datetime(2026, 10, 20, 18, tzinfo=UTC))
-    scenario = Scenario(site, people)
-    play(scenario, table, date(2026, 8, 14), drop=100_000, fills=20_000, closer=185_000, number=1)
-    scenario.bank(date(2026, 8, 14), "start", 500_000, 300_000)
-    scenario.bank(date(2026, 8, 14), "end", 600_000, 280_000)
-    accounting_services.close_books(acting_user=manager.user, site=site, gaming_date=date(2026, 8, 14))
-    return scenario
+    return played_and_closed(
+        site, people, table, manager, time_machine, date(2026, 8, 14), datetime(2026, 10, 20, 18, tzinfo=UTC)
+    )
 
 
 def test_an_unfiled_return_falls_due_on_the_packs_day_saying_the_date_is_a_house_setting(
@@ -232,13 +239,9 @@ def test_a_filed_return_shows_filed_and_an_unfiled_one_is_overdue_later(client, 
 def friday_closed(site, people, table, manager, time_machine):
     """Friday 16 October 2026 played at `site`, its books closed on Monday 19 October: its deposit
     is due by the third banking day, Wednesday 21 October."""
-    time_machine.move_to(datetime(2026, 10, 19, 18, tzinfo=UTC))
-    scenario = Scenario(site, people)
-    play(scenario, table, date(2026, 10, 16), drop=100_000, fills=20_000, closer=185_000, number=1)
-    scenario.bank(date(2026, 10, 16), "start", 500_000, 300_000)
-    scenario.bank(date(2026, 10, 16), "end", 600_000, 280_000)
-    accounting_services.close_books(acting_user=manager.user, site=site, gaming_date=date(2026, 10, 16))
-    return scenario
+    return played_and_closed(
+        site, people, table, manager, time_machine, date(2026, 10, 16), datetime(2026, 10, 19, 18, tzinfo=UTC)
+    )
 
 
 def test_a_days_deposit_falls_due_on_its_third_banking_day_and_leaves_once_recorded(
