@@ -121,6 +121,9 @@ low_hold_threshold  # variable (accounting/api_figures.py)
 threshold_citation  # variable (accounting/api_figures.py)
 fees_collected_cents  # variable (accounting/api_figures.py)
 fees_counted_cents  # variable (accounting/api_figures.py)
+fees_adjusted_cents  # variable (accounting/api_figures.py): the schema's field, the block's key (accounting.rules.PACK_ADJUSTED)
+receipts_adjusted_cents  # variable (accounting/api_figures.py): likewise
+prizes_adjusted_cents  # variable (accounting/api_figures.py): likewise
 days_not_counted  # variable (accounting/api_figures.py)
 net_cents  # variable (accounting/api_figures.py)
 hold_applies  # variable (accounting/api_figures.py)
