@@ -26,7 +26,7 @@ from packs import pack_for, revenue_words
 from . import books, day_figures, dealer_hold, figures, frozen, games, queries, rules, services, summaries
 from .figures import Custody, ratio_string
 from .models import Adjustment, BooksClose, FilingAmendment, OtherGamesAgp
-from .pack_figures import pack_figures
+from .pack_figures import pack_block
 from .published import tax_label
 
 FIGURE_ROLES = tuple(rules.DAILY_FIGURES.roles)
@@ -584,7 +584,7 @@ class DailySummaryView(APIView):
         summary = summaries.daily_summary(site, _parse_date(request.query_params.get("date"), "date"), snapshots=True)
         check = books.day_checks([summary]).get((summary.site_id, summary.gaming_date))
         lines = _game_lines(site, games.day_game_lines(summary, where=site))  # a day's: no threshold
-        pack = pack_figures(site, summary.gaming_date, summary.gaming_date)
+        pack = pack_block(site, summary.pack)  # the summary's own figures, not read again
         extra = {"pack": pack} if not pack["hold_applies"] else {}  # a drop pack's figures are the summary
         figures = daily_json(summary, site, reconciled=pack["hold_applies"])
         names = {"figure_names": figure_names(site)}
@@ -611,7 +611,7 @@ class QuarterSummaryView(APIView):
         q = summaries.quarter_summary(site, quarter, snapshots=True)
         state = books.quarter_books(q, queries.quarter_filing(site.pk, quarter), site.time_zone)
         checks = dict(state.days)
-        pack = pack_figures(site, quarter.start, quarter.end)
+        pack = pack_block(site, q.pack)
         reconciled = pack["hold_applies"]
         figures = {
             "site": q.site_id,

@@ -36,6 +36,13 @@ def pack_figures(site, start: date, end: date) -> dict:
     return with_adjustments(block, [(f, cents) for _, f, cents in _pack_adjustments(site, start, end)])
 
 
+def pack_block(site, figures: dict) -> dict:
+    """The pack's figures as `pack_figures` gives them, from a summary's own (`DailySummary.pack` or
+    `QuarterSummary.pack`: its fees or sessions, the adjusting entries recorded in it counted in),
+    with no query: where the caller holds the summary, its figures are not read a second time."""
+    return {**_block(pack_for(site)), **figures}
+
+
 def pack_days(site, start: date, end: date) -> dict[date, dict]:
     """{gaming date: the pack's figures of that day}, each as `pack_figures(site, day, day)` gives it
     (the daily page's), for the dates of [start, end] with fees, sessions or an adjusting entry to

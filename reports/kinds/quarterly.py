@@ -41,7 +41,7 @@ from accounting.published import (
     no_bank_count_statement,
     nothing_played_statement,
     organization_quarter,
-    pack_figures,
+    pack_block,
     quarter_books,
     return_cash_profit,
     seasonal_in,
@@ -121,7 +121,7 @@ def build(context: ReportContext) -> QuarterlyReport:
     # The gaming tax only where the site's pack states it (an obligation of that law, not a control).
     tax = tax_return(context.organization, quarter, every_site, found) if GAMING_TAX.applies(context.site) else None
     games = summary_game_lines(summary, quarter.end, where=context.site)  # the games the pack deals
-    pack = pack_figures(context.site, quarter.start, quarter.end)
+    pack = pack_block(context.site, summary.pack)  # the summary's own figures, not read again
     return QuarterlyReport(context.site.name, summary, tax.figures if tax else None, state, tax, games, pack,
                            context.site.jurisdiction, receipt_statement(state.filing, context.site),
                            filing.figures.get("tax") if filing else None,
