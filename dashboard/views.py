@@ -21,7 +21,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from accounting import published, services
-from accounting.published import bank_allocation, pack_figures, summary_game_lines, tax_label
+from accounting.published import bank_allocation, pack_block, pack_figures, summary_game_lines, tax_label
 from accounting.rules import (
     BOOKS_CLOSERS,
     CASH_FIGURE,
@@ -213,7 +213,9 @@ def daily(request):
         "law": law,
         "deposit_days": DEPOSIT_DAYS.on(site, day),  # the deposit deadline in force on the gaming date
         "deposit_late": summary.cash.deposit_late(today),
-        "pack": pack_figures(site, day, day),
+        # the pack's figures from the summary the page holds (its fees or sessions, the day's
+        # adjusting entries to them counted in), not read a second time
+        "pack": pack_block(site, summary.pack),
         # A session site's day: its sessions' receipts and prizes against the drop counted and the
         # tables' payout (the daily report's section of the day says the same); None elsewhere.
         "sessions_check": _sessions_check(site, day, summary),
@@ -616,7 +618,7 @@ def quarter(request):
         "tax_label": tax_label(tax.figures) if tax else "",
         "tax_pack": pack_for(tax.figures.pack_code) if tax else None,  # the pack whose law levies the tax
         "site": site,
-        "pack": pack_figures(site, chosen.start, chosen.end),
+        "pack": pack_block(site, summary.pack),  # the quarter's own, as the quarterly report's
         "quarter": chosen,
         "previous": chosen.previous(),
         # No link on to a quarter that has not begun at the site (its page would be empty, its report refused).

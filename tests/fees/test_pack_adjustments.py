@@ -122,6 +122,36 @@ def test_a_prizes_correction_lowers_the_net_of_the_day_entered(closed_session_da
     assert (quarter["prizes_cents"], quarter["net_cents"]) == (42_500, 57_500)
 
 
+def test_the_daily_and_quarter_pages_read_the_sessions_once_with_the_corrections_counted(
+    closed_session_day, ny_site, ny_manager, client_for, client
+):
+    """The pages take the pack's figures from the summary they hold (accounting.pack_block): the
+    same figures as `pack_figures`, the sessions and the adjusting entries not read a second time."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from accounting.published import pack_figures
+    from fees.models import GameSession
+
+    _adjust(client_for(ny_manager), closed_session_day, "receipts", 5_000, LATER)
+    client.force_login(ny_manager.user)
+    client.post("/switch-site/", {"site": ny_site.pk})
+    sessions_table, adjustments_table = GameSession._meta.db_table, Adjustment._meta.db_table
+    for address, context_pack in (
+        (f"/dashboard/daily/?date={LATER}", pack_figures(ny_site, LATER, LATER)),
+        (f"/dashboard/quarter/?quarter={Q3}", pack_figures(ny_site, Q3.start, Q3.end)),
+    ):
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(address)
+        assert response.status_code == 200
+        assert response.context["pack"] == context_pack
+        assert context_pack["sessions"]["receipts_adjusted_cents"] == 5_000
+        read = [q["sql"] for q in queries.captured_queries]
+        # the sessions' totals (fees.queries.session_totals): once, by the summary
+        assert sum(f'COUNT("{sessions_table}"."id")' in sql for sql in read) == 1, address
+        assert sum(f'FROM "{adjustments_table}"' in sql for sql in read) <= 1, address
+
+
 def test_the_quarterly_report_counts_a_session_correction_entered_in_its_quarter(
     closed_session_day, ny_site, ny_manager, cast, client_for
 ):
