@@ -309,6 +309,8 @@ def _pit_context(request, site_id: int | None) -> dict:
         "terminal": pit_terminal.terminal_data(site, board, station=True, at=now) if station and here else None,
         # A terminal that is also the site's count tablet links to its count pages (Station.kind).
         "counts_here": station and access_for(request.user).station.presents(Station.Kind.COUNT),
+        # The link to the floor's form opening the day, for who opens it (a pit boss is told who does).
+        "can_open_day": here and not station and _can(request, rules.FLOOR_SUPERVISORS),
         "can_fill": here and (station or _can(request, rules.FILL_PREPARERS)),
         "can_credit": here and (station or _can(request, rules.CREDIT_PREPARERS)),
         # Signed in as themselves at a fees room (WA-BJ): each table links to the fees page's form.

@@ -39,6 +39,21 @@ def test_with_no_gaming_day_open_the_slip_page_offers_no_form_but_the_way_to_ope
     assert 'A shift manager opens it on the <a href="/floor/">floor</a>.' in text
 
 
+def test_with_no_gaming_day_open_the_pit_and_the_floor_tell_a_pit_boss_who_opens_it(client, cast, site, table):
+    """The pit board linked a pit boss to the floor's form opening the day, which the floor does not
+    show them: a link to nothing. Who runs the floor keeps the link and the form."""
+    client.force_login(cast[Role.PIT_BOSS].user)
+    pit, floor = page(client.get("/floor/pit/")), page(client.get("/floor/"))
+    assert "No gaming day open" in pit and 'id="pit-open-day-link"' not in pit
+    assert "a shift manager opens it" in pit
+    assert 'id="open-day-form"' not in floor
+    assert "A shift manager opens the gaming day here" in floor
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    pit, floor = page(client.get("/floor/pit/")), page(client.get("/floor/"))
+    assert 'id="pit-open-day-link"' in pit and "a shift manager opens it" not in pit
+    assert 'id="open-day-form"' in floor and "A shift manager opens the gaming day here" not in floor
+
+
 def test_opening_a_day_twice_shows_the_service_message(client, cast, site, gaming_day):
     client.force_login(cast[Role.SHIFT_MANAGER].user)
     response = client.post("/floor/open-day/", {"gaming_date": today(site)})
