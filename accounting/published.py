@@ -25,7 +25,8 @@ What is here, by question:
   `other_games_history`;
 - where a quarter's tournament play is counted, day by day, under its days' rows (the tables'):
   `tournament_days_statement`; how many gaming days the quarter had, a date with records only
-  (tournament play without a gaming day) named apart: `gaming_days_statement`; a quarter with
+  (tournament play without a gaming day) named apart: `gaming_days_statement`; whether a day takes
+  a bank deposit (not one whose only records are adjusting entries): `takes_deposit`; a quarter with
   nothing played (a seasonal site out of its season): `nothing_played_statement` and its cash
   figures as shown, $0.00 not "not known": `return_cash_profit`;
 - the frozen format's tax label (`TAX_LABEL`) and its digest (`figures_digest`: a filing's figures
@@ -115,6 +116,7 @@ from .summaries import (
     quarter_summaries,
     quarter_summary,
     return_cash_profit,
+    takes_deposit,
 )
 from .table_days import TableDay, table_days
 
@@ -339,5 +341,6 @@ __all__ = [
     "summary_game_lines",
     "table_days",
     "table_days_and_shifts",
+    "takes_deposit",
     "tax_return",
 ]

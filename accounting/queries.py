@@ -10,6 +10,8 @@ from django.db.models.functions import Cast, Greatest
 
 from cardroom.models import Site
 from core.periods import Quarter
+from fees.queries import record_dates
+from tournaments.queries import figures_by_day
 
 from .models import Adjustment, BooksClose, OtherGamesAgp, QuarterFiling
 
@@ -101,6 +103,20 @@ def closed_days(site_ids: Collection[int], start: date, end: date) -> set[tuple[
     opened = GamingDay.objects.filter(site_id=OuterRef("site_id"), gaming_date=OuterRef("gaming_date"))
     found = BooksClose.objects.filter(site_id__in=list(site_ids), gaming_date__range=(start, end))
     return set(found.filter(~Exists(opened)).values_list("site_id", "gaming_date"))
+
+
+def collecting_days(site_ids: Collection[int], start: date, end: date) -> set[tuple[int, date]]:
+    """Those of `closed_days` that took cash: a fees or session pack's records (`fees.queries.record_dates`)
+    or tournament play (its fees and cash prizes are the cash bank's) on them; not a day whose only
+    records are adjusting entries, which collected nothing and has nothing to deposit. The answer the
+    books register (core.closing) for the cage's days that take a deposit: four queries at most, one
+    where no day was closed without a gaming day."""
+    closed = closed_days(site_ids, start, end)
+    if not closed:
+        return set()
+    sites, first, last = {s for s, _ in closed}, min(d for _, d in closed), max(d for _, d in closed)
+    collected = record_dates(sites, first, last) | set(figures_by_day(sites, first, last))
+    return closed & collected
 
 
 def expected_deposit() -> Subquery:

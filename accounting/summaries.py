@@ -561,6 +561,14 @@ def played_for_cash(day: DailySummary) -> bool:
     return bool(day.tables) or not day.tournaments.is_empty or fees_or_sessions(day)
 
 
+def takes_deposit(day: DailySummary) -> bool:
+    """Does the day take a bank deposit: a gaming day opened, or cash taken without one (`played_for_cash`:
+    a fees, session or tournament day)? A day whose only records are adjusting entries collected nothing:
+    no deposit is due for it (the cage's days, `core.closing.collecting_days`, say the same), unless one
+    was recorded anyway."""
+    return day.gaming_day_opened or played_for_cash(day) or day.cash.deposit_recorded_cents is not None
+
+
 def _known_sum(values) -> int | None:
     values = [v for v in values if v is not None]
     return sum(values) if values else None

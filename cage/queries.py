@@ -5,8 +5,9 @@ Contracts used by accounting:
   "left the site" while a dealer holds declared, unredeemed tips (ND 99-01.3-08-06(3)).
 - `bank_day(site, gaming_date)` and `bank_days(site_ids, start, end)`: the cage figures of the
   daily summary (ND 99-01.3-08-16(1)(a), (g)).
-- `deposits_maybe_late(site_ids, start, end, within_days=...)`: the deposit date of each day of
-  the books (a gaming day, or a closed fees or session day) whose deposit may be late, and
+- `deposits_maybe_late(site_ids, start, end, within_days=...)`: the deposit date of each day that
+  takes a deposit (a gaming day, or a closed fees, session or tournament day; never a day whose only
+  records are adjusting entries, which collected nothing) whose deposit may be late, and
   `deposit_limit(site, day)`: what the compliance scan's deposit rule reads (ND 99-01.3-03-10(1);
   a house control elsewhere).
 - `chips_outstanding(organization, on_date)`: inventory book minus chips counted (SFN 17930);
@@ -87,7 +88,8 @@ def gaming_day_on(site: Site, gaming_date: date):
 @dataclass(frozen=True)
 class DepositDay:
     """A day that takes a bank deposit, as the deposits page lists it: a gaming day (`gaming_day`),
-    or a day of the books closed with no gaming day opened (a fees or session day: `gaming_day` None)."""
+    or a day of the books closed with no gaming day opened that took cash (a fees, session or
+    tournament day: `gaming_day` None; `core.closing.collecting_days`)."""
 
     gaming_date: date
     gaming_day: object | None  # floor.GamingDay
@@ -119,13 +121,14 @@ def deposit_difference_words(deposit) -> str:
 
 def deposit_days(site: Site, *, count: int = 60) -> list[DepositDay]:
     """The site's latest `count` days that take a deposit, the latest first: its gaming days (closed
-    books or not) and its closed days of the books without a gaming day (`core.closing.closed_days`),
-    each with its deposit. A fixed number of queries."""
+    books or not) and its closed days of the books without a gaming day that took cash
+    (`core.closing.collecting_days`: not a day whose only records are adjusting entries), each with
+    its deposit. A fixed number of queries."""
     from floor.models import GamingDay
 
     gaming_days = {d.gaming_date: d for d in GamingDay.objects.filter(site=site).order_by("-gaming_date")[:count]}
     since = min(gaming_days) if len(gaming_days) == count else limits.FIRST_DATE
-    books_days = {day for _, day in closing.closed_days([site.pk], since, limits.LAST_DATE)}
+    books_days = {day for _, day in closing.collecting_days([site.pk], since, limits.LAST_DATE)}
     dates = sorted(set(gaming_days) | books_days, reverse=True)[:count]
     closed = closing.closed_dates(site.pk, set(gaming_days) - books_days) | books_days
     deposits = BankDeposit.objects.filter(site=site, gaming_date__in=dates).select_related(
@@ -273,11 +276,12 @@ def deposits_maybe_late(
     """{(site_id, gaming_date): deposited_on} (None when no deposit is recorded) of the sites'
     days in [start, end] that take a deposit, whose deposit may be late: none recorded, or made
     more than `within_days` calendar days after the gaming date (None: only those with none
-    recorded, `days_not_deposited`). The days are the gaming days and
-    the days of the books closed with no gaming day (a fees or session day, `core.closing.closed_days`).
+    recorded, `days_not_deposited`). The days are the gaming days and the days of the books closed
+    with no gaming day that took cash (a fees, session or tournament day, `core.closing.collecting_days`);
+    a day whose only records are adjusting entries collected nothing and takes none.
     A deposit due by the n-th banking day after the day is never late within n calendar days of it
     (banking days are calendar days less weekends and holidays), so the other days are not read:
-    the gaming days' in one query, as their deposits are judged in it; the others' (few) in two."""
+    the gaming days' in one query, as their deposits are judged in it; the others' (few) in a fixed few."""
     from floor.models import GamingDay
 
     site_ids = list(site_ids)
@@ -287,7 +291,7 @@ def deposits_maybe_late(
     days = (GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).filter(maybe_late)
             .values_list("site_id", "gaming_date", "deposit__deposited_on"))  # fmt: skip
     found = {(site_id, day): on for site_id, day, on in days}
-    books_days = closing.closed_days(site_ids, start, end)  # fees or session days: no gaming day
+    books_days = closing.collecting_days(site_ids, start, end)  # fees, session or tournament days: no gaming day
     if books_days:
         deposits = BankDeposit.objects.filter(
             site_id__in={s for s, _ in books_days}, gaming_date__in={d for _, d in books_days}

@@ -351,8 +351,9 @@ def _deposits_page(request, site, access, form=None, form_for=None, verify_form=
     today = timezone.localdate()
     rows = []
     # The books' state, not the floor's: a day is deposited once its books are closed (the daily
-    # page's "Close the books"), which may be well after its gaming day closed; a fees or session
-    # day with no gaming day is listed once its books are closed.
+    # page's "Close the books"), which may be well after its gaming day closed; a fees, session or
+    # tournament day with no gaming day is listed once its books are closed (a day whose only
+    # records are adjusting entries collected nothing: never listed, `queries.deposit_days`).
     for day in queries.deposit_days(site):
         deposit = day.deposit
         due = deposit.due_on if deposit else deposit_due_on(site, day.gaming_date)

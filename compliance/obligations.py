@@ -192,7 +192,8 @@ def _dealer_record_periods(sites: dict, first: date, last: date, today: date) ->
 
 
 def _deposits(sites: dict, first: date, last: date, today: date) -> list[Obligation]:
-    """Each day of the books whose deposit falls due in [first, last] with none recorded, but for
+    """Each day that takes a deposit (`cage.queries.days_not_deposited`: not a day whose only records
+    are adjusting entries) whose deposit falls due in [first, last] with none recorded, but for
     one whose deposit the nightly rules found late (its alert is on the calendar instead)."""
     if not sites:
         return []

@@ -15,7 +15,7 @@ dates without a gaming day).
 from collections.abc import Callable, Collection
 from datetime import date
 
-from .hooks import BOOKS_CLOSED, BOOKS_DAY, CLOSED_DATES, CLOSED_DAYS, CLOSED_ON, EXPECTED_DEPOSIT
+from .hooks import BOOKS_CLOSED, BOOKS_DAY, CLOSED_DATES, CLOSED_DAYS, CLOSED_ON, COLLECTING_DAYS, EXPECTED_DEPOSIT
 
 # (site_id, gaming_date) -> why the books of that date are closed ("the books of 2026-08-14
 # are closed", "the quarterly summary of 2026Q3 is filed"), or None while they are open.
@@ -83,10 +83,26 @@ def register_closed_days(closed: ClosedDays) -> None:
 
 def closed_days(site_ids: Collection[int], start: date, end: date) -> set[tuple[int, date]]:
     """The (site_id, date) in [start, end] whose own books were closed with no gaming day opened on
-    them (a fees or session day, an adjustment's or a tournament's day): beside the gaming days, the
-    days that take a bank deposit (the cage). A quarter filed closes its dates without making them
-    days of the books: not listed. Few rows where every day of play opens a gaming day."""
+    them (a fees or session day, an adjustment's or a tournament's day): the closed days of the
+    books a deposit may be recorded for (the cage's deposit service). Not all take one: a day whose
+    only records are adjusting entries collected nothing (`collecting_days`). A quarter filed closes
+    its dates without making them days of the books: not listed. Few rows where every day of play
+    opens a gaming day."""
     return CLOSED_DAYS(site_ids, start, end)
+
+
+def register_collecting_days(collecting: ClosedDays) -> None:
+    """The books register `collecting(site_ids, start, end) -> {(site_id, date)}` once, when their app is ready."""
+    COLLECTING_DAYS.register(collecting)
+
+
+def collecting_days(site_ids: Collection[int], start: date, end: date) -> set[tuple[int, date]]:
+    """Those of `closed_days` that took cash: table fees or sessions recorded, or tournament play.
+    Beside the gaming days, the days that take a bank deposit (the cage's deposits page, the
+    late-deposit check, the obligations calendar). A day whose only records are adjusting entries
+    collected nothing: its books close, yet it has nothing to deposit (a cash correction on a day
+    never bank-counted stays out of the quarter's cash profit). A fixed number of queries."""
+    return COLLECTING_DAYS(site_ids, start, end)
 
 
 def register_books_day(is_day: BooksDay) -> None:

@@ -236,10 +236,18 @@ CLOSED_DATES = declare(
 )
 CLOSED_DAYS = declare(
     "closed_days",
-    asked_by="core.closing (the cage's deposits: its page, its service and the late-deposit check)",
+    asked_by="core.closing (the cage's deposit service: a deposit of a closed day of the books)",
     answered_by="accounting (accounting.apps)",
     answer="closed(site_ids, start, end) -> the set of (site_id, date) in [start, end] whose own books were closed "
-    "(a day of the books each, with or without a gaming day), in one query",
+    "with no gaming day opened on them (a day of the books each, an adjustment's day too), in one query",
+)
+COLLECTING_DAYS = declare(
+    "collecting_days",
+    asked_by="core.closing (the cage's days that take a deposit: its deposits page and the late-deposit check)",
+    answered_by="accounting (accounting.apps)",
+    answer="collecting(site_ids, start, end) -> the set of (site_id, date) in [start, end] whose own books were "
+    "closed with no gaming day opened and that took cash (table fees, sessions or tournament play; not a day whose "
+    "only records are adjusting entries), in a fixed number of queries",
 )
 CLOSED_ON = declare(
     "closed_on",

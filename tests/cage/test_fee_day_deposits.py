@@ -222,6 +222,24 @@ def test_a_closed_fee_day_with_no_deposit_is_flagged_and_clears_once_deposited(c
     assert Alert.objects.filter(rule="deposit_late").count() == 1  # no new alert
 
 
+def test_a_closed_fee_day_with_no_gaming_day_still_takes_a_deposit_everywhere(
+    client_for, client, cast, site, closed_fee_day
+):
+    """Its fees are cash collected: unlike a day whose only records are adjusting entries
+    (tests/cage/test_adjustment_only_day_deposits.py), it takes a deposit."""
+    from cage.queries import days_not_deposited
+    from tests.reports.test_kind_daily import download, pdf_text, run_report
+
+    assert days_not_deposited([site.pk], DAY, DAY) == [(site.pk, DAY)]
+    api = client_for(cast[Role.AUDITOR])
+    text = " ".join(
+        pdf_text(download(api, run_report(api, kind="daily", site=site.pk, start=str(DAY), end=str(DAY)))).split()
+    )
+    assert f"Bank deposit due by {DUE} (House control): not recorded" in text
+    shown = page(at_site(client, cast[Role.GAMING_MANAGER], site).get(f"/dashboard/daily/?date={DAY}"))
+    assert 'id="deposit-due"' in shown and 'id="no-deposit"' not in shown
+
+
 # --- The append-only guard after the migration -----------------------------------------------------
 
 

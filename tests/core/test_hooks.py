@@ -9,7 +9,7 @@ from django.core.checks import run_checks
 from django.core.exceptions import ImproperlyConfigured, ValidationError
 
 from accounting.amendments import amend_with_tournament_void
-from accounting.queries import closed_dates, closed_days, closed_on, closed_reason
+from accounting.queries import closed_dates, closed_days, closed_on, closed_reason, collecting_days
 from accounting.summaries import is_books_day
 from cage.queries import chips_exist_at, chips_exist_sql
 from cage.queries import tip_status as cage_tip_status
@@ -48,6 +48,7 @@ EVERY_HOOK = {
     "tournament_void": "accounting",
     "closed_dates": "accounting",
     "closed_days": "accounting",
+    "collecting_days": "accounting",
     "closed_on": "accounting",
     "books_day": "accounting",
     "expected_deposit": "accounting",
@@ -105,6 +106,7 @@ ASKED = {
     "tournament_void": lambda: hooks.TOURNAMENT_VOID(object()),
     "closed_dates": lambda: closing.closed_dates(1, [date(2026, 11, 2)]),
     "closed_days": lambda: closing.closed_days([1], date(2026, 11, 2), date(2026, 11, 2)),
+    "collecting_days": lambda: closing.collecting_days([1], date(2026, 11, 2), date(2026, 11, 2)),
     "closed_on": lambda: closing.closed_on(),
     "books_day": lambda: closing.is_books_day(1, date(2026, 11, 2)),
     "expected_deposit": lambda: closing.expected_deposit(),
@@ -172,6 +174,7 @@ def test_the_higher_apps_register_their_answers_when_they_load():
     assert hooks.BOOKS_CLOSED._answers == [closed_reason]
     assert hooks.CLOSED_DATES._answers == [closed_dates]
     assert hooks.CLOSED_DAYS._answers == [closed_days]
+    assert hooks.COLLECTING_DAYS._answers == [collecting_days]
     assert hooks.CLOSED_ON._answers == [closed_on]
     assert hooks.BOOKS_DAY._answers == [is_books_day]
     assert hooks.TOURNAMENT_VOID._answers == [amend_with_tournament_void]
