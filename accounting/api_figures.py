@@ -112,7 +112,11 @@ class CashOut(serializers.Serializer):
     deposit_recorded_cents = _cents(allow_null=True)
     deposited_on = serializers.DateField(allow_null=True)
     deposit_verified = serializers.BooleanField()
-    deposit_due = serializers.DateField()
+    deposit_due = serializers.DateField(
+        allow_null=True,
+        help_text="The day's bank deposit due date; null where the day takes no deposit (its only records are "
+        "adjusting entries: nothing was collected, accounting.summaries.takes_deposit), as the daily report says.",
+    )
 
 
 class BooksCheckOut(serializers.Serializer):
@@ -489,6 +493,8 @@ def daily_json(s: summaries.DailySummary, site, *, reconciled: bool = True) -> d
     custody blocks are null where the site's pack has no such custody (`custody_blocks`)."""
     figures = {**frozen.drop_figures(s), **{k: v for k, v in frozen.daily(s).items() if k != "pack"}}
     figures.update(custody_blocks(site, s.total, s.twenty_one, s.paddlewheel))
+    if not summaries.takes_deposit(s):  # nothing collected: no deposit due (the daily report's words)
+        figures["cash"] = {**figures["cash"], "deposit_due": None}
     if reconciled:
         return figures
     return {**figures, "cash": {**figures["cash"], **dict.fromkeys(RECONCILED_CASH)}}

@@ -112,6 +112,17 @@ def test_the_daily_page_says_no_deposit_is_due_for_the_adjustment_day(client, ca
     assert 'id="no-deposit"' not in played and 'id="deposit-late"' in played
 
 
+def test_the_daily_summary_api_gives_no_deposit_due_for_the_adjustment_day(client_for, cast, site, adjustment_day):
+    """The report and the page said no deposit was due while the API still gave a due date."""
+    api = client_for(cast[Role.AUDITOR])
+    with on(site, LATER):
+        entered = api.get(f"/api/v1/sites/{site.pk}/daily-summary/?date={ENTERED}")
+        played = api.get(f"/api/v1/sites/{site.pk}/daily-summary/?date={CLOSED}")
+    assert entered.status_code == played.status_code == 200
+    assert entered.json()["cash"]["deposit_due"] is None
+    assert played.json()["cash"]["deposit_due"] == "2026-10-05"
+
+
 # --- Days that still take a deposit ------------------------------------------------------------------
 
 
