@@ -14,7 +14,7 @@ What is here, by question:
   quarter's): `day_game_lines`; a compliance app supplies the thresholds with
   `register_hold_thresholds` (rows of `HoldThreshold`);
 - closed and filed books beside the figures now: `day_checks`, `filings`, `quarter_books`,
-  `filed_beside_now`, `filing_tax_now`, `tax_return`, `closed_books_of`, the last day of the latest
+  `filed_beside_now`, `filing_tax_now`, `tax_return`, `closed_books_of` (and by id, `closed_books_among`), the last day of the latest
   quarter filed at a pack's sites (`last_filed_date`); the entry that amended
   a filed return, in words: `amendment_entry`;
 - dealers' percent-of-hold: `dealer_summaries`, `summarize_dealers`, `live_shift_figures`,
@@ -36,6 +36,8 @@ What is here, by question:
 
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
+
+from django.db.models import QuerySet
 
 from cardroom.models import Site
 from core.money import format_money
@@ -259,6 +261,12 @@ def closed_books_of(site: Site, gaming_date: date) -> BooksClose | None:
     return BooksClose.objects.filter(site=site, gaming_date=gaming_date).first()
 
 
+def closed_books_among(ids, sites) -> QuerySet[BooksClose]:
+    """The closed books of the ids `ids` at `sites`, each with its site read beside it (an id of
+    books at another site, or of none, is not among them)."""
+    return BooksClose.objects.filter(pk__in=ids, site__in=sites).select_related("site")
+
+
 __all__ = [
     "adjustment_custody",
     "tax_label",
@@ -298,6 +306,7 @@ __all__ = [
     "books_closed",
     "last_filed_date",
     "closed_books_of",
+    "closed_books_among",
     "daily_summaries",
     "daily_summary",
     "day_checks",

@@ -2,25 +2,32 @@
 reader's organization at the sites `AUDIT_LOG` lets them read (and, for an organization-wide
 role, the events of no site), newest first, filtered by site, local dates, action prefix and
 person. Reads core.models.AuditEvent with its actor, the actor's employee and the site in one
-query a page, a page found from its neighbour's last event (`page_of`), not by counting."""
+query a page, a page found from its neighbour's last event (`page_of`), not by counting, and the
+records its events name by id (a table, closed books...) in one query a kind (`names_on`)."""
 
 import json
 import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from functools import cache
+from functools import cache, partial
 from zoneinfo import ZoneInfo
 
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db.models import Q, QuerySet
+from django.db.models import Manager, Model, Q, QuerySet
 
+from accounting import published
 from cardroom.access import Access
-from cardroom.models import Employee, Game, Site
+from cardroom.models import Employee, Game, Site, Table
 from core import limits
 from core.models import AuditEvent
 from core.moments import shown
 from core.money import format_money
+from counts.models import DropBox
+from floor.models import GamingDay, Slip
 from packs import game_names, pack_for, revenue_words
 
 from .access import AUDIT_LOG
@@ -171,31 +178,115 @@ class Row:
     detail: str = ""  # the event's before and after as stored (JSON), under its readable fields
 
 
-def _value(values: dict | None, field: str, site: Site | None, people: dict | None = None) -> str:
-    if not isinstance(values, dict) or field not in values or values[field] is None:
-        return ""  # absent, or empty: not the JSON word "null"
-    if people and field in _employee_fields() and values[field] in people:
-        return people[values[field]]  # "First Last (FL)", not the employee's id
-    return readable(values[field], site, field)
+@cache
+def _related_by_type() -> dict[str, dict[str, type[Model]]]:
+    """{an event's object type (a model's label, a service's event; its table, a row's event):
+    {a stored key holding a record's id (a foreign key as a row's snapshot writes it:
+    `table_id`, `recorded_by_id`): the record's model}}."""
+    found: dict[str, dict[str, type[Model]]] = {}
+    for model in apps.get_models():
+        keys = {f.attname: f.related_model for f in model._meta.concrete_fields if f.many_to_one}
+        found[model._meta.label_lower] = found[model._meta.db_table] = keys
+    return found
 
 
 @cache
-def _employee_fields() -> frozenset[str]:
-    """The stored keys that hold an employee's id (a foreign key to Employee, as a row's snapshot
-    writes it: `recorded_by_id`, `approved_by_id`, `prepared_by_id`...), over every model."""
-    return frozenset(
-        field.attname
-        for model in apps.get_models()
-        for field in model._meta.concrete_fields
-        if field.many_to_one and field.related_model is Employee
-    )
+def _related_anywhere() -> dict[str, type[Model]]:
+    """{a stored key: the record's model} for the keys that name the same model in every model
+    (`table_id`, never `recorded_by_id`: an employee in the floor's records, a login in
+    surveillance's)."""
+    models: dict[str, set] = defaultdict(set)
+    for keys in _related_by_type().values():
+        for key, model in keys.items():
+            models[key].add(model)
+    return {key: found.pop() for key, found in models.items() if len(found) == 1}
+
+
+def related_model(object_type: str, key: str) -> type[Model] | None:
+    """The model whose record a stored key holds the id of: the event's own model's foreign key,
+    else the one model the key names everywhere (a service's detail beside its record's fields)."""
+    own = _related_by_type().get(object_type, {})
+    return own[key] if key in own else _related_anywhere().get(key)
+
+
+def _is_id(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def people_named(employees) -> dict[int, str]:
     """{employee id: "First Last (FL)"} of the reader's organization's employees (`people`, the
-    page's list of whom to filter by, read once a page): a stored value naming an employee by id
-    (`_employee_fields`) is shown as the person; the full detail below keeps the id."""
+    page's list of whom to filter by, read once a page)."""
     return {employee.pk: f"{employee} ({employee.initials})" for employee in employees}
+
+
+def _at_sites(records: Manager, ids: set[int], sites: list[Site]) -> QuerySet:
+    return records.filter(pk__in=ids, site__in=sites).select_related("site")
+
+
+# The records of a site a stored id may name, each read in one query a page at the reader's sites
+# (`names_on`), and named as the app names them (`str`: "Blackjack table 3", "Books of Elks
+# 2026-11-03", "Fill slip #12", "Drop box 3A", "Elks 2026-11-03" for a gaming day).
+SITE_RECORDS: dict[str, Callable[[set[int], list[Site]], Iterable[Model]]] = {
+    "cardroom.table": partial(_at_sites, Table.objects),
+    "accounting.booksclose": published.closed_books_among,
+    "floor.gamingday": partial(_at_sites, GamingDay.objects),
+    "floor.slip": partial(_at_sites, Slip.objects),
+    "counts.dropbox": partial(_at_sites, DropBox.objects),
+}
+
+
+@dataclass(frozen=True)
+class Names:
+    """The records a page's events name by id, in words: {a model's label: {id: words}}. A stored
+    id of no record here (at a site the reader does not read, or gone) is shown as the id; the
+    full detail keeps every id."""
+
+    by_model: dict[str, dict[int, str]]
+
+    def of(self, object_type: str, key: str, value) -> str | None:
+        model = related_model(object_type, key)
+        if model is None or not _is_id(value):
+            return None
+        return self.by_model.get(model._meta.label_lower, {}).get(value)
+
+
+def _ids_named(events) -> dict[str, set[int]]:
+    """{a model's label: the ids the events' stored values hold of its records}."""
+    wanted: dict[str, set[int]] = defaultdict(set)
+    for event in events:
+        for values in (event.before, event.after):
+            for key, value in values.items() if isinstance(values, dict) else ():
+                model = related_model(event.object_type, key)
+                if model is not None and _is_id(value):
+                    wanted[model._meta.label_lower].add(value)
+    return wanted
+
+
+def names_on(events, sites: list[Site], employees: list[Employee]) -> Names:
+    """The records the page's events name by id, in words: a person from the page's own list of
+    the organization's employees (by employee, or by login), a site from the reader's sites, and
+    each kind of `SITE_RECORDS` the page names read in one query, at the reader's sites only (a
+    reader never learns the name of a record at a site they do not read): the page's queries stay
+    as many whatever its events."""
+    person = people_named(employees)
+    by_model = {
+        Employee._meta.label_lower: person,
+        get_user_model()._meta.label_lower: {e.user_id: person[e.pk] for e in employees},
+        Site._meta.label_lower: {site.pk: site.name for site in sites},
+    }
+    for label, ids in _ids_named(events).items():
+        if label in SITE_RECORDS:
+            by_model[label] = {record.pk: str(record) for record in SITE_RECORDS[label](ids, sites)}
+    return Names(by_model)
+
+
+def _value(values: dict | None, field: str, site: Site | None, named: Names | None, object_type: str) -> str:
+    if not isinstance(values, dict) or field not in values or values[field] is None:
+        return ""  # absent, or empty: not the JSON word "null"
+    words = named.of(object_type, field, values[field]) if named else None
+    if words is not None:
+        return words  # "First Last (FL)", "Blackjack table 3": the record, not its id
+    return readable(values[field], site, field)
 
 
 MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")  # an ISO 8601 moment as the events store it
@@ -295,15 +386,21 @@ def record_name(object_type: str) -> str:
     return _record_names().get(object_type, object_type)
 
 
-def changes(before, after, site: Site | None = None, people: dict | None = None) -> list[Change]:
+def changes(before, after, site: Site | None = None, named: Names | None = None, object_type: str = "") -> list[Change]:
     """The fields of `before` and `after`, each with its value in both in words (`readable`;
-    blank where absent; an employee named by id as the person, from `people`); a value that is
-    no object (a list, a number) is shown as one field, "value"."""
+    blank where absent; a record named by id, of the event's `object_type`, as the record, from
+    `named`); a value that is no object (a list, a number) is shown as one field, "value"."""
     before = before if isinstance(before, dict) or before is None else {"value": before}
     after = after if isinstance(after, dict) or after is None else {"value": after}
     fields = _shown_fields({**(before or {}), **(after or {})}, site)
     return [
-        Change(f, _value(before, f, site, people), _value(after, f, site, people), field_words(f, site)) for f in fields
+        Change(
+            f,
+            _value(before, f, site, named, object_type),
+            _value(after, f, site, named, object_type),
+            field_words(f, site),
+        )
+        for f in fields
     ]
 
 
@@ -320,7 +417,7 @@ def shared_zone(sites: list[Site]) -> Site | None:
     return sites[0] if len(zones) == 1 else None
 
 
-def row(event: AuditEvent, zone_of: Site | None = None, people: dict | None = None) -> Row:
+def row(event: AuditEvent, zone_of: Site | None = None, named: Names | None = None) -> Row:
     actor = event.actor
     employee = getattr(actor, "employee", None) if actor is not None else None
     name = (actor.get_full_name() or actor.get_username()) if actor is not None else event.actor_label
@@ -331,7 +428,7 @@ def row(event: AuditEvent, zone_of: Site | None = None, people: dict | None = No
         who=name,
         initials=employee.initials if employee else "",
         action_words=action_words(event.action),
-        changes=changes(event.before, event.after, event.site, people),
+        changes=changes(event.before, event.after, event.site, named, event.object_type),
         what=record_name(event.object_type),
         detail=json.dumps(stored, indent=2, sort_keys=True, ensure_ascii=False),
     )

@@ -986,7 +986,7 @@ def audit_log(request):
     filters, errors = audit.parse_filters(request.GET, sites, employees)
     page = audit.page_of(audit.events(access, sites, filters), request.GET)
     shared_zone = audit.shared_zone(sites)  # once a page, not once a row
-    people = audit.people_named(employees)  # an employee's id in a stored value shown as the person
+    named = audit.names_on(page.events, sites, employees)  # a stored id as its record: a query a kind
     kept = request.GET.copy()
     for place in ("older", "newer", "page"):
         kept.pop(place, None)
@@ -998,7 +998,7 @@ def audit_log(request):
         "page": page,
         # An event of no site (a signed row's own, written by the database) in the sites' local
         # time where they share one zone, as the rows beside it, else in UTC.
-        "rows": [audit.row(event, zone_of=shared_zone, people=people) for event in page.events],
+        "rows": [audit.row(event, zone_of=shared_zone, named=named) for event in page.events],
         "shared_zone": shared_zone,
         "query": kept.urlencode(),
     }
