@@ -128,10 +128,15 @@ def _check_business_day_ended(site: Site, gaming_date: date) -> None:
 
 def cash_at_the_cage(site: Site, summary) -> bool:
     """Whether a day with no gaming day opened had cash at the cage: tournament fees or prizes, a
-    fees or session pack's records (`no_gaming_day_bank` names those of the site's pack). A day
-    whose only record is an adjustment had none, so its books close without a bank count (the
-    daily page says so beside its button)."""
+    fees or session pack's records (`no_gaming_day_bank` names those of the site's pack), or an
+    adjusting entry to the cash recorded on it. A day whose only records are adjustments of other
+    figures had none, so its books close without a bank count (the daily page says so beside its
+    button). A cash entry counts in the cash profit of the day it is recorded on, which only a bank
+    count makes known: closed without one, the entry would stay out of the quarter's cash profit for
+    ever (the figures of a day closed uncounted are "not known", `summaries.cash_figures`)."""
     if not summary.tournaments.is_empty:
+        return True
+    if any(line.field == rules.CASH_FIGURE for line in summary.adjustments_recorded):
         return True
     return bool(record_dates([site.pk], summary.gaming_date, summary.gaming_date))
 
@@ -219,19 +224,20 @@ def _check_bank_counted(site: Site, gaming_date: date, *, gaming_day_opened: boo
 def no_gaming_day_bank(site: Site) -> str:
     """Why a day with no gaming day asks for a bank count, naming only the cash the site's pack has
     (`cash_at_the_cage`): tournament fees or prizes where it states tournaments, its table fees or
-    its sessions where its revenue is one of them."""
+    its sessions where its revenue is one of them, and an adjusting entry to the cash at every site."""
     held = [
         words
         for words, kept in (
             ("tournament fees or prizes", TOURNAMENT.applies(site)),
             ("table fees", keeps_table_fees(site)),
             ("games-of-chance sessions", keeps_sessions(site)),
+            ("an adjusting entry to the cash", True),
         )
         if kept
     ]
     return (
-        f" (no gaming day was opened, but cash was at the cage: {' or '.join(held) or 'its records'}; "
-        "a day whose only record is an adjustment needs no bank count)"
+        f" (no gaming day was opened, but cash was at the cage: {' or '.join(held)}; "
+        "a day whose only records are adjustments of other figures needs no bank count)"
     )
 
 

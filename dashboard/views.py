@@ -293,7 +293,7 @@ def _books_without_a_gaming_day(site, summary, law: dict, applies: bool) -> dict
     ends = moments.gaming_day_bounds(site, summary.gaming_date)[1]
     needs = [
         *(["the fee cash counted by two people"] if records and law["fees"] else []),
-        *(["the bank counted"] if services.cash_at_the_cage(site, summary) else []),
+        *([_bank_counted_for(summary)] if services.cash_at_the_cage(site, summary) else []),
         # its business day ended: the books of a day still running are refused (close_books)
         *([f"its business day ended ({moments.shown(site, ends)})"] if ends > timezone.now() else []),
     ]
@@ -301,10 +301,19 @@ def _books_without_a_gaming_day(site, summary, law: dict, applies: bool) -> dict
         close_needs = f"Needs {' and '.join(needs)}."
     else:
         close_needs = (
-            "Needs nothing more: no cash was at the cage (its only record is an adjusting entry), so no bank "
+            "Needs nothing more: no cash was at the cage (its only records are adjusting entries to figures other "
+            "than the cash), so no bank "
             "count is needed."
         )
     return {"books_rest_on": " and ".join(rests_on) or "its records", "close_needs": close_needs}
+
+
+def _bank_counted_for(summary) -> str:
+    """What a day of the books with no gaming day needs of the cage: the bank counted, and why where
+    a cash entry asks for it (its cash profit, which the entry counts in, is known only counted)."""
+    if any(a.field == CASH_FIGURE for a in summary.adjustments_recorded):
+        return "the bank counted (the adjusting entry to the cash counts in this day's cash profit)"
+    return "the bank counted"
 
 
 def _text(value) -> str:

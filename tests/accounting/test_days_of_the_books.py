@@ -65,12 +65,37 @@ def test_a_day_whose_only_record_is_an_adjustment_closes_without_a_bank_count(ca
     assert day.books_closed and not day.gaming_day_closed
 
 
+def test_a_cash_entry_on_such_a_day_asks_for_the_bank_count_and_counts_in_the_quarters_cash_profit(cast, site, client):
+    """A cash entry counts in the cash profit of the day it is recorded on, which a bank count alone
+    makes known: the day closed uncounted (its only records adjustments), the entry stayed out of the
+    quarter's cash profit for ever, while the page said it waited for the counts."""
+    closed = closed_day(cast, site, CLOSED)
+    with on(site, ENTERED):
+        services.record_adjustment(
+            acting_user=cast[Role.GAMING_MANAGER].user, books_close=closed, table=None, field=rules.CASH_FIGURE,
+            amount_cents=2_000, reason="A $20 bill found under the cage drawer.", recorded_on=ENTERED,
+        )  # fmt: skip
+    message = refusal(cast, site, ENTERED)
+    assert message.startswith(rules.BANK_RECORDS.at(site)) and "cash bank count of 2026-11-30 is missing" in message
+    assert "an adjusting entry to the cash" in message
+    needs = daily_page(client, cast, site, ENTERED).split('id="close-needs">')[1].split("</span>")[0]
+    assert needs.startswith("Needs the bank counted (the adjusting entry to the cash counts in this day's cash profit)")
+    quarter = Quarter(2026, 4)
+    before = summaries.quarter_summary(site, quarter).cash_profit_cents
+    with on(site, ENTERED):
+        count_bank(cast, site, ENTERED)  # the same cash at both ends: nothing else moved
+    close(cast, site, ENTERED)
+    day = summaries.daily_summary(site, ENTERED)
+    assert day.books_closed and day.cash.cash_profit_cents == 2_000
+    assert summaries.quarter_summary(site, quarter).cash_profit_cents == (before or 0) + 2_000
+
+
 def test_a_tournament_day_without_a_gaming_day_closes_once_its_bank_is_counted(cast, site):
     tournament_day(cast, site, PLAYED)
     message = refusal(cast, site, PLAYED)
     assert message.startswith(rules.BANK_RECORDS.at(site)) and "cash bank count of 2026-11-27 is missing" in message
-    assert "cash was at the cage: tournament fees or prizes;" in message
-    assert "only record is an adjustment needs no bank count" in message
+    assert "cash was at the cage: tournament fees or prizes or an adjusting entry to the cash;" in message
+    assert "only records are adjustments of other figures needs no bank count" in message
     assert "fees or sessions" not in message and "session" not in message  # another pack's records
     with on(site, PLAYED):
         count_bank(cast, site, PLAYED, 100_000, 110_000)
@@ -117,7 +142,7 @@ def test_the_daily_page_offers_to_close_an_adjustment_day_and_says_what_it_rests
     shown = daily_page(client, cast, site, ENTERED)
     assert "No gaming day was opened on the floor on this date: its books rest on the adjusting entries" in shown
     assert 'id="close-books"' in shown and 'id="nothing-to-close"' not in shown
-    assert "Needs nothing more: no cash was at the cage (its only record is an adjusting entry)" in shown
+    assert "Needs nothing more: no cash was at the cage (its only records are adjusting entries to figures" in shown
 
 
 def test_the_daily_page_of_a_tournament_day_asks_for_the_bank_count(cast, site, client):

@@ -14,7 +14,10 @@ from tests.factories import make_person
 
 from .conftest import one_days_start, record_session
 
-REFUSAL = " (no gaming day was opened, but cash was at the cage: {}; a day whose only record is an adjustment"
+REFUSAL = (
+    " (no gaming day was opened, but cash was at the cage: {} or an adjusting entry to the cash; a day whose only "
+    "records are adjustments of other figures"
+)
 
 
 def refusal(manager, site, day) -> str:
