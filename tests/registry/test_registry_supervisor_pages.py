@@ -303,6 +303,10 @@ def test_a_supervisor_registers_a_licensee_of_the_agency_and_issues_it_a_credent
     assert "Returns expected from 2026Q3." in page
     assert supervisor.post(issue_address(moose)).status_code == 201
     assert moose.credentials.count() == 1
+    # No return received yet: the list says where its sites come from (a walk read "none filed
+    # yet" beside a licensee anchoring every night as a licensee with no site).
+    row = supervisor.get("/registry/").content.decode().split("Moose Lodge</a>")[1].split("</tr>")[0]
+    assert "none yet: a site is listed from its first return received" in row
 
 
 # A registration refused at its field, in the house control's words (the page's and the API's, `test_registry_api_licensees`).
