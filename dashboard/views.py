@@ -190,8 +190,15 @@ def daily(request):
     gross = law["words"].gross_column  # a gross proceeds column beside the drop (packs.RevenueWords)
     chips_at_tables = house_chips(site)  # the house's chips go to the tables (not at a fees-only site)
     items = _day_items(gaming_day)
-    # A day whose only records are adjusting entries collected nothing: no deposit is due for it.
-    takes_deposit = of_the_books is None or published.takes_deposit(summary)
+    # No deposit is due for a day that collected nothing: one with nothing of the books recorded
+    # (yet), or whose only records are adjusting entries (accounting.summaries.takes_deposit).
+    no_deposit = (
+        "no deposit due: nothing of the books is recorded on this day"
+        if of_the_books is None
+        else None
+        if published.takes_deposit(summary)
+        else "no deposit due: nothing was collected this day (its only records are adjusting entries)"
+    )
     context = {
         **items,
         # Precomputed rows (issue 37): each row's cells are formatted here, once, rather than by
@@ -214,8 +221,8 @@ def daily(request):
         "site": site,
         "law": law,
         "deposit_days": DEPOSIT_DAYS.on(site, day),  # the deposit deadline in force on the gaming date
-        "takes_deposit": takes_deposit,
-        "deposit_late": takes_deposit and summary.cash.deposit_late(today),
+        "no_deposit": no_deposit,
+        "deposit_late": no_deposit is None and summary.cash.deposit_late(today),
         # the pack's figures from the summary the page holds (its fees or sessions, the day's
         # adjusting entries to them counted in), not read a second time
         "pack": pack_block(site, summary.pack),

@@ -112,6 +112,17 @@ def test_the_daily_page_says_no_deposit_is_due_for_the_adjustment_day(client, ca
     assert 'id="no-deposit"' not in played and 'id="deposit-late"' in played
 
 
+def test_the_daily_page_of_a_date_with_nothing_recorded_says_no_deposit_is_due_never_late(client, cast, site):
+    """A past date with nothing of the books on it read "due by ... late" beside "its books have
+    nothing to close"."""
+    empty = date(2026, 11, 29)
+    with on(site, LATER):
+        shown = page(at_site(client, cast[Role.GAMING_MANAGER], site).get(f"/dashboard/daily/?date={empty}"))
+    assert 'id="nothing-to-close"' in shown
+    assert '<span id="no-deposit">no deposit due: nothing of the books is recorded on this day</span>' in shown
+    assert 'id="deposit-late"' not in shown and "due by" not in shown
+
+
 def test_the_daily_summary_api_gives_no_deposit_due_for_the_adjustment_day(client_for, cast, site, adjustment_day):
     """The report and the page said no deposit was due while the API still gave a due date."""
     api = client_for(cast[Role.AUDITOR])
