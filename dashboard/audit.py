@@ -274,10 +274,16 @@ def names_on(events, sites: list[Site], employees: list[Employee]) -> Names:
         get_user_model()._meta.label_lower: {e.user_id: person[e.pk] for e in employees},
         Site._meta.label_lower: {site.pk: site.name for site in sites},
     }
-    for label, ids in _ids_named(events).items():
-        if label in SITE_RECORDS:
-            by_model[label] = {record.pk: str(record) for record in SITE_RECORDS[label](ids, sites)}
+    named = _ids_named(events)
+    for label, read in SITE_RECORDS.items():
+        # Every kind read, whether or not the page names one (`NO_RECORD` then: the query still
+        # runs and finds none), so the page's queries are as many whatever its events hold.
+        ids = named.get(label) or {NO_RECORD}
+        by_model[label] = {record.pk: str(record) for record in read(ids, sites)}
     return Names(by_model)
+
+
+NO_RECORD = 0  # an id no row holds (ids start at 1): a kind's query with none of its records named
 
 
 def _value(values: dict | None, field: str, site: Site | None, named: Names | None, object_type: str) -> str:
