@@ -479,6 +479,15 @@ def tray_count(request, pk, kind):
             "grid": form.chip_rows(previous_lines),
             "day": open_day,
             "day_over": open_day is not None and open_day.gaming_date < site_today(table.site),
+            # A closer of a table not opened in the day is refused (the service's order of counts):
+            # the page says so before anything is typed, and leads to the opener.
+            "not_opened": (
+                f"{rules.TRAY_COUNT}: table {table.number} was not opened in this gaming day; count its opener first."
+                if kind == TableInventory.Kind.CLOSER
+                and open_day is not None
+                and not queries.table_was_opened(table, open_day)
+                else None
+            ),
             **(_closer_waiting(table) if kind == TableInventory.Kind.CLOSER else {}),
         },
         status=400 if form.errors else 200,

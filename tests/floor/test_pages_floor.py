@@ -54,6 +54,19 @@ def test_with_no_gaming_day_open_the_pit_and_the_floor_tell_a_pit_boss_who_opens
     assert 'id="open-day-form"' in floor and "A shift manager opens the gaming day here" not in floor
 
 
+def test_the_closer_page_of_a_table_not_opened_says_so_first_and_leads_to_its_opener(client, cast, table, gaming_day):
+    """The page showed the whole closer form, and only its submission said the table was not
+    opened (a walk typed a tray for nothing)."""
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    text = page(client.get(f"/floor/tables/{table.pk}/closer/"))
+    assert f"table {table.number} was not opened in this gaming day; count its opener first." in text
+    assert 'id="count-form"' not in text
+    assert f'href="/floor/tables/{table.pk}/opener/" id="count-the-opener"' in text
+    services.record_table_inventory(acting_user=cast[Role.SHIFT_MANAGER].user, table=table, kind="opener", chips=TRAY)
+    text = page(client.get(f"/floor/tables/{table.pk}/closer/"))
+    assert 'id="count-form"' in text and 'id="not-opened"' not in text
+
+
 def test_opening_a_day_twice_shows_the_service_message(client, cast, site, gaming_day):
     client.force_login(cast[Role.SHIFT_MANAGER].user)
     response = client.post("/floor/open-day/", {"gaming_date": today(site)})
