@@ -115,7 +115,11 @@ def test_the_bank_day_shows_no_chip_rows_where_the_house_has_no_chips(cast, site
         site.save()
     text = page(at_site(Client(), cast[Role.CASHIER], site).get("/cage/"))
     day = text[text.index('id="bank-day"') : text.index("</table>", text.index('id="bank-day"'))]
-    assert "<td>Cash</td>" in day and "<td>IOUs owed to the bank (net)</td>" in day
+    assert (
+        "<td>Cash</td>" in day
+        and '<td>IOUs, net <small class="text-muted">(owed to the bank; negative where the bank owes)</small></td>'
+        in day
+    )
     for row in ("Chips (face value)", "Chips redeemed for players", "Dealer tips redeemed"):
         assert (f"<td>{row}</td>" in day) is not fees, row
     assert ("Cash and chip bank:" in text) is not fees and ("Cash bank:" in text) is fees
