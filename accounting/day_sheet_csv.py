@@ -19,6 +19,7 @@ from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo
 
 from core import limits
+from floor.calculations import last_begun_by
 
 COLUMNS = [
     "section",
@@ -416,14 +417,14 @@ def _drops_to_shifts(result: CsvSheet) -> None:
         if dealer is None:
             continue
         removed = _when(drop.get("removed_at"))
-        served = [
+        theirs = [
             n for n, shift in enumerate(shifts)
             if str(shift.get("dealer", "")).lower() == dealer.lower()
             and (table is None or str(shift.get("table")) == str(table))
-            and (removed is None or (_when(shift.get("started_at")) or removed) <= removed)
         ]  # fmt: skip
-        if served:
-            drop["dealer_shift"] = served[-1]
+        served = last_begun_by([_when(shifts[n].get("started_at")) for n in theirs], removed)
+        if served is not None:
+            drop["dealer_shift"] = theirs[served]
         else:
             at_table = f" at table {table}" if table is not None else ""
             result.error(

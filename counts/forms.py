@@ -7,6 +7,7 @@ from django import forms
 
 from cardroom.forms import add_pin_fields
 from core.forms import BookDateField, BootstrapMixin, NamesTheRule, offer_only
+from core.rules import HOUSE_CONTROL
 from packs import game_label, game_name, pack_for
 
 from .models import BoxExchange
@@ -91,13 +92,28 @@ class RemovalForm(BootstrapMixin, forms.Form):
     sole_employee_on_duty = forms.BooleanField(required=False, label="I am the only employee on duty (no escort)")
     key_holder = forms.ModelChoiceField(queryset=None, required=False, label="Key to the contents held by")
     second_key_holder = forms.ModelChoiceField(queryset=None, required=False, label="Key to the second lock held by")
+    dealer_shift = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Dealer shift")
 
-    def __init__(self, *args, boxes=None, people=None, counters=None, **kwargs):
+    def __init__(self, *args, boxes=None, people=None, counters=None, shifts=None, **kwargs):
+        """`shifts`: where boxes are exchanged at each dealer change, the gaming date's dealer
+        shifts by table (`queries.shift_choices`); None elsewhere, and the field is not asked."""
         super().__init__(*args, **kwargs)
         self.fields["box"].queryset = boxes
         self.fields["escorted_by"].queryset = people
         self.fields["key_holder"].queryset = counters
         ask_the_second_key(self, boxes, counters)
+        if shifts is None:
+            del self.fields["dealer_shift"]
+            return
+        self.fields["dealer_shift"].choices = [("", LATEST_SHIFT), *shifts]
+        self.fields["dealer_shift"].help_text = (
+            f"{HOUSE_CONTROL}: this site exchanges drop boxes at each dealer change; the shift the box served "
+            "(a box placed for a shift keeps it)."
+        )
+
+
+# The dealer shift a removal names unless another is chosen (counts.queries.shift_for_removal).
+LATEST_SHIFT = "The latest shift at the box's table begun before the removal"
 
 
 class SignerForm(NamesTheRule, forms.Form):

@@ -14,7 +14,7 @@ from django.db.models.functions import TruncDate
 from django.db.models.lookups import GreaterThan, GreaterThanOrEqual
 
 from floor.calculations import gaming_day_bounds as floor_gaming_day_bounds
-from floor.queries import LateEntry, open_gaming_day
+from floor.queries import LateEntry, open_gaming_day, shift_served, shifts_of_day
 
 from .models import BoxExchange, CountAgreement, CountSession, CountSettings, CountSignature, Drop, DropRemoval
 
@@ -526,22 +526,24 @@ class BoxToRemove:
     box: object  # DropBox
     placed: bool  # on its table for the day (a placement recorded)
     in_play: bool  # its table was in play that day, so it holds that day's drop
-
-    @property
-    def proposed(self) -> bool:
-        return self.placed or self.in_play
+    proposed: bool  # ticked: in use that day (placed), or the one box of a table in play with none placed
+    dealer_shift_id: int | None = None  # the shift it was placed for (boxes exchanged at dealer changes)
 
 
 def boxes_to_remove(site, gaming_date: date) -> list[BoxToRemove]:
     """The active boxes of `site` that may be removed for `gaming_date`: those placed for that
     day and still on their tables, and those never placed whose table is free (no box on it for
-    another day, no uncounted cash: ND 99-01.3-08-14(1)); proposed when placed or when the
-    table was in play that day (the floor's openers and dealer shifts). Five queries."""
+    another day, no uncounted cash: ND 99-01.3-08-14(1)). Proposed (ticked) are the boxes in use
+    that day: those placed, and of a table in play that day (the floor's openers and dealer
+    shifts) with no box placed, its first free box only: a drop period is one box, and the other
+    boxes of the table (1B, 1C) held nothing that day. Five queries."""
     from .models import DropBox
 
     boxes = list(DropBox.objects.filter(site=site, active=True).select_related("table").order_by("number", "label"))
     site_drops = Drop.objects.filter(site=site)
-    placed = set(site_drops.filter(gaming_date=gaming_date, removal__isnull=True).values_list("drop_box_id", flat=True))
+    placed = dict(
+        site_drops.filter(gaming_date=gaming_date, removal__isnull=True).values_list("drop_box_id", "dealer_shift_id")
+    )
     used_that_day = set(site_drops.filter(gaming_date=gaming_date).values_list("drop_box_id", flat=True))
     counted = CountAgreement.objects.filter(drop=OuterRef("pk"))
     busy = set(
@@ -550,13 +552,58 @@ def boxes_to_remove(site, gaming_date: date) -> list[BoxToRemove]:
         .values_list("drop_box_id", flat=True)
     )
     in_play = _tables_in_play(site, gaming_date)
+    in_use = {box.table_id for box in boxes if box.pk in placed}  # tables whose box in use is known
     result = []
     for box in boxes:
         if box.pk in placed:
-            result.append(BoxToRemove(box, True, True))
+            result.append(BoxToRemove(box, True, True, True, placed[box.pk]))
         elif box.pk not in used_that_day and box.pk not in busy:
-            result.append(BoxToRemove(box, False, in_play is None or box.table_id in in_play))
+            playing = in_play is None or box.table_id in in_play
+            result.append(BoxToRemove(box, False, playing, playing and box.table_id not in in_use))
+            in_use.add(box.table_id)
     return result
+
+
+def dealer_shift_label(site, shift) -> str:
+    """A dealer shift as the floor's pages name it: "Dana Lee (DL) 22:00–02:00" (on shift: "22:00–on
+    shift"), in the site's local time."""
+    zone = ZoneInfo(site.time_zone)
+    ended = shift.ended_at.astimezone(zone).strftime("%H:%M") if shift.ended_at else "on shift"
+    return f"{shift.dealer} ({shift.dealer.initials}) {shift.started_at.astimezone(zone):%H:%M}–{ended}"
+
+
+def shift_choices(site, gaming_date: date) -> list[tuple[str, list[tuple[int, str]]]]:
+    """The dealer shifts of `gaming_date` a removal may name, grouped by table: [("Table 1",
+    [(shift id, label), ...]), ...] (`floor.queries.shifts_of_day`). One query."""
+    grouped: dict[str, list[tuple[int, str]]] = {}
+    for shift in shifts_of_day(site, gaming_date):
+        grouped.setdefault(f"Table {shift.table.number}", []).append((shift.pk, dealer_shift_label(site, shift)))
+    return list(grouped.items())
+
+
+def shift_for_removal(site, drop_box, gaming_date: date, removed_at: datetime) -> int | None:
+    """The dealer shift (id) a removal of `drop_box` names where boxes are exchanged at each
+    dealer change, none chosen: the one it was placed for, else its table's latest of the day
+    begun by the removal (`floor.queries.shift_served`); None when its table has none."""
+    drop = open_drop(drop_box)
+    if drop is not None:
+        return drop.dealer_shift_id
+    shift = shift_served(list(shifts_of_day(site, gaming_date)), drop_box.table_id, removed_at)
+    return None if shift is None else shift.pk
+
+
+def shifts_served(site, gaming_date: date, candidates, removed_at: datetime) -> dict[int, object]:
+    """{box id: the dealer shift each box's drop covers} of `candidates` (`BoxToRemove`) where
+    boxes are exchanged at each dealer change (house control): the shift a box was placed for,
+    else its table's latest shift of the day begun by the removal (`floor.queries.shift_served`,
+    as the day sheet resolves its drop rows); None for a table with no shift begun (none is
+    invented: the removal is refused). Two queries."""
+    shifts = list(shifts_of_day(site, gaming_date))
+    by_id = {shift.pk: shift for shift in shifts}
+    return {
+        c.box.pk: by_id.get(c.dealer_shift_id) if c.placed else shift_served(shifts, c.box.table_id, removed_at)
+        for c in candidates
+    }
 
 
 def _tables_in_play(site, gaming_date: date) -> set[int] | None:

@@ -25,7 +25,7 @@ from core.pdf import audit_head_text
 from core.rules import HOUSE_CONTROL
 
 from . import forms, pdf, queries, rules, services
-from .models import CountEntry, CountSignature, DropBox
+from .models import BoxExchange, CountEntry, CountSignature, DropBox
 from .rules import COUNT_RECORDS, COUNT_TEAM, CURRENCY, REMOVAL
 
 
@@ -172,12 +172,15 @@ def boxes(request):
         tables=Table.objects.filter(site=site, active=True),
     )
     people = Employee.objects.filter(memberships__site=site, active=True).distinct().select_related("user")
+    removing = request.POST if request.POST.get("action") == "remove" else None
+    gaming_date = queries.removal_gaming_date(site, timezone.now())
     removal_form = forms.RemovalForm(
-        request.POST if request.POST.get("action") == "remove" else None,
+        removing,
         boxes=DropBox.objects.filter(site=site, active=True),
         people=people,
         counters=_counters(site),
-        initial={"gaming_date": queries.removal_gaming_date(site, timezone.now())},
+        shifts=_shifts_offered(site, removing, gaming_date),
+        initial={"gaming_date": gaming_date},
     )
     settings = queries.count_settings(site)
     exchange_form = forms.BoxExchangeForm(
@@ -222,6 +225,17 @@ def boxes(request):
     )
 
 
+def _shifts_offered(site, posted, gaming_date):
+    """The dealer shifts a removal may name, where boxes are exchanged at each dealer change
+    (house control): those of the posted gaming date, else of the date proposed; None elsewhere."""
+    if queries.box_exchange(site) != BoxExchange.DEALER_SHIFT:
+        return None
+    day_form = forms.GamingDateForm(posted if posted and "gaming_date" in posted else None)
+    if day_form.is_bound and day_form.is_valid():
+        gaming_date = day_form.cleaned_data["gaming_date"]
+    return queries.shift_choices(site, gaming_date)
+
+
 def _post_boxes(request, site, exchange_form, register_form, removal_form):
     """The boxes page's posted form through its service, a refusal on the form at its field
     (call_service); where to go once it is done, None while refused."""
@@ -243,6 +257,11 @@ def _post_boxes(request, site, exchange_form, register_form, removal_form):
     if action == "remove" and removal_form.is_valid():
         data = dict(removal_form.cleaned_data)
         box = data.pop("box")
+        if "dealer_shift" in data:  # boxes exchanged at each dealer change (house control)
+            chosen = data.pop("dealer_shift")
+            data["dealer_shift_id"] = chosen or queries.shift_for_removal(
+                site, box, data["gaming_date"], timezone.now()
+            )
         removed = call_service(
             removal_form, lambda: services.remove_drop_box(acting_user=request.user, drop_box=box, **data)
         )
@@ -276,8 +295,11 @@ def remove_all(request):
     )
     errors, step = {}, request.POST.get("step", "")
     confirming = request.method == "POST" and step in ("review", "confirm") and form.is_valid()
+    served = _shifts_served(site, gaming_date, candidates)
     if confirming and step == "confirm":
         data = dict(form.cleaned_data)
+        if served is not None:  # each box's dealer shift, as the review showed it (house control)
+            data["dealer_shift_ids"] = {pk: shift.pk for pk, shift in served.items() if shift is not None}
         acting = _acting(request, errors)
         removals = acting and _attempt(
             errors,
@@ -299,12 +321,38 @@ def remove_all(request):
             "day_form": day_form,
             "form": form,
             "candidates": [(c, str(c.box.pk) in _ticked(form)) for c in candidates],
+            "reviewed": _reviewed(site, form, served) if confirming else [],
             "confirming": confirming and not errors,
             "signer_form": _signer_form(access, site, roles={Role.SHIFT_MANAGER}),  # REMOVAL: the shift manager
             "errors": errors,
         },
         status=_status(errors) if request.method == "POST" else 200,
     )
+
+
+def _shifts_served(site, gaming_date, candidates):
+    """{box id: its dealer shift or None} where boxes are exchanged at each dealer change (house
+    control), resolved at the moment of the removal (now); None elsewhere."""
+    if queries.box_exchange(site) != BoxExchange.DEALER_SHIFT:
+        return None
+    return queries.shifts_served(site, gaming_date, candidates, timezone.now())
+
+
+def _reviewed(site, form, served) -> list[tuple]:
+    """(box, what its dealer shift reads) of each box ticked; the second "" where boxes are
+    exchanged once a gaming day."""
+    if served is None:
+        return [(box, "") for box in form.cleaned_data["boxes"]]
+    return [
+        (
+            box,
+            f"dealer shift: {queries.dealer_shift_label(site, served[box.pk])}"
+            if served.get(box.pk) is not None
+            else f"{HOUSE_CONTROL}: no dealer shift at table {box.table.number} on {form.cleaned_data['gaming_date']} "
+            "begun before the removal: this box is not removed until one is recorded",
+        )
+        for box in form.cleaned_data["boxes"]
+    ]
 
 
 def _ticked(form) -> set[str]:

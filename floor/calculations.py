@@ -1,6 +1,6 @@
 """Pure calculations for chip custody: no ORM, integers in and out (cents, chip counts)."""
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -82,3 +82,12 @@ def check_series(numbers_in_use_order: list[int], *, first: int | None = None, l
             out_of_order.append(number)
         highest = number if highest is None else max(highest, number)
     return SeriesCheck(missing, out_of_order)
+
+
+def last_begun_by(starts: Sequence[datetime | None], moment: datetime | None) -> int | None:
+    """Which of a table's dealer shifts a drop box removed at `moment` served, where boxes are
+    exchanged at each dealer change (house control): the index of the last of `starts` (the
+    shifts' starts in the order begun; None: a start not known, taken as begun) at or before
+    `moment` (any, when `moment` is not known). None when no shift had begun: none is invented."""
+    served = [n for n, start in enumerate(starts) if moment is None or start is None or start <= moment]
+    return served[-1] if served else None

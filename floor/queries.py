@@ -20,7 +20,7 @@ from core.plurals import plural
 from core.prepared import prepared_cursor
 from core.rows import shaped_rows, value_rows
 
-from .calculations import check_series, site_today
+from .calculations import check_series, last_begun_by, site_today
 from .chip_log import chips_exist_sql
 from .models import (
     CardCheck,
@@ -65,6 +65,26 @@ def current_shift(table: Table, at: datetime) -> DealerShift | None:
     if shift is not None:
         shift.table = table
     return shift
+
+
+def shifts_of_day(site: Site, gaming_date: date) -> QuerySet[DealerShift]:
+    """The dealer shifts of `site`'s tables on `gaming_date`, each table's in the order begun,
+    with their dealer and table."""
+    return (
+        DealerShift.objects.filter(table__site=site, gaming_day__gaming_date=gaming_date)
+        .select_related("dealer__user", "table")
+        .order_by("table__number", "started_at", "pk")
+    )
+
+
+def shift_served(shifts, table_id: int, removed_at: datetime | None) -> DealerShift | None:
+    """Of `shifts` (`shifts_of_day`), the one a box of table `table_id` removed at `removed_at`
+    served where boxes are exchanged at each dealer change: that table's latest shift begun by
+    the removal (`calculations.last_begun_by`, as the day sheet reads its rows). None: no shift
+    of the table had begun, and none is invented."""
+    at_table = [shift for shift in shifts if shift.table_id == table_id]
+    index = last_begun_by([shift.started_at for shift in at_table], removed_at)
+    return None if index is None else at_table[index]
 
 
 def current_dealer(table: Table, at: datetime) -> Employee | None:

@@ -1,12 +1,13 @@
 """Custody of a drop box: placing it on a table and removing it (`counts.rules.REMOVAL`, `KEYS`)."""
 
+from collections.abc import Mapping
 from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cardroom.access import require_role
-from cardroom.models import Employee, Membership, Role, Site, Table
+from cardroom.models import Employee, Membership, Role, Site
 from core import acts, moments
 from core.audit import appended_at_end
 from core.audit import record_site_event as _audit
@@ -22,12 +23,16 @@ from .steps import at_or_now
 NO_BOX_CHOSEN = f"{HOUSE_CONTROL}: choose at least one drop box to remove."
 
 
-def _validate_dealer_shift(site: Site, table: Table, gaming_date: date, dealer_shift_id: int | None) -> None:
+def _validate_dealer_shift(site: Site, drop_box: DropBox, gaming_date: date, dealer_shift_id: int | None) -> None:
+    """Where boxes are exchanged at each dealer change (house control), a drop covers one dealer
+    shift of its table that day, named; where once a gaming day, none."""
+    table = drop_box.table
     exchange = queries.box_exchange(site)
     if exchange == BoxExchange.DEALER_SHIFT and dealer_shift_id is None:
         raise ValidationError(
             {
-                "dealer_shift": f"{HOUSE_CONTROL}: this site exchanges drop boxes at each dealer change: name the dealer shift."
+                "dealer_shift": f"{HOUSE_CONTROL}: this site exchanges drop boxes at each dealer change: name the "
+                f"dealer shift {drop_box} served at table {table.number} on {gaming_date}."
             }
         )
     if exchange == BoxExchange.GAMING_DAY and dealer_shift_id is not None:
@@ -78,7 +83,7 @@ def place_drop_box(
     placed_at = acts.moment(at, "placed_at", gaming_date=gaming_date, after_day_end=True, what="the drop", site=site)
     acts.refuse_closed_books(site, gaming_date, "the drop")
     _validate_reuse(site, drop_box)
-    _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
+    _validate_dealer_shift(site, drop_box, gaming_date, dealer_shift_id)
     with transaction.atomic(), appended_at_end():
         acts.hold_books_open(site, gaming_date, "the drop")
         drop_box = _held_free(site, drop_box)
@@ -266,7 +271,7 @@ def remove_drop_box(
             )
         acts.refuse_closed_books(site, gaming_date, "the drop")
         _validate_reuse(site, drop_box, open_drop_read=True)
-        _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
+        _validate_dealer_shift(site, drop_box, gaming_date, dealer_shift_id)
     _validate_custody(
         site,
         drop_box,
@@ -320,11 +325,14 @@ def remove_drop_boxes(
     escorted_by: Employee | None = None,
     sole_employee_on_duty: bool = False,
     removed_at: datetime | None = None,
+    dealer_shift_ids: Mapping[int, int | None] | None = None,
 ) -> list[DropRemoval]:
     """Remove all of a day's boxes in one go: one shift manager's transport, with one escort,
     to one storage place, keys held by the same count team members (`REMOVAL`, `KEYS`).
     Each box is removed by `remove_drop_box` (its own checks and audit row); one refusal
-    removes none. The second key holder applies to the boxes with two locks."""
+    removes none. The second key holder applies to the boxes with two locks. `dealer_shift_ids`:
+    {box id: the dealer shift its drop covers} where boxes are exchanged at each dealer change
+    (house control; a box without one is refused as `remove_drop_box` refuses it)."""
     require_role(acting_user, site, Role.SHIFT_MANAGER, action="remove and transport a drop box", rule=REMOVAL.at(site))
     drop_boxes = list(drop_boxes or [])
     if not drop_boxes:
@@ -344,6 +352,7 @@ def remove_drop_boxes(
                 escorted_by=escorted_by,
                 sole_employee_on_duty=sole_employee_on_duty,
                 removed_at=removed_at,
+                dealer_shift_id=(dealer_shift_ids or {}).get(box.pk),
             )
             for box in drop_boxes
         ]
