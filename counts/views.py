@@ -164,6 +164,13 @@ def sessions(request):
     )
 
 
+def _escorts(request, site):
+    """Who may escort a box's transport: the site's active employees other than the one removing it
+    (the service refuses a self-escort, house control: offered, it was refused only at the confirm)."""
+    people = Employee.objects.filter(memberships__site=site, active=True).exclude(user_id=request.user.pk)
+    return people.distinct().select_related("user")
+
+
 @login_required
 def boxes(request):
     site, access = _site(request)
@@ -171,7 +178,7 @@ def boxes(request):
         request.POST if request.POST.get("action") == "register" else None,
         tables=Table.objects.filter(site=site, active=True),
     )
-    people = Employee.objects.filter(memberships__site=site, active=True).distinct().select_related("user")
+    people = _escorts(request, site)
     removing = request.POST if request.POST.get("action") == "remove" else None
     gaming_date = queries.removal_gaming_date(site, timezone.now())
     removal_form = forms.RemovalForm(
@@ -289,7 +296,7 @@ def remove_all(request):
     form = forms.RemoveAllForm(
         request.POST or None,
         boxes=DropBox.objects.filter(pk__in=[c.box.pk for c in candidates]),
-        people=Employee.objects.filter(memberships__site=site, active=True).distinct().select_related("user"),
+        people=_escorts(request, site),
         counters=_counters(site),
         initial={"gaming_date": gaming_date, "boxes": [c.box.pk for c in candidates if c.proposed]},
     )

@@ -50,6 +50,18 @@ def test_the_form_proposes_every_box_of_the_day_still_to_remove(removal_night, c
         assert re.search(rf'value="{box.pk}" id="box_{box.pk}" checked', page)
 
 
+def test_the_escort_offered_is_never_the_shift_manager_removing_the_boxes(
+    removal_night, client, shift_manager, cast, boxes
+):
+    """The list offered the shift manager as their own escort, which only the confirm refused."""
+    client.force_login(shift_manager.user)
+    for address in (f"/counts/boxes/remove-all/?gaming_date={GAMING_DATE}", "/counts/boxes/"):
+        page = client.get(address).content.decode()
+        escort = page.split('name="escorted_by"')[1].split("</select>")[0]
+        assert f'value="{shift_manager.pk}"' not in escort, address
+        assert f'value="{cast[Role.PIT_BOSS].pk}"' in escort, address
+
+
 def test_review_asks_for_confirmation_and_removes_nothing_yet(client, shift_manager, boxes, custody):
     client.force_login(shift_manager.user)
     response = client.post("/counts/boxes/remove-all/", {**custody, "boxes": [b.pk for b in boxes], "step": "review"})
