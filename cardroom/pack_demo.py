@@ -3,11 +3,12 @@ North Dakota demo: created through the services, idempotent (each step looks fir
 
 - "Evergreen Gaming Club" (WSGC-00-12345): "Spokane Card Room" (WA-HB) and "Tacoma Blackjack
   Room" (WA-BJ, table 1 Washington blackjack, a player dealer/banker, minimum bank $300, maximum
-  wager $25). Logins wagm, washift, wadealer, wadealer2, wacashier, wacount1, wacount2. (The
+  wager $25). Logins wagm, washift, wadealer, wadealer2, wacashier, wacount1, wacount2, and
+  Spokane's shared terminal waterminal. (The
   approvals app adds Spokane's internal controls, its table 1 regular house-banked blackjack and
   the Double Down Madness table 2.)
 - "Hudson Valley Volunteer Fire Company" (NY-GC-4620): "Kingston Fire Hall" (NY). Logins nygm,
-  nyshift, nydealer, nycashier, nycount1, nycount2. (The approvals app adds the organization's
+  nyshift, nydealer, nycashier, nycount1, nycount2, and its shared terminal nyterminal. (The approvals app adds the organization's
   licence, tie option 1, and Kingston's table 1: four decks, $1-$5, naturals pay 3 to 2.)
 
 Each organization gets its chips here; Spokane's and Kingston's play (gaming days, slips, counts,
@@ -19,7 +20,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from . import services
-from .demo import DEMO_PASSWORD, LICENCE, ORGANIZATION
+from .demo import DEMO_PASSWORD, DEMO_PIN, LICENCE, ORGANIZATION
 from .models import Employee, Membership, Organization, Role, Site, Table
 
 ORGANIZATIONS = {
@@ -106,6 +107,27 @@ WITHDRAWN = [("wadealer", Role.DEALER, "tacoma")]
 # The colours are the house's (no pack of theirs has a chip law): the usual white, red, green, black.
 CHIPS = {"wa": (100, 500, 2500, 10000), "ny": (100, 500)}
 CHIP_COLOURS = {100: ("white", "blue"), 500: ("red", "white"), 2500: ("green", "white"), 10000: ("black", "white")}
+# The shared terminal at each pack site with play (login, name, site key), pit and count forms
+# both, and the signing PIN (the demo's) of the people who initial on it: the dealers receive
+# the fills, the cashier the credits, the shift manager verifies, the count team counts. Without
+# them no slip there could be signed on a terminal. Tacoma's fees take no slip and no terminal.
+STATIONS = (
+    ("waterminal", "Spokane pit and count terminal", "spokane"),
+    ("nyterminal", "Kingston pit and count terminal", "kingston"),
+)
+PIN_HOLDERS = (
+    "washift",
+    "wadealer",
+    "wadealer2",
+    "wacashier",
+    "wacount1",
+    "wacount2",
+    "nyshift",
+    "nydealer",
+    "nycashier",
+    "nycount1",
+    "nycount2",
+)
 # The packs' sites with play (site key -> organization key). Tacoma takes no chips.
 PLAY_SITES = {"spokane": "wa", "kingston": "ny"}
 # Who plays each part of the North Dakota demo's cast (its login names, which the floor, counts
@@ -178,6 +200,7 @@ def extend_demo(demo: dict) -> dict:
             people[manager.user.username] = manager
         for key, (organization, manager) in orgs.items():
             _chips(organization, manager, CHIPS[key])
+        _stations(orgs, sites, people)
     demo.setdefault("pack_sites", {}).update(sites)
     demo.setdefault("pack_people", {}).update(people)
     demo.setdefault("pack_organizations", {}).update({key: org for key, (org, _) in orgs.items()})
@@ -200,6 +223,27 @@ def _withdraw(orgs, sites) -> None:
         found = Membership.objects.filter(employee__user__username=login, role=role, site=sites[site_key]).first()
         if found is not None:
             services.remove_membership(acting_user=manager.user, membership=found)
+
+
+def _stations(orgs, sites, people) -> None:
+    """Each pack site's shared terminal (`STATIONS`) and the PINs people initial with there."""
+    from .models import SigningPin, Station
+    from .pins import create_station, set_pin
+
+    for username, name, site_key in STATIONS:
+        if not Station.objects.filter(user__username=username).exists():
+            manager = orgs[SITES[site_key][0]][1]
+            create_station(
+                acting_user=manager.user,
+                site=sites[site_key],
+                username=username,
+                password=DEMO_PASSWORD,
+                name=name,
+                kind=Station.Kind.BOTH,
+            )
+    for login in PIN_HOLDERS:
+        if not SigningPin.objects.filter(employee=people[login]).exists():
+            set_pin(acting_user=people[login].user, employee=people[login], pin=DEMO_PIN)
 
 
 def _chips(organization, manager, values) -> None:

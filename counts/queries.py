@@ -14,7 +14,7 @@ from django.db.models.functions import TruncDate
 from django.db.models.lookups import GreaterThan, GreaterThanOrEqual
 
 from floor.calculations import gaming_day_bounds as floor_gaming_day_bounds
-from floor.queries import LateEntry, open_gaming_day, shift_served, shifts_of_day
+from floor.queries import LateEntry, last_gaming_date, open_gaming_day, shift_served, shifts_of_day
 
 from .models import BoxExchange, CountAgreement, CountSession, CountSettings, CountSignature, Drop, DropRemoval
 
@@ -262,13 +262,15 @@ def box_exchange(site) -> str:
     return count_settings(site).box_exchange or BoxExchange.GAMING_DAY
 
 
-def date_to_count(site, fallback: date) -> date:
-    """The gaming date a new count proposes: the earliest with a box removed from its table and
-    not yet counted (no agreed count, ND 99-01.3-08-14(4) as the pack cites it), else `fallback`."""
+def date_to_count(site, now: datetime) -> date:
+    """The gaming date a new count proposes: the latest with a box removed from its table and not
+    yet counted (no agreed count, ND 99-01.3-08-14(4) as the pack cites it), else the latest gaming
+    day the site opened, else the site's current gaming date (`now`): never a calendar guess such
+    as the day before today, which may be a date with no gaming day."""
     counted = CountAgreement.objects.filter(drop=OuterRef("pk"))
     waiting = Drop.objects.filter(site=site, removal__isnull=False).exclude(Exists(counted))
-    earliest = waiting.order_by("gaming_date").values_list("gaming_date", flat=True).first()
-    return earliest or fallback
+    latest = waiting.order_by("-gaming_date").values_list("gaming_date", flat=True).first()
+    return latest or last_gaming_date(site) or gaming_date_of(site, now)
 
 
 def drops_awaiting_count(site, gaming_date: date):

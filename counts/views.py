@@ -1,7 +1,6 @@
 """Count pages: sessions, the tablet count grid, custody of the boxes, and the count sheet PDF.
 Views parse and call one service; a refusal shows the service's message inline."""
 
-from datetime import timedelta
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -114,9 +113,7 @@ def sessions(request):
         None if notice else request.POST or None,
         partners=partners,
         site=site,
-        initial={
-            "gaming_date": queries.date_to_count(site, queries.gaming_date_of(site, timezone.now()) - timedelta(days=1))
-        },
+        initial={"gaming_date": queries.date_to_count(site, timezone.now())},
     )
     signer_form = _signer_form(access, site, members=_counters(site))
     errors = {} if form.is_valid() or not form.is_bound else dict(form.errors)  # a refused form: 400, inline

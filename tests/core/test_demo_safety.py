@@ -234,7 +234,8 @@ def test_load_demo_lists_every_demo_login_with_the_stations_and_the_other_packs(
     listed = {line.split()[0] for line in demo_logins(demo)}
     stations = set(Station.objects.values_list("user__username", flat=True))
     people = set(Organization.objects.values_list("employees__user__username", flat=True))
-    assert stations == {"pit1", "tablet1"} and {"wagm", "washift", "nygm", "nydealer"} <= people
+    assert stations == {"pit1", "tablet1", "waterminal", "nyterminal"}
+    assert {"wagm", "washift", "nygm", "nydealer", "nycashier", "wadealer", "wacashier"} <= people
     # each pack's registry's auditor and North Dakota's supervisor (statefiling.demo)
     auditors = {"state", "statesup", "wastate", "wabjstate", "nystate"}
     assert listed == people | stations | auditors

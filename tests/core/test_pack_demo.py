@@ -79,3 +79,31 @@ def test_the_demo_has_the_tours_pit_terminal_count_tablet_and_pins(db):
     for login in ("shift", "pitboss", "dealer", "cashier", "count1", "count2"):
         person = demo["people"][login]
         assert signer_for(terminal, badge=person.initials, pin=DEMO_PIN).signer == person
+
+
+def test_each_pack_site_with_play_has_a_terminal_where_its_receivers_and_counters_sign_with_the_demo_pin(db):
+    """Spokane's and Kingston's fills are received by their dealer and credits by their cashier:
+    with no terminal there and no PIN, every slip there was carried past the close. Each site
+    with play has a shared terminal of both kinds, and its shift manager, dealers, cashier and
+    count team sign on it with their badge and the demo PIN; Tacoma (player-dealt) has none."""
+    from cardroom.demo import DEMO_PIN
+    from cardroom.models import Station
+    from cardroom.pins import signer_for
+
+    demo = extend_demo(load_demo())
+    extend_demo(demo)  # idempotent: a second run finds its terminals and PINs
+    sites = demo["pack_sites"]
+    stations = {s.user.username: s for s in Station.objects.exclude(site__jurisdiction="ND")}
+    assert {name: (s.site_id, s.kind) for name, s in stations.items()} == {
+        "waterminal": (sites["spokane"].pk, Station.Kind.BOTH),
+        "nyterminal": (sites["kingston"].pk, Station.Kind.BOTH),
+    }
+    signers = {
+        "waterminal": ("washift", "wadealer", "wadealer2", "wacashier", "wacount1", "wacount2"),
+        "nyterminal": ("nyshift", "nydealer", "nycashier", "nycount1", "nycount2"),
+    }
+    for terminal, logins in signers.items():
+        for login in logins:
+            person = demo["pack_people"][login]
+            signed = signer_for(stations[terminal].user, badge=person.initials, pin=DEMO_PIN)
+            assert signed.signer == person, (terminal, login)

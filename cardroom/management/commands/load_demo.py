@@ -23,6 +23,7 @@ from cardroom.demo import (
     secrets_hashed_once,
 )
 from cardroom.models import Site
+from cardroom.pack_demo import PIN_HOLDERS as PACK_PIN_HOLDERS
 from cardroom.pack_demo import SITES as PACK_SITES
 from cardroom.pack_demo import foreign_organizations
 from core import demo_progress
@@ -64,7 +65,7 @@ class Command(DatabaseCommand):
             self.stdout.write(f"  {line}")
         self.stdout.write(
             f"On the shared terminals each step is initialled with a badge (the person's initials) and "
-            f"PIN {DEMO_PIN} ({', '.join(PIN_HOLDERS)})."
+            f"PIN {DEMO_PIN} ({', '.join(PIN_HOLDERS + PACK_PIN_HOLDERS)})."
         )
 
     def _build(self) -> dict:
@@ -85,7 +86,7 @@ class Command(DatabaseCommand):
 
 def demo_logins(demo: dict) -> list[str]:
     """One line per demo login: the North Dakota people, the shared terminals, and the
-    Washington and New York packs' people (cardroom.pack_demo), with role and sites."""
+    Washington and New York packs' people and terminals (cardroom.pack_demo), with role and sites."""
     from cardroom import pack_demo
 
     lines = []
@@ -102,6 +103,9 @@ def demo_logins(demo: dict) -> list[str]:
             if org_key == key:
                 where = ", ".join(pack_demo.SITES[k][1]["name"] for k in site_keys.split())
                 lines.append(f"{login:<10} {role.label:<20} {first} {last} ({where})")
+        for username, name, site_key in pack_demo.STATIONS:
+            if pack_demo.SITES[site_key][0] == key:
+                lines.append(f"{username:<10} {'Shared terminal':<20} {name} ({pack_demo.SITES[site_key][1]['name']})")
     from statefiling.demo import AGENCY, PACK_AGENCIES, SUPERVISOR
 
     lines.append(f"{'state':<10} {'State auditor':<20} Dana Olson ({AGENCY}: /registry/)")
