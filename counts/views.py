@@ -1,7 +1,6 @@
 """Count pages: sessions, the tablet count grid, custody of the boxes, and the count sheet PDF.
 Views parse and call one service; a refusal shows the service's message inline."""
 
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -21,6 +20,7 @@ from core.audit import chain_head
 from core.forms import call_service, page_status, run_service
 from core.limits import record_id
 from core.pdf import audit_head_text
+from core.plurals import plural
 from core.rules import HOUSE_CONTROL
 
 from . import forms, pdf, queries, rules, services
@@ -311,7 +311,9 @@ def remove_all(request):
         )
         if removals:
             messages.success(
-                request, f"{len(removals)} drop boxes of {gaming_date} removed to {removals[0].storage_place}."
+                request,
+                f"{plural(len(removals), 'drop box', 'drop boxes')} of {gaming_date} removed to "
+                f"{removals[0].storage_place}.",
             )
             return redirect("counts:boxes")
     if confirming and not form.cleaned_data["boxes"] and not errors:

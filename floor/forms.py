@@ -203,7 +203,7 @@ class DealerShiftForm(ChipGridMixin, BootstrapMixin, forms.Form):
     dealer = forms.ModelChoiceField(queryset=Employee.objects.none(), required=False)
     started_at = moment_field("Seated at")
 
-    def __init__(self, *args, site, game: str | None = None, **kwargs):
+    def __init__(self, *args, site, game: str | None = None, seated: Employee | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         # The organization's people; whether they may deal at this site is the service's call.
         self.fields["dealer"].queryset = Employee.objects.filter(organization_id=site.organization_id).select_related(
@@ -216,6 +216,8 @@ class DealerShiftForm(ChipGridMixin, BootstrapMixin, forms.Form):
             .queryset.filter(active=True, memberships__site=site, memberships__role__in=roles)
             .distinct()
         )
+        if seated is not None:  # the relief is someone else: the dealer seated there is not offered
+            dealers = dealers.exclude(pk=seated.pk)
         self.fields["dealer"].widget.choices = [("", "Choose the dealer")] + [
             (d.pk, f"{d.name} ({d.initials})") for d in dealers
         ]

@@ -534,7 +534,9 @@ def dealer_shift(request, pk):
     )
     if refusal := _player_dealer_rule(table.site):
         return _not_kept_here(request, "floor/dealer_shift.html", refusal, "player-dealer", table=table)
-    form = forms.DealerShiftForm(request.POST or None, site=table.site, game=table.game)
+    current = queries.current_shift(table, timezone.now())
+    seated = current.dealer if current is not None else None
+    form = forms.DealerShiftForm(request.POST or None, site=table.site, game=table.game, seated=seated)
     if request.method == "POST" and form.is_valid():
         saved = call_service(
             form,
@@ -560,7 +562,7 @@ def dealer_shift(request, pk):
             "table": table,
             "form": form,
             "grid": form.chip_rows(),
-            "current": queries.current_shift(table, timezone.now()),
+            "current": current,
             "shifts": shifts,
             "open_next": None if shifts else _open_next(table, day),
         },

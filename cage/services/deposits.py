@@ -35,7 +35,8 @@ def record_deposit(
     none); a later deposit is recorded and shown as late."""
     site, gaming_date, gaming_day, field = _day_of_deposit(gaming_day, site, gaming_date)
     employee = acting_at_site(acting_user, site, rules.CAGE_CLERKS, "record a bank deposit")
-    amount_cents = checked_amount(amount_cents, "amount_cents", rules.DEPOSIT.at(site), allow_zero=True)
+    # The amount's form and sign are the house's control; 03-10 (`rules.DEPOSIT`) is the deadline.
+    amount_cents = checked_amount(amount_cents, "amount_cents", HOUSE_CONTROL, allow_zero=True)
     _check_deposited_on(site, gaming_date, deposited_on)
     _check_books_closed(site, gaming_date, gaming_day, field)
     with transaction.atomic():

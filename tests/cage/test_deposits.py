@@ -38,6 +38,14 @@ def test_a_day_is_deposited_once(closed_day, cashier):
         deposit(cashier, closed_day)
 
 
+def test_a_negative_deposit_amount_is_refused_at_its_field_citing_house_control_not_the_deadline(closed_day, cashier):
+    """ND 99-01.3-03-10 is the deposit's deadline; the sign of an amount is the house's control."""
+    with pytest.raises(ValidationError) as refused:
+        deposit(cashier, closed_day, amount_cents=-500)
+    assert refused.value.message_dict == {"amount_cents": ["House control: the amount must be zero or more."]}
+    assert not BankDeposit.objects.exists()
+
+
 def test_a_deposit_before_its_gaming_date_is_refused(closed_day, cashier):
     with pytest.raises(ValidationError, match="on or after its gaming date"):
         deposit(cashier, closed_day, deposited_on=date(2026, 11, 1))

@@ -86,6 +86,15 @@ def test_confirmed_every_box_is_removed_and_audited_on_its_own(client, shift_man
     assert {e.actor_id for e in events} == {shift_manager.user_id}
 
 
+def test_one_box_removed_is_confirmed_in_the_singular(client, shift_manager, boxes, custody):
+    client.force_login(shift_manager.user)
+    done = client.post(
+        "/counts/boxes/remove-all/", {**custody, "boxes": [boxes[0].pk], "step": "confirm"}, follow=True
+    ).content.decode()
+    assert f"1 drop box of {GAMING_DATE} removed to Office safe." in done
+    assert "1 drop boxes" not in done
+
+
 def test_a_refused_transport_removes_none_and_says_why_on_the_form(client, shift_manager, boxes, custody):
     client.force_login(shift_manager.user)
     custody.pop("escorted_by")

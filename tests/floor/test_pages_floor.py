@@ -171,6 +171,18 @@ def test_a_dealer_is_seated_with_a_tray_count_and_relieved(client, cast, open_ta
     assert shifts[1].ended_at is not None
 
 
+def test_the_relief_select_leaves_out_the_dealer_already_seated_at_the_table(client, cast, open_table, org, site):
+    """A walk of the demo found the seated dealer offered as their own relief."""
+    from tests.factories import make_person
+
+    first, second = cast[Role.DEALER], make_person(org, Role.DEALER, site)
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    url = f"/floor/tables/{open_table.pk}/dealer/"
+    assert client.post(url, {"dealer": first.pk}).status_code == 302
+    offered = page(client.get(url))
+    assert f'value="{second.pk}"' in offered and f'value="{first.pk}"' not in offered
+
+
 def test_seating_someone_who_is_not_a_dealer_shows_the_service_message(client, cast, open_table, site):
     client.force_login(cast[Role.SHIFT_MANAGER].user)
     cashier = cast[Role.CASHIER]
