@@ -63,6 +63,14 @@ def close_books(*, acting_user, site: Site, gaming_date: date) -> BooksClose:
     return close
 
 
+# What resolves a drop with no signed count before the books close (the refusal's last sentence).
+DROPS_TO_COUNT = (
+    "Carried past the gaming day's close or not, a box stands in for no count: a shift manager removes it "
+    "for its gaming date (Drop boxes and custody) and the count team counts and signs it (Count sessions) "
+    "before the books close."
+)
+
+
 def _check_books_can_close(site: Site, gaming_date: date):
     """The day's summary, once its books may close: a day of the books (`summaries.day_of_the_books`,
     the quarter's own days), its gaming day closed where one was opened, its drops and fees counted,
@@ -100,7 +108,7 @@ def _check_books_can_close(site: Site, gaming_date: date):
             else "the gaming day is not closed"
         )
         raise ValidationError({"gaming_date": f"{rules.TRAY_COUNT}: {why}; close the gaming day {gaming_date} first."})
-    _check_drops_counted(site, gaming_date)
+    _check_drops_counted(site, gaming_date, day)
     _check_forms_accounted_for(site, gaming_date)
     _check_fees_counted(site, gaming_date)
     _check_session_recorded(site, summary)
@@ -188,17 +196,27 @@ def _check_forms_accounted_for(site: Site, gaming_date: date) -> None:
         )
 
 
-def _check_drops_counted(site: Site, gaming_date: date) -> None:
-    from counts.queries import uncounted_drops
+def _check_drops_counted(site: Site, gaming_date: date, day: GamingDay | None) -> None:
+    """Every drop box of the day has a standing signed count (`rules.DROP_COUNT`; ND
+    99-01.3-08-16(1)(g) where the pack states it: the summaries reconcile to the return): a box
+    carried past the gaming day's close, not removed or not counted, lets the gaming day close but
+    never its books, which once closed take nothing dated that day (its drop would be lost and a
+    wrong drop frozen). The box is removed and counted for its gaming date after the day's close."""
+    from counts.queries import drops_not_counted
+    from counts.rules import keeps_drop_boxes
 
-    uncounted = sorted(set(uncounted_drops(site, gaming_date, gaming_date).values_list("table__number", flat=True)))
-    if uncounted:
-        numbers = ", ".join(str(n) for n in uncounted)
-        raise ValidationError(
-            {
-                "gaming_date": f"{rules.DROP_COUNT.at(site)}: the drop of {noun_for(len(uncounted), 'table')} {numbers} has no signed count yet."
-            }
-        )
+    # A box of a table opened with no drop recorded is asked only where the site keeps drop boxes
+    # (not at a fees room, counts.rules.keeps_drop_boxes); a drop recorded is counted everywhere.
+    if not (open_boxes := drops_not_counted(site, gaming_date, day if keeps_drop_boxes(site) else None)):
+        return
+    tables = sorted({table for table, _ in open_boxes})
+    numbers = ", ".join(str(n) for n in tables)
+    raise ValidationError(
+        {
+            "gaming_date": f"{rules.DROP_COUNT.at(site)}: the drop of {noun_for(len(tables), 'table')} {numbers} "
+            f"has no signed count yet: {'; '.join(what for _, what in open_boxes)}. {DROPS_TO_COUNT}"
+        }
+    )
 
 
 def _check_bank_counted(site: Site, gaming_date: date, *, gaming_day_opened: bool = True) -> None:

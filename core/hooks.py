@@ -362,6 +362,15 @@ OPEN_ITEMS = declare(
     answer="provider(gaming_day) -> [OpenItem]: the app's items still open at the day's close",
     many=True,
 )
+
+CARRIED_NOW = declare(
+    "carried_now",
+    asked_by="floor.queries.carried_items (what became of an item carried past a close)",
+    answered_by="counts (counts.apps)",
+    answer="provider([Carried]) -> {(gaming_date, key): 'since counted, $420.00 signed 2026-12-08 03:10'}: the "
+    "items of the app resolved since carried, in a fixed number of queries",
+    many=True,
+)
 HOLD_THRESHOLDS = declare(
     "hold_thresholds",
     asked_by="accounting.games (percent-of-hold reviews)",

@@ -8,12 +8,12 @@ class CountsConfig(AppConfig):
     def ready(self):
         from cardroom.role_grants import register_role_check
         from cardroom.site_keeps import register_drop_boxes
-        from floor.open_items import register_open_items
+        from floor.open_items import register_carried_now, register_open_items
         from floor.seating import register_duty_end_check, register_seating_check, register_shift_end_check
         from packs import register_table_check
 
         from . import menu  # noqa: F401
-        from .open_items import box_items
+        from .open_items import box_items, carried_boxes_now
         from .role_grants import auditor_kept_off_count_team
         from .rules import keeps_drop_boxes
         from .services.boxes import renumbered_table_errors
@@ -21,6 +21,7 @@ class CountsConfig(AppConfig):
         from .services.custody import on_duty_through_an_unescorted_removal
 
         register_open_items(box_items)  # drop boxes still open at a gaming day's close (08-14)
+        register_carried_now(carried_boxes_now)  # a carried box counted since, as the carried lists say it
         register_role_check(auditor_kept_off_count_team)  # AUDITOR_BAR, where the role is given
         register_seating_check(seating_breaks_a_count_team)  # a dealer shift after the count (08-14(2))
         # A dealer shift or a duty period recorded after a box's unescorted removal, running at it (08-14(1)).

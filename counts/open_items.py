@@ -8,22 +8,24 @@ number of tables and boxes, each reading values only (the site's jurisdiction jo
 the rules at it) by SQL compiled once per process (core.rows.shaped_rows).
 """
 
-from django.db.models import Exists, OuterRef, Q
+from zoneinfo import ZoneInfo
 
+from django.db.models import Exists, OuterRef, Q, Subquery
+
+from core.money import format_money
 from core.rows import shaped_rows
 from floor.open_items import Kind, OpenItem
 
-from .models import CountAgreement, Drop, DropBox
-from .queries import signed_sessions_filter
+from .models import CountAgreement, CountSignature, Drop, DropBox
+from .queries import current_agreements, signed_sessions_filter, unrecorded_boxes
 from .rules import COUNT, REMOVAL
 
 
 def box_items(day) -> list[OpenItem]:
     where = {"site_id": day.site_id, "gaming_date": day.gaming_date}
-    unrecorded = shaped_rows(_unrecorded_boxes_query, day_id=day.pk, **where)
     items = [
         _not_removed(jurisdiction, _box(number, label), table_number, f"box:{pk}")
-        for pk, _, table_number, number, label, jurisdiction in _one_per_table(unrecorded)
+        for pk, _, table_number, number, label, jurisdiction in unrecorded_boxes(day)
     ]
     for pk, table_number, number, label, removed, agreed, signed, jurisdiction in shaped_rows(_drops_query, **where):
         if not removed:
@@ -56,33 +58,9 @@ def _drops_query(site_id: int, gaming_date):
     )
 
 
-def _unrecorded_boxes_query(day_id: int, site_id: int, gaming_date):
-    """The active boxes of the tables opened in the day at which no drop is recorded."""
-    from floor.models import TableInventory
-
-    in_play = TableInventory.objects.filter(gaming_day_id=day_id, kind=TableInventory.Kind.OPENER).values("table_id")
-    dropped = Drop.objects.filter(site_id=site_id, gaming_date=gaming_date, table_id=OuterRef("table_id"))
-    return (
-        DropBox.objects.filter(site_id=site_id, active=True, table_id__in=in_play)
-        .exclude(Exists(dropped))
-        .order_by("table__number", "label")
-        .values_list("pk", "table_id", "table__number", "number", "label", "site__jurisdiction")
-    )
-
-
 def _box(number, label) -> DropBox:
     """The box as it names itself (its number and label), from the two values read."""
     return DropBox(number=number, label=label)
-
-
-def _one_per_table(boxes) -> list:
-    """A table may have several boxes (one counted while the next is in use): its first one."""
-    seen, result = set(), []
-    for box in boxes:
-        if box[1] not in seen:
-            seen.add(box[1])
-            result.append(box)
-    return result
 
 
 def _not_removed(jurisdiction: str, box: DropBox, table_number: int, key: str) -> OpenItem:
@@ -92,7 +70,8 @@ def _not_removed(jurisdiction: str, box: DropBox, table_number: int, key: str) -
         table_number,
         f"{box} of table {table_number} is not removed from its table",
         REMOVAL.at(jurisdiction),
-        "a shift manager removes it to safe storage, or it is carried with a reason",
+        "a shift manager removes it to safe storage, or it is carried with a reason; carried, it is still "
+        "removed and counted for this gaming date: the books close only once its count is signed",
     )
 
 
@@ -104,5 +83,59 @@ def _not_counted(jurisdiction: str, box: DropBox, table_number: int, drop_id: in
         table_number,
         f"{box} of table {table_number} is {state}",
         COUNT.at(jurisdiction),
-        "the count team counts and signs it, or it is carried with a reason (counted after the close)",
+        "the count team counts and signs it, or it is carried with a reason (counted after the close: the "
+        "books close only once its count is signed)",
     )
+
+
+def carried_boxes_now(carried) -> dict:
+    """What became of the drop boxes carried past a close (floor.queries.carried_items asks, by
+    core.hooks.CARRIED_NOW): {(gaming_date, key): "since counted, $420.00 signed 2026-12-08 03:10"},
+    or "since removed, not counted", for a carried "drop:<id>:…" or "box:<id>" item resolved since.
+    The carried text is the item as it stood (models.CarriedItem); this is its state now. One query."""
+    drops = {int(c.key.split(":")[1]): c for c in carried if c.key.startswith("drop:")}
+    boxes = {(int(c.key.split(":")[1]), c.gaming_date, c.site_id): c for c in carried if c.key.startswith("box:")}
+    if not drops and not boxes:
+        return {}
+    found = Q(pk__in=drops)
+    if boxes:
+        found |= Q(drop_box_id__in={b for b, _, _ in boxes}, gaming_date__in={d for _, d, _ in boxes})
+    now = {}
+    for pk, box_id, gaming_date, site_id, removed, cents, signed_at, zone in _drops_now(found):
+        item = drops.get(pk) or boxes.get((box_id, gaming_date, site_id))
+        # A box carried "not counted" was removed when carried: only its count is news.
+        removed = None if item is None or item.key.endswith(":count") else removed
+        if item is not None and (removed or cents is not None):
+            now[(item.gaming_date, item.key)] = _state_now(removed, cents, signed_at, ZoneInfo(zone))
+    return now
+
+
+def _drops_now(found: Q):
+    """The drops with their removal and their standing signed count's total and last signature."""
+    agreement = current_agreements().filter(drop=OuterRef("pk")).order_by("-agreed_at", "-pk")
+    last_signature = CountSignature.objects.filter(session_id=OuterRef("signed_session")).order_by("-signed_at")
+    return (
+        Drop.objects.filter(found)
+        .annotate(
+            signed_cents=Subquery(agreement.values("total_cents")[:1]),
+            signed_session=Subquery(agreement.values("session_id")[:1]),
+        )
+        .annotate(signed_at=Subquery(last_signature.values("signed_at")[:1]))
+        .order_by("placed_at", "pk")
+        .values_list(
+            "pk",
+            "drop_box_id",
+            "gaming_date",
+            "site_id",
+            "removal__removed_at",
+            "signed_cents",
+            "signed_at",
+            "site__time_zone",
+        )
+    )
+
+
+def _state_now(removed, cents, signed_at, zone: ZoneInfo) -> str:
+    if cents is not None:
+        return f"since counted, {format_money(cents)} signed {signed_at.astimezone(zone):%Y-%m-%d %H:%M}"
+    return f"since removed {removed.astimezone(zone):%Y-%m-%d %H:%M}, not counted yet"

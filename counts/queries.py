@@ -13,10 +13,20 @@ from django.db.models import Case, Count, Exists, Func, IntegerField, OuterRef, 
 from django.db.models.functions import TruncDate
 from django.db.models.lookups import GreaterThan, GreaterThanOrEqual
 
+from core.rows import shaped_rows
 from floor.calculations import gaming_day_bounds as floor_gaming_day_bounds
 from floor.queries import LateEntry, last_gaming_date, open_gaming_day, shift_served, shifts_of_day
 
-from .models import BoxExchange, CountAgreement, CountSession, CountSettings, CountSignature, Drop, DropRemoval
+from .models import (
+    BoxExchange,
+    CountAgreement,
+    CountSession,
+    CountSettings,
+    CountSignature,
+    Drop,
+    DropBox,
+    DropRemoval,
+)
 
 
 def gaming_day_bounds(site, gaming_date: date) -> tuple[datetime, datetime]:
@@ -120,6 +130,61 @@ def uncounted_drops(site, start: date, end: date):
     on, and what a day's sessions are set against before its drop is known."""
     drops = Drop.objects.filter(site=site, gaming_date__range=(start, end))
     return drops.exclude(pk__in=current_agreements(drops).values("drop_id"))
+
+
+def unrecorded_boxes(day) -> list[tuple]:
+    """The boxes of the tables opened in the day at which no drop is recorded, one a table, as
+    (pk, table id, table number, box number, label, jurisdiction): a box still on its table, its
+    use not recorded (one query)."""
+    where = {"site_id": day.site_id, "gaming_date": day.gaming_date}
+    return _one_per_table(shaped_rows(_unrecorded_boxes_query, day_id=day.pk, **where))
+
+
+def _unrecorded_boxes_query(day_id: int, site_id: int, gaming_date):
+    """The active boxes of the tables opened in the day at which no drop is recorded."""
+    from floor.models import TableInventory
+
+    in_play = TableInventory.objects.filter(gaming_day_id=day_id, kind=TableInventory.Kind.OPENER).values("table_id")
+    dropped = Drop.objects.filter(site_id=site_id, gaming_date=gaming_date, table_id=OuterRef("table_id"))
+    return (
+        DropBox.objects.filter(site_id=site_id, active=True, table_id__in=in_play)
+        .exclude(Exists(dropped))
+        .order_by("table__number", "label")
+        .values_list("pk", "table_id", "table__number", "number", "label", "site__jurisdiction")
+    )
+
+
+def _one_per_table(boxes) -> list:
+    """A table may have several boxes (one counted while the next is in use): its first one."""
+    seen, result = set(), []
+    for box in boxes:
+        if box[1] not in seen:
+            seen.add(box[1])
+            result.append(box)
+    return result
+
+
+def drops_not_counted(site, gaming_date: date, day=None) -> list[tuple[int, str]]:
+    """The drop boxes of `site`'s gaming date `gaming_date` whose drop has no standing signed count,
+    each as (table number, "drop box 1 of table 1 is not removed from its table"): a drop removed
+    and not counted (`uncounted_drops`), a drop still on its table, and, where the gaming day `day`
+    was opened, a box of a table it opened at which no drop is recorded (counts.open_items). Whether
+    carried past the gaming day's close or not: a carry lets the gaming day close, never the books
+    (ND 99-01.3-08-14, 08-16(1)(g)). Two queries."""
+    rows = uncounted_drops(site, gaming_date, gaming_date).order_by("table__number", "placed_at", "pk")
+    found = [
+        (table, f"{DropBox(number=number, label=label)} of table {table} is "
+         f"{'removed but not counted and signed' if removed else 'not removed from its table'}")
+        for table, number, label, removed in rows.values_list(
+            "table__number", "drop_box__number", "drop_box__label", "removal__id"
+        )
+    ]  # fmt: skip
+    if day is not None:
+        found += [
+            (table, f"{DropBox(number=number, label=label)} of table {table} is not removed from its table")
+            for _, _, table, number, label, _ in unrecorded_boxes(day)
+        ]
+    return sorted(found, key=lambda row: row[0])
 
 
 @dataclass(frozen=True)

@@ -963,7 +963,7 @@ class _AlertRows:
         rows.extend(
             f'<tr data-rule="carried" data-key="{_text(c.key)}"><td>{self._date(c.gaming_date)}</td>'
             f'<td>{_text(c.site_name)}</td><td><span class="badge text-bg-warning">Carried at close</span> '
-            f'{_text(c.description)} <span class="small text-muted">({_text(c.citation)})</span> · '
+            f'{_text(c.statement)} <span class="small text-muted">({_text(c.citation)})</span> · '
             f"{_text(c.carried_by_initials)}: {_text(c.reason)}</td><td>{self._daily(c.site_id, c.gaming_date)}</td></tr>"
             for c in carried
         )

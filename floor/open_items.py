@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from django.db.models import Exists, OuterRef, Q
 
 from cardroom.models import Table
-from core.hooks import OPEN_ITEMS
+from core.hooks import CARRIED_NOW, OPEN_ITEMS
 from core.money import format_money
 from core.rows import shaped_rows
 
@@ -78,6 +78,12 @@ Provider = Callable[[GamingDay], list[OpenItem]]
 def register_open_items(provider: Provider) -> None:
     """An app above the floor registers `provider(gaming_day) -> [OpenItem]` once, when ready."""
     OPEN_ITEMS.register(provider)
+
+
+def register_carried_now(provider: Callable) -> None:
+    """An app above the floor registers `provider([Carried]) -> {(gaming_date, key): state now}`
+    for its carried items resolved since (floor.queries.carried_items), once, when ready."""
+    CARRIED_NOW.register(provider)
 
 
 def open_items(day: GamingDay) -> list[OpenItem]:

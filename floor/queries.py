@@ -3,10 +3,11 @@
 import json
 from bisect import bisect_right
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from functools import cache
 from operator import itemgetter
+from zoneinfo import ZoneInfo
 
 from django.db import connection, transaction
 from django.db.models import Case, CharField, Exists, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
@@ -14,6 +15,7 @@ from django.db.models.functions import ExtractQuarter, ExtractYear
 from django.db.models.lookups import IsNull, LessThan
 
 from cardroom.models import ChipDenomination, Employee, Game, Membership, Site, Table
+from core.hooks import CARRIED_NOW
 from core.money import format_money
 from core.periods import Quarter
 from core.plurals import plural
@@ -875,6 +877,14 @@ class Carried:
     carried_by_initials: str
     carried_at: datetime
     reason: str
+    # What became of it since (its state now): "since received 2026-12-08 03:10"; "" while still open.
+    now: str = ""
+
+    @property
+    def statement(self) -> str:
+        """The item as carried and, resolved since, what became of it: "Drop box 1 of table 1 is
+        removed but not counted (as carried; since counted, $420.00 signed 2026-12-08 03:10)"."""
+        return f"{self.description} (as carried; {self.now})" if self.now else self.description
 
 
 _CARRIED_COLUMNS = (
@@ -902,7 +912,30 @@ def carried_items(site_ids, start: date, end: date, *, latest: int | None = None
     then as carried; or the `latest` of them, the latest first. One query, by SQL compiled
     once for each `latest` (core.rows)."""
     rows = shaped_rows(_carried_query, shape={"latest": latest}, site_ids=list(site_ids), start=start, end=end)
-    return [Carried(*row) for row in rows]
+    carried = [Carried(*row) for row in rows]
+    if not carried:
+        return carried
+    now = _slips_now(carried)
+    for provider in CARRIED_NOW.answers():
+        now.update(provider(carried))
+    return [replace(c, now=now.get((c.gaming_date, c.key), "")) for c in carried]
+
+
+def _slips_now(carried: list[Carried]) -> dict[tuple[date, str], str]:
+    """The carried slips received or voided since (one query): each item's state now, not as carried."""
+    ids = {int(c.key.removeprefix("slip:")): c for c in carried if c.key.startswith("slip:")}
+    if not ids:
+        return {}
+    steps = (
+        SlipStep.objects.filter(slip_id__in=ids, kind__in=[SlipStep.Kind.RECEIVE, SlipStep.Kind.VOID])
+        .order_by("at", "pk")
+        .values_list("slip_id", "kind", "at", "slip__site__time_zone")
+    )
+    words = {SlipStep.Kind.RECEIVE: "since received", SlipStep.Kind.VOID: "since voided"}
+    return {
+        (ids[slip_id].gaming_date, ids[slip_id].key): f"{words[kind]} {at.astimezone(ZoneInfo(zone)):%Y-%m-%d %H:%M}"
+        for slip_id, kind, at, zone in steps
+    }
 
 
 # --- Opener variances (rules.TRAY_COUNT) ---------------------------------------------------

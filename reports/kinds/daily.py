@@ -241,7 +241,7 @@ def _carried_section(data: "DailyReport", day: DailySummary) -> list:
     if not carried:
         return []
     zone = ZoneInfo(data.time_zone)
-    rows = [[f"{c.description} ({c.citation})", f"{c.carried_by_initials} {_when(c.carried_at, zone)}", c.reason]
+    rows = [[f"{c.statement} ({c.citation})", f"{c.carried_by_initials} {_when(c.carried_at, zone)}", c.reason]
             for c in carried]  # fmt: skip
     return [
         Spacer(1, 4),

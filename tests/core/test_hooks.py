@@ -60,6 +60,7 @@ EVERY_HOOK = {
     "chips_exist_sql": "cage",
     "tips_flag": "compliance",
     "open_items": "counts",
+    "carried_now": "counts",
     "dealer_seated": "counts",
     "dealer_shift_ending": "surveillance",
     "duty_period_ending": "counts",
@@ -118,6 +119,7 @@ ASKED = {
     "chips_exist_sql": lambda: chip_log.chips_exist_sql("postgresql"),
     "tips_flag": lambda: hooks.TIPS_FLAG.answers(),
     "open_items": lambda: hooks.OPEN_ITEMS.answers(),
+    "carried_now": lambda: hooks.CARRIED_NOW.answers(),
     "dealer_seated": lambda: seating.refuse_seating(
         object(), object(), date(2026, 11, 2), datetime(2026, 11, 2, tzinfo=UTC)
     ),

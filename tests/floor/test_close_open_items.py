@@ -349,3 +349,151 @@ def test_a_box_not_removed_links_to_the_form_removing_the_days_boxes(busy_day, s
     assert f'<a href="{url}">Drop box 1 of table 1 is not removed from its table</a>' in text
     form = client.get(url).content.decode()
     assert f'value="{busy_day["box"].pk}" id="box_{busy_day["box"].pk}" checked' in form
+
+
+# --- A carried drop box and the day's books (ND 99-01.3-08-14, 08-16(1)(g)) -----------------------
+
+
+@pytest.fixture
+def day_closed_with_the_box_carried(cast, shift_manager, gaming_day, open_table, dealer_shift, manager, site):
+    """A table played (opener, closer), its drop box never removed and carried past the gaming
+    day's close with a reason, the day closed and its bank counted: the walk at Bismarck."""
+    from cage import services as cage
+
+    box = counts.register_drop_box(acting_user=manager.user, table=open_table)
+    services.record_table_inventory(acting_user=shift_manager.user, table=open_table, kind="closer", chips=TRAY)
+    keys = [item.key for item in open_items(gaming_day)]
+    assert keys == [f"box:{box.pk}"]
+    services.carry_open_items(acting_user=shift_manager.user, gaming_day=gaming_day, keys=keys, reason="Box stuck.")
+    services.close_gaming_day(acting_user=shift_manager.user, gaming_day=gaming_day)
+    for kind in ("start", "end"):
+        cage.record_bank_count(
+            acting_user=cast[Role.CASHIER].user, site=site, gaming_date=gaming_day.gaming_date, kind=kind,
+            cash={100: 1_000}, chips={},
+        )  # fmt: skip
+    return {"day": gaming_day, "box": box}
+
+
+def _close_books(manager, day):
+    from accounting import services as books
+
+    return books.close_books(acting_user=manager.user, site=day.site, gaming_date=day.gaming_date)
+
+
+def _remove_and_count(box, day, shift_manager, cast, org, site, *, sign=True):
+    first, second = make_person(org, Role.COUNT_TEAM, site), make_person(org, Role.COUNT_TEAM, site)
+    counts.remove_drop_box(
+        acting_user=shift_manager.user, drop_box=box, storage_place="office safe", key_holder=first,
+        escorted_by=cast[Role.PIT_BOSS], gaming_date=day.gaming_date,
+    )  # fmt: skip
+    session = counts.open_count_session(
+        acting_user=first.user, site=site, gaming_date=day.gaming_date, members=[first, second]
+    )
+    cash = [{"denomination_cents": 2000, "quantity": 21}]
+    for member in (first, second):
+        counts.record_blind_count(acting_user=member.user, session=session, drop_box=box, currency=cash)
+    if sign:
+        for member in (first, second):
+            counts.sign_count(acting_user=member.user, session=session)
+    return session
+
+
+def test_a_drop_box_carried_not_removed_keeps_the_books_from_closing(day_closed_with_the_box_carried, manager):
+    from accounting.models import BooksClose
+
+    day = day_closed_with_the_box_carried["day"]
+    with pytest.raises(ValidationError) as refused:
+        _close_books(manager, day)
+    message = refused.value.message_dict["gaming_date"][0]
+    assert message.startswith("ND 99-01.3-08-14(4): the drop of table 1 has no signed count yet: ")
+    assert "Drop box 1 of table 1 is not removed from its table" in message
+    assert "removes it for its gaming date" in message and "counts and signs it" in message
+    assert not BooksClose.objects.exists()
+
+
+def test_a_carried_box_removed_but_unsigned_still_refuses_and_counted_and_signed_the_books_close(
+    day_closed_with_the_box_carried, manager, shift_manager, cast, org, site
+):
+    """The box is removed and counted for its gaming date after the day's close (the books are
+    still open); the books close once its count is signed, with its drop."""
+    day, box = day_closed_with_the_box_carried["day"], day_closed_with_the_box_carried["box"]
+    session = _remove_and_count(box, day, shift_manager, cast, org, site, sign=False)
+    with pytest.raises(ValidationError, match="the drop of table 1 has no signed count yet: Drop box 1 of table 1 is"):
+        _close_books(manager, day)
+    for member in (session.first_member, session.second_member):
+        counts.sign_count(acting_user=member.user, session=session)
+    closed = _close_books(manager, day)
+    assert closed.figures["tables"][0]["drop_cents"] == 42_000
+
+
+def test_the_daily_page_says_a_carried_box_since_counted_and_signed(
+    day_closed_with_the_box_carried, manager, shift_manager, cast, org, site, client
+):
+    day, box = day_closed_with_the_box_carried["day"], day_closed_with_the_box_carried["box"]
+    client.force_login(manager.user)
+    url = f"/dashboard/daily/?site={day.site_id}&date={day.gaming_date}"
+    text = client.get(url).content.decode()
+    assert "Drop box 1 of table 1 is not removed from its table" in text and "since counted" not in text
+    _remove_and_count(box, day, shift_manager, cast, org, site)
+    text = client.get(url).content.decode()
+    assert "since counted, $420.00 signed" in text
+
+
+def test_a_carried_slip_received_since_says_so_and_the_carried_list_costs_three_queries(
+    busy_day, shift_manager, open_table, cast
+):
+    """The carried list is read in three queries however many items it holds (the carried rows,
+    the slips' receipts and voids, the boxes' drops and counts), and says what became of each."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from floor.queries import carried_items
+
+    day = close_with_carried(busy_day, shift_manager, open_table)
+    services.verify_slip(acting_user=cast[Role.PIT_BOSS].user, slip=busy_day["credit"])
+    services.receive_slip(acting_user=cast[Role.CASHIER].user, slip=busy_day["credit"])
+    with CaptureQueriesContext(connection) as queries:
+        carried = {c.key: c for c in carried_items([day.site_id], day.gaming_date, day.gaming_date)}
+    assert len(queries) == 3 and len(carried) == 3
+    credit = carried[f"slip:{busy_day['credit'].pk}"]
+    assert credit.now.startswith("since received ")
+    assert credit.statement.startswith(f"{credit.description} (as carried; since received ")
+    assert carried[f"slip:{busy_day['fill'].pk}"].now == ""
+
+
+def test_a_box_carried_removed_but_not_counted_says_only_its_count_since(
+    cast, shift_manager, gaming_day, open_table, dealer_shift, manager, site, org
+):
+    """Kingston's walk: the box was removed, carried not counted, then counted and signed at $420.00."""
+    from floor.queries import carried_items
+
+    box = counts.register_drop_box(acting_user=manager.user, table=open_table)
+    services.record_table_inventory(acting_user=shift_manager.user, table=open_table, kind="closer", chips=TRAY)
+    first, second = make_person(org, Role.COUNT_TEAM, site), make_person(org, Role.COUNT_TEAM, site)
+    counts.remove_drop_box(
+        acting_user=shift_manager.user, drop_box=box, storage_place="office safe", key_holder=first,
+        escorted_by=cast[Role.PIT_BOSS], gaming_date=gaming_day.gaming_date,
+    )  # fmt: skip
+    [key] = [item.key for item in open_items(gaming_day)]
+    assert key.endswith(":count")
+    services.carry_open_items(acting_user=shift_manager.user, gaming_day=gaming_day, keys=[key], reason="Late.")
+    services.close_gaming_day(acting_user=shift_manager.user, gaming_day=gaming_day)
+
+    def now():
+        return carried_items([site.pk], gaming_day.gaming_date, gaming_day.gaming_date)[0].now
+
+    assert now() == ""  # removed when carried: nothing new
+    session = counts.open_count_session(
+        acting_user=first.user, site=site, gaming_date=gaming_day.gaming_date, members=[first, second]
+    )
+    for member in (first, second):
+        counts.record_blind_count(
+            acting_user=member.user,
+            session=session,
+            drop_box=box,
+            currency=[{"denomination_cents": 2000, "quantity": 21}],
+        )
+    assert now() == ""  # counted, not signed
+    for member in (first, second):
+        counts.sign_count(acting_user=member.user, session=session)
+    assert now().startswith("since counted, $420.00 signed ")
