@@ -127,7 +127,7 @@ def test_the_daily_page_of_a_site_without_drop_speaks_of_no_drop_or_boxes(client
     html = _pages(client, here := house(jurisdiction), here.manager)[PAGES[0]]
     at_tables = jurisdiction == "NY"
     assert ("ending cash − starting cash + drop, net of IOUs" in html) == at_tables
-    assert ("every box counted" in html) == at_tables
+    assert ("every drop box removed and its count signed" in html) == at_tables
     assert ("ending cash − starting cash, net of IOUs" in html) == (not at_tables)
 
 
