@@ -877,7 +877,7 @@ def overview(request):
     law = site_law(site)
     overdue = [a for a in pending if a.due_date and a.due_date < today_at[a.site_id]]
     daily_url = reverse("dashboard:daily")
-    carried = carried_items([s.pk for s in sites], weeks[0].start, today, latest=CARRIED_SHOWN)
+    carried = carried_items([s.pk for s in sites], weeks[0].start, today, latest=CARRIED_SHOWN, since=False)
     rows = _AlertRows(named, _addresses("compliance:alert"), daily_url)
     context = {
         "site": site,

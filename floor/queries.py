@@ -907,13 +907,15 @@ def _carried_query(*, latest, site_ids, start, end):
     return found.order_by("-gaming_day__gaming_date", "-carried_at", "-pk").values_list(*_CARRIED_COLUMNS)[:latest]
 
 
-def carried_items(site_ids, start: date, end: date, *, latest: int | None = None) -> list[Carried]:
+def carried_items(site_ids, start: date, end: date, *, latest: int | None = None, since: bool = True) -> list[Carried]:
     """Open items carried past the close of the sites' gaming days in [start, end], by day and
     then as carried; or the `latest` of them, the latest first. One query, by SQL compiled
-    once for each `latest` (core.rows)."""
+    once for each `latest` (core.rows). With `since`, what became of each item since (a query a
+    kind of item carried: none where nothing is carried); the dashboard's list of the latest, a
+    glance linking each day's page that says it, reads none, so its queries never vary with them."""
     rows = shaped_rows(_carried_query, shape={"latest": latest}, site_ids=list(site_ids), start=start, end=end)
     carried = [Carried(*row) for row in rows]
-    if not carried:
+    if not carried or not since:
         return carried
     now = _slips_now(carried)
     for provider in CARRIED_NOW.answers():
