@@ -172,18 +172,14 @@ def drops_not_counted(site, gaming_date: date, day=None) -> list[tuple[int, str]
     carried past the gaming day's close or not: a carry lets the gaming day close, never the books
     (ND 99-01.3-08-14, 08-16(1)(g)). Two queries."""
     rows = uncounted_drops(site, gaming_date, gaming_date).order_by("table__number", "placed_at", "pk")
+    boxes = list(rows.values_list("table__number", "drop_box__number", "drop_box__label", "removal__id"))
+    if day is not None:  # a box still on its table, no drop recorded: not removed
+        boxes += [(table, number, label, None) for _, _, table, number, label, _ in unrecorded_boxes(day)]
     found = [
         (table, f"{DropBox(number=number, label=label)} of table {table} is "
          f"{'removed but not counted and signed' if removed else 'not removed from its table'}")
-        for table, number, label, removed in rows.values_list(
-            "table__number", "drop_box__number", "drop_box__label", "removal__id"
-        )
+        for table, number, label, removed in boxes
     ]  # fmt: skip
-    if day is not None:
-        found += [
-            (table, f"{DropBox(number=number, label=label)} of table {table} is not removed from its table")
-            for _, _, table, number, label, _ in unrecorded_boxes(day)
-        ]
     return sorted(found, key=lambda row: row[0])
 
 
