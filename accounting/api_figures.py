@@ -115,7 +115,8 @@ class CashOut(serializers.Serializer):
     deposit_due = serializers.DateField(
         allow_null=True,
         help_text="The day's bank deposit due date; null where the day takes no deposit (its only records are "
-        "adjusting entries: nothing was collected, accounting.summaries.takes_deposit), as the daily report says.",
+        "adjusting entries, or its fees, sessions or tournament fees were all voided: nothing was collected, "
+        "accounting.summaries.takes_deposit), as the daily report says.",
     )
 
 

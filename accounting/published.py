@@ -26,7 +26,8 @@ What is here, by question:
 - where a quarter's tournament play is counted, day by day, under its days' rows (the tables'):
   `tournament_days_statement`; how many gaming days the quarter had, a date with records only
   (tournament play without a gaming day) named apart: `gaming_days_statement`; whether a day takes
-  a bank deposit (not one whose only records are adjusting entries): `takes_deposit`; a quarter with
+  a bank deposit (not one whose only records are adjusting entries or voided fees, sessions or
+  tournament fees): `takes_deposit`, and why one collected nothing: `nothing_collected`; a quarter with
   nothing played (a seasonal site out of its season): `nothing_played_statement` and its cash
   figures as shown, $0.00 not "not known": `return_cash_profit`;
 - the frozen format's tax label (`TAX_LABEL`) and its digest (`figures_digest`: a filing's figures
@@ -113,6 +114,7 @@ from .summaries import (
     day_of_the_books,
     fees_or_sessions,
     no_books_day,
+    nothing_collected,
     organization_quarter,
     quarter_game_totals,
     quarter_summaries,
@@ -323,7 +325,9 @@ __all__ = [
     "hold_schedule",
     "live_dealer_summaries",
     "live_shift_figures",
+    "fees_or_sessions",
     "no_books_day",
+    "nothing_collected",
     "organization_quarter",
     "other_games_agp",
     "other_games_history",

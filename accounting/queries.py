@@ -10,7 +10,7 @@ from django.db.models.functions import Cast, Greatest
 
 from cardroom.models import Site
 from core.periods import Quarter
-from fees.queries import record_dates
+from fees.queries import collected_dates
 from tournaments.queries import figures_by_day
 
 from .models import Adjustment, BooksClose, OtherGamesAgp, QuarterFiling
@@ -106,17 +106,18 @@ def closed_days(site_ids: Collection[int], start: date, end: date) -> set[tuple[
 
 
 def collecting_days(site_ids: Collection[int], start: date, end: date) -> set[tuple[int, date]]:
-    """Those of `closed_days` that took cash: a fees or session pack's records (`fees.queries.record_dates`)
-    or tournament play (its fees and cash prizes are the cash bank's) on them; not a day whose only
-    records are adjusting entries, which collected nothing and has nothing to deposit. The answer the
-    books register (core.closing) for the cage's days that take a deposit: four queries at most, one
-    where no day was closed without a gaming day."""
+    """Those of `closed_days` that took cash: a fees or session pack's fee or session standing on them
+    (`fees.queries.collected_dates`) or tournament play (its fees and cash prizes are the cash bank's);
+    not a day whose only records are adjusting entries, or fees, sessions or tournament fees all voided,
+    which collected nothing and has nothing to deposit (`accounting.summaries.takes_deposit` says the
+    same of the day). The answer the books register (core.closing) for the cage's days that take a
+    deposit: four queries at most, one where no day was closed without a gaming day."""
     closed = closed_days(site_ids, start, end)
     if not closed:
         return set()
     sites, first, last = {s for s, _ in closed}, min(d for _, d in closed), max(d for _, d in closed)
-    collected = record_dates(sites, first, last) | set(figures_by_day(sites, first, last))
-    return closed & collected
+    played = {key for key, figures in figures_by_day(sites, first, last).items() if not figures.is_empty}
+    return closed & (collected_dates(sites, first, last) | played)
 
 
 def expected_deposit() -> Subquery:

@@ -136,17 +136,20 @@ def _check_business_day_ended(site: Site, gaming_date: date) -> None:
 
 def cash_at_the_cage(site: Site, summary) -> bool:
     """Whether a day with no gaming day opened had cash at the cage: tournament fees or prizes, a
-    fees or session pack's records (`no_gaming_day_bank` names those of the site's pack), or an
-    adjusting entry to the cash recorded on it. A day whose only records are adjustments of other
-    figures had none, so its books close without a bank count (the daily page says so beside its
-    button). A cash entry counts in the cash profit of the day it is recorded on, which only a bank
-    count makes known: closed without one, the entry would stay out of the quarter's cash profit for
-    ever (the figures of a day closed uncounted are "not known", `summaries.cash_figures`)."""
+    fees or session pack's fees or sessions standing (`summaries.fees_or_sessions`;
+    `no_gaming_day_bank` names those of the site's pack), or an adjusting entry to the cash recorded
+    on it. A day whose only records are adjustments of other figures, or fees or sessions all voided,
+    had none, so its books close without a bank count (the daily page says so beside its button). A
+    cash entry counts in the cash profit of the day it is recorded on, which only a bank count makes
+    known: closed without one, the entry would stay out of the quarter's cash profit for ever (the
+    figures of a day closed uncounted are "not known", `summaries.cash_figures`)."""
+    from .summaries import fees_or_sessions
+
     if not summary.tournaments.is_empty:
         return True
     if any(line.field == rules.CASH_FIGURE for line in summary.adjustments_recorded):
         return True
-    return bool(record_dates([site.pk], summary.gaming_date, summary.gaming_date))
+    return fees_or_sessions(summary)
 
 
 def _check_fees_counted(site: Site, gaming_date: date) -> None:

@@ -563,10 +563,25 @@ def played_for_cash(day: DailySummary) -> bool:
 
 def takes_deposit(day: DailySummary) -> bool:
     """Does the day take a bank deposit: a gaming day opened, or cash taken without one (`played_for_cash`:
-    a fees, session or tournament day)? A day whose only records are adjusting entries collected nothing:
-    no deposit is due for it (the cage's days, `core.closing.collecting_days`, say the same), unless one
-    was recorded anyway."""
+    a fees, session or tournament day, its fees or sessions standing)? A day whose only records are
+    adjusting entries, or fees, sessions or tournament fees all voided, collected nothing: no deposit is
+    due for it (the cage's days, `core.closing.collecting_days`, say the same), unless one was recorded
+    anyway."""
     return day.gaming_day_opened or played_for_cash(day) or day.cash.deposit_recorded_cents is not None
+
+
+# What a day's voided records were, by its pack's revenue (`DailySummary.pack`; a drop pack's: tournament fees).
+VOIDED_RECORDS = {"fees": "table fee", "sessions": "games-of-chance session"}
+
+
+def nothing_collected(day: DailySummary) -> str:
+    """Why a day of the books that takes no deposit (`takes_deposit`) collected nothing, in words: its
+    only records are adjusting entries, or else every fee (a fees pack's), session (a session pack's)
+    or tournament fee recorded on it was voided (a day of the books with nothing standing)."""
+    if day.adjustments_recorded:
+        return "its only records are adjusting entries"
+    voided = next((VOIDED_RECORDS[kind] for kind in day.pack if kind in VOIDED_RECORDS), "tournament fee")
+    return f"every {voided} recorded on it was voided"
 
 
 def _known_sum(values) -> int | None:

@@ -122,8 +122,8 @@ def deposit_difference_words(deposit) -> str:
 def deposit_days(site: Site, *, count: int = 60) -> list[DepositDay]:
     """The site's latest `count` days that take a deposit, the latest first: its gaming days (closed
     books or not) and its closed days of the books without a gaming day that took cash
-    (`core.closing.collecting_days`: not a day whose only records are adjusting entries), each with
-    its deposit. A fixed number of queries."""
+    (`core.closing.collecting_days`: not a day whose only records are adjusting entries or voided
+    fees, sessions or tournament fees), each with its deposit. A fixed number of queries."""
     from floor.models import GamingDay
 
     gaming_days = {d.gaming_date: d for d in GamingDay.objects.filter(site=site).order_by("-gaming_date")[:count]}
@@ -278,7 +278,8 @@ def deposits_maybe_late(
     more than `within_days` calendar days after the gaming date (None: only those with none
     recorded, `days_not_deposited`). The days are the gaming days and the days of the books closed
     with no gaming day that took cash (a fees, session or tournament day, `core.closing.collecting_days`);
-    a day whose only records are adjusting entries collected nothing and takes none.
+    a day whose only records are adjusting entries, or whose fees, sessions or tournament fees were all
+    voided, collected nothing and takes none.
     A deposit due by the n-th banking day after the day is never late within n calendar days of it
     (banking days are calendar days less weekends and holidays), so the other days are not read:
     the gaming days' in one query, as their deposits are judged in it; the others' (few) in a fixed few."""

@@ -269,8 +269,8 @@ def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook
     ND 99-01.3-03-10(1) where the site's pack states it (the threshold book's deadline); a house
     control elsewhere (the cage's own deadline, `cage.rules.DEPOSIT_DAYS`, cited as the pack gives
     it). The days are the gaming days and the closed days of the books with no gaming day that took
-    cash (a fees, session or tournament day; never one whose only records are adjusting entries,
-    which collected nothing). Each day that may be late comes with its deposit's date only
+    cash (a fees, session or tournament day; never one whose only records are adjusting entries or
+    voided fees, sessions or tournament fees, which collected nothing). Each day that may be late comes with its deposit's date only
     (`cage.queries.deposits_maybe_late`: not the days deposited within that many calendar days),
     not its bank figures."""
     today = {s.pk: site_today(s) for s in sites}  # each site judged on its own date

@@ -85,7 +85,8 @@ def closed_days(site_ids: Collection[int], start: date, end: date) -> set[tuple[
     """The (site_id, date) in [start, end] whose own books were closed with no gaming day opened on
     them (a fees or session day, an adjustment's or a tournament's day): the closed days of the
     books a deposit may be recorded for (the cage's deposit service). Not all take one: a day whose
-    only records are adjusting entries collected nothing (`collecting_days`). A quarter filed closes
+    only records are adjusting entries, or voided fees, sessions or tournament fees, collected nothing
+    (`collecting_days`). A quarter filed closes
     its dates without making them days of the books: not listed. Few rows where every day of play
     opens a gaming day."""
     return CLOSED_DAYS(site_ids, start, end)
@@ -97,11 +98,12 @@ def register_collecting_days(collecting: ClosedDays) -> None:
 
 
 def collecting_days(site_ids: Collection[int], start: date, end: date) -> set[tuple[int, date]]:
-    """Those of `closed_days` that took cash: table fees or sessions recorded, or tournament play.
-    Beside the gaming days, the days that take a bank deposit (the cage's deposits page, the
-    late-deposit check, the obligations calendar). A day whose only records are adjusting entries
-    collected nothing: its books close, yet it has nothing to deposit (a cash correction on a day
-    never bank-counted stays out of the quarter's cash profit). A fixed number of queries."""
+    """Those of `closed_days` that took cash: table fees or sessions recorded and not voided, or
+    tournament play. Beside the gaming days, the days that take a bank deposit (the cage's deposits
+    page, the late-deposit check, the obligations calendar). A day whose only records are adjusting
+    entries, or whose fees, sessions or tournament fees were all voided, collected nothing: its books
+    close, yet it has nothing to deposit (a cash correction on a day never bank-counted stays out of
+    the quarter's cash profit). A fixed number of queries."""
     return COLLECTING_DAYS(site_ids, start, end)
 
 

@@ -247,7 +247,7 @@ COLLECTING_DAYS = declare(
     answered_by="accounting (accounting.apps)",
     answer="collecting(site_ids, start, end) -> the set of (site_id, date) in [start, end] whose own books were "
     "closed with no gaming day opened and that took cash (table fees, sessions or tournament play; not a day whose "
-    "only records are adjusting entries), in a fixed number of queries",
+    "only records are adjusting entries or voided fees, sessions or tournament fees), in a fixed number of queries",
 )
 CLOSED_ON = declare(
     "closed_on",

@@ -191,13 +191,14 @@ def daily(request):
     chips_at_tables = house_chips(site)  # the house's chips go to the tables (not at a fees-only site)
     items = _day_items(gaming_day)
     # No deposit is due for a day that collected nothing: one with nothing of the books recorded
-    # (yet), or whose only records are adjusting entries (accounting.summaries.takes_deposit).
+    # (yet), or whose only records are adjusting entries or voided fees, sessions or tournament fees
+    # (accounting.summaries.takes_deposit).
     no_deposit = (
         "no deposit due: nothing of the books is recorded on this day"
         if of_the_books is None
         else None
         if published.takes_deposit(summary)
-        else "no deposit due: nothing was collected this day (its only records are adjusting entries)"
+        else f"no deposit due: nothing was collected this day ({published.nothing_collected(summary)})"
     )
     context = {
         **items,
@@ -286,9 +287,10 @@ def daily(request):
 
 def _books_without_a_gaming_day(site, summary, law: dict, applies: bool) -> dict:
     """What a day of the books with no gaming day rests on (`books_rest_on`: its records, named) and
-    what its close needs (`close_needs`): the fee cash counted, and the bank counted where the day
-    had cash at the cage (accounting.services.cash_at_the_cage); a day whose only record is an
-    adjustment needs neither. Empty where a gaming day was opened (or nothing is recorded)."""
+    what its close needs (`close_needs`): the fee cash counted where a fee stands, and the bank counted
+    where the day had cash at the cage (accounting.services.cash_at_the_cage); a day whose only record
+    is an adjustment, or whose fees or sessions were all voided, needs neither. Empty where a gaming
+    day was opened (or nothing is recorded)."""
     if not applies:
         return {}
     records = bool(record_dates([site.pk], summary.gaming_date, summary.gaming_date))
@@ -299,7 +301,7 @@ def _books_without_a_gaming_day(site, summary, law: dict, applies: bool) -> dict
     ]
     ends = moments.gaming_day_bounds(site, summary.gaming_date)[1]
     needs = [
-        *(["the fee cash counted by two people"] if records and law["fees"] else []),
+        *(["the fee cash counted by two people"] if law["fees"] and published.fees_or_sessions(summary) else []),
         *([_bank_counted_for(summary)] if services.cash_at_the_cage(site, summary) else []),
         # its business day ended: the books of a day still running are refused (close_books)
         *([f"its business day ended ({moments.shown(site, ends)})"] if ends > timezone.now() else []),
@@ -307,11 +309,12 @@ def _books_without_a_gaming_day(site, summary, law: dict, applies: bool) -> dict
     if needs:
         close_needs = f"Needs {' and '.join(needs)}."
     else:
-        close_needs = (
-            "Needs nothing more: no cash was at the cage (its only records are adjusting entries to figures other "
-            "than the cash), so no bank "
-            "count is needed."
+        why = (
+            "its only records are adjusting entries to figures other than the cash"
+            if summary.adjustments_recorded
+            else published.nothing_collected(summary)
         )
+        close_needs = f"Needs nothing more: no cash was at the cage ({why}), so no bank count is needed."
     return {"books_rest_on": " and ".join(rests_on) or "its records", "close_needs": close_needs}
 
 

@@ -55,9 +55,8 @@ def last_fees(site) -> dict[str, dict]:
     for a table's first fee, as the fees page starts from them. Two queries: each active table's
     last fee by a probe of its own rows, and the site's."""
     since = timezone.now() - timedelta(days=LAST_FEE_DAYS)
-    standing = FeeCollection.objects.filter(
-        table=OuterRef("pk"), voids__isnull=True, voided_by__isnull=True, collected_at__gte=since
-    ).order_by("-collected_at", "-id")
+    standing = FeeCollection.objects.filter(queries.STANDING, table=OuterRef("pk"), collected_at__gte=since)
+    standing = standing.order_by("-collected_at", "-id")
     fields = ("basis", "period_minutes", "rate_cents", "count")
     tables = Table.objects.filter(site=site, active=True).annotate(
         **{f"last_{name}": Subquery(standing.values(name)[:1]) for name in fields}

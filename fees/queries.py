@@ -12,6 +12,9 @@ from floor.queries import LateEntry
 
 from .models import FeeCollection, FeeCount, GameSession
 
+# A fee collection that stands: neither a void nor voided (a void is a new row pointing back, `voids`).
+STANDING = Q(voids__isnull=True, voided_by__isnull=True)
+
 
 @dataclass(frozen=True)
 class FeeDay:
@@ -30,7 +33,7 @@ def fee_days(site_ids, start: date, end: date) -> list[FeeDay]:
     collected = (
         FeeCollection.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
         .values("site_id", "gaming_date")
-        .annotate(cents=Sum("amount_cents"), n=Count("id", filter=Q(voids__isnull=True) & Q(voided_by__isnull=True)))
+        .annotate(cents=Sum("amount_cents"), n=Count("id", filter=STANDING))
         .order_by()
     )
     counted = FeeCount.objects.filter(
@@ -71,11 +74,25 @@ def _fee_block(rows: list[FeeDay]) -> dict:
 
 
 def record_dates(site_ids, start: date, end: date) -> set[tuple[int, date]]:
-    """(site id, gaming date) of every fee collection and session in [start, end], in one query:
-    the days of a fees or session pack's books, whether or not a gaming day was opened on them
-    (accounting.summaries, accounting.services.close_books)."""
+    """(site id, gaming date) of every fee collection and session in [start, end], voided or not, in
+    one query: the days of a fees or session pack's books, whether or not a gaming day was opened on
+    them (accounting.summaries, accounting.services.close_books). Those that collected something:
+    `collected_dates`."""
     fees = FeeCollection.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
     sessions = GameSession.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+    return _dates(fees, sessions)
+
+
+def collected_dates(site_ids, start: date, end: date) -> set[tuple[int, date]]:
+    """Those of `record_dates` that collected something, in one query: a fee collection standing
+    (`STANDING`) or a session as it stands (`current_sessions`), as the daily figures count them
+    (`fee_days`' collections, the sessions' totals). A day whose every fee was voided, or whose
+    every session was, holds its records and collected nothing (core.closing.collecting_days)."""
+    fees = FeeCollection.objects.filter(STANDING, site_id__in=site_ids, gaming_date__range=(start, end))
+    return _dates(fees, current_sessions(site_ids, start, end))
+
+
+def _dates(fees, sessions) -> set[tuple[int, date]]:
     pairs = (
         fees.values_list("site_id", "gaming_date")
         .order_by()
@@ -125,8 +142,9 @@ def late_entries(site, start: date, end: date) -> list[LateEntry]:
 
 
 def fees_not_counted(site_id: int, gaming_date: date) -> bool:
-    """Fees were collected at the site on the date and their cash has no count standing."""
-    collected = FeeCollection.objects.filter(site_id=site_id, gaming_date=gaming_date).exists()
+    """Fees were collected at the site on the date (one standing: a day whose every fee was voided
+    collected nothing, `STANDING`) and their cash has no count standing."""
+    collected = FeeCollection.objects.filter(STANDING, site_id=site_id, gaming_date=gaming_date).exists()
     counted = FeeCount.objects.filter(site_id=site_id, gaming_date=gaming_date, corrected_by__isnull=True).exists()
     return collected and not counted
 
@@ -167,7 +185,7 @@ def last_terms(site) -> dict:
     """The basis, period and rate of the site's latest fee standing (not a void, not voided): a
     room charges the same posted rate all night, so the next fee starts from them; {} before any."""
     last = (
-        FeeCollection.objects.filter(site=site, voids__isnull=True, voided_by__isnull=True)
+        FeeCollection.objects.filter(STANDING, site=site)
         .order_by("-collected_at", "-id")
         .values("basis", "period_minutes", "rate_cents")
         .first()

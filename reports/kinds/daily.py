@@ -16,6 +16,7 @@ from accounting.published import (
     daily_summaries,
     day_checks,
     day_game_lines,
+    nothing_collected,
     pack_days,
     pack_figures,
     sessions_against_custody,
@@ -284,18 +285,16 @@ def _table_grids(day: DailySummary, where: str = "") -> list:
     return story
 
 
-NO_DEPOSIT = "No bank deposit due: nothing was collected this day (its only records are adjusting entries)."
-
-
 def _deposit_line(day: DailySummary, where: str, as_of: date | None) -> str:
     """The deposit and its due date: the pack's deadline where it states one (accounting.deposit),
     else the house's own (`DEPOSIT_DAYS`, "House control"), late once past it (`deposit_late`, as
     of the day the report was asked for: made after it, or not made and the date passed, as the
     daily page and the "Bank deposit late" alert judge it at every pack). A day that takes no
-    deposit (`takes_deposit`: its only records are adjusting entries) says so, with no due date."""
+    deposit (`takes_deposit`: its only records are adjusting entries, or its fees, sessions or
+    tournament fees were all voided) says so, with no due date."""
     cash = day.cash
     if not takes_deposit(day):
-        return NO_DEPOSIT
+        return f"No bank deposit due: nothing was collected this day ({nothing_collected(day)})."
     stated = DEPOSIT.applies(where)
     if stated:
         when = f"Bank deposit due by {cash.deposit_due}"
@@ -523,7 +522,7 @@ COLUMNS = [
     # On the day's total row; empty when not known (no bank count at both ends of the day: never 0).
     *(Column(name, MONEY) for name in ("cash_profit", "cash_long_short", "chips_outside_change", "unexplained",
                                         "deposit_expected", "deposit_recorded")),
-    Column("deposit_due", DATE),  # empty on a day that takes no deposit (its only records are adjusting entries)
+    Column("deposit_due", DATE),  # empty on a day that takes no deposit (`takes_deposit`: nothing collected)
     Column("books"),
     Column("entered_late", INT),
     # A fees or session pack's own figures for the period and each day's (pack_section), on rows of

@@ -156,3 +156,19 @@ def test_a_new_york_session_day_without_a_gaming_day_still_takes_a_deposit(org, 
     day = session.gaming_date
     assert days_not_deposited([kingston.pk], day, day) == [(kingston.pk, day)]
     assert [d.gaming_date for d in deposit_days(kingston)] == [day]
+
+
+def test_a_tournament_day_whose_only_fee_was_voided_takes_no_deposit(cast, site):
+    """Its tournament collected nothing (tests/cage/test_voided_fee_day_deposits.py: a fees pack's day)."""
+    from tournaments import services as tournaments
+    from tournaments.models import TournamentFee
+
+    tournament_day(cast, site, PLAYED)
+    with on(site, PLAYED, hour=15):
+        tournaments.void_fee(
+            acting_user=cast[Role.SHIFT_MANAGER].user, fee=TournamentFee.objects.get(), reason="Rung up twice."
+        )
+    close_books(cast, site, PLAYED)  # no bank count: nothing was at the cage
+    assert closing.closed_days([site.pk], PLAYED, PLAYED) == {(site.pk, PLAYED)}
+    assert closing.collecting_days([site.pk], PLAYED, PLAYED) == set()
+    assert days_not_deposited([site.pk], PLAYED, PLAYED) == [] and deposit_days(site) == []
