@@ -210,6 +210,33 @@ def documents(filing: ReceivedFiling):
     return ReceivedDocument.objects.filter(filing=filing).defer("content").order_by("pk")
 
 
+def _moment(text) -> object:
+    """An ISO 8601 time a package states, as an aware datetime; None where it states none or no time."""
+    from datetime import datetime
+
+    try:
+        moment = datetime.fromisoformat(text) if isinstance(text, str) else None
+    except ValueError:
+        return None
+    return moment if moment is not None and moment.tzinfo is not None else None
+
+
+def documents_as_filed(filing: ReceivedFiling, documents) -> list[dict]:
+    """The PDFs received with a filing, each with when the licensee generated it and when it filed
+    the return, as its package states them (`reports[].generated_at`, `filed_at`; None where the
+    package states none): a return's quarterly report is the one made before it was filed, so its
+    own words ("Not filed when this report was generated") are of that moment, and the page that
+    links it says it is the report filed with the return, generated then. The bytes are never
+    touched: their SHA-256 is the one the package lists, under the registry's chain of receipts."""
+    package = filing.package if isinstance(filing.package, dict) else {}
+    listed = package.get("reports") if isinstance(package.get("reports"), list) else []
+    generated = {r.get("pdf_sha256"): r.get("generated_at") for r in listed if isinstance(r, dict)}
+    filed_at = _moment(package.get("filed_at"))
+    return [
+        {"document": d, "generated_at": _moment(generated.get(d.pdf_sha256)), "filed_at": filed_at} for d in documents
+    ]
+
+
 def filings(agency: Agency, *, licensee_id: int | None = None, quarter: str | None = None, with_documents=False):
     """The agency's filings as received, newest first (a QuerySet: callers page it); with
     `with_documents`, each with its PDFs (without their bytes) in one more query."""

@@ -97,6 +97,8 @@ def filings(request, regulator):
         return render(request, "registry/filings.html", {**context, "error": error, "filings": []}, status=400)
     offset = _offset(request)
     rows = list(queries.filings(agency, licensee_id=licensee_id, with_documents=True)[offset : offset + PAGE])
+    for row in rows:  # each PDF with when it was generated and its return filed (the package's)
+        row.as_filed = queries.documents_as_filed(row, row.documents.all())
     return render(
         request,
         "registry/filings.html",

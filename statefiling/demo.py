@@ -27,7 +27,6 @@ from cardroom.demo import DEMO_PASSWORD
 from cardroom.models import Site
 from core.audit import chain_head
 from core.periods import Quarter
-from registry import queries as registry_queries
 from registry import services as registry
 from registry.models import Agency, Licensee, Regulator, RegulatorRole
 
@@ -65,7 +64,7 @@ def _registered(agency_name: str, jurisdiction: str, contact: str, organization)
     """The organization the licensee of the agency named `agency_name` (the agency made if new),
     registered as an agency registers one (`registry.register_licensee`: its audit event);
     registered once, run again it is found."""
-    # The returns falling due are the pack's (read of the agency before it is made, if new).
+    # The returns filed are those of the pack's sites (read of the agency before it is made, if new).
     agency = Agency(name=agency_name, jurisdiction=jurisdiction)
     licensee, _ = registry.register_licensee(
         acting_user=None,
@@ -150,18 +149,20 @@ def _agency_staff(
 
 
 def _first_quarter(agency: Agency, organization) -> date:
-    """The first quarter the registry holds the licensee to (`Licensee.expected_from`): the
-    registry registers it today (its credential is issued now), so it expects the returns falling
-    due from today on. The organization's first filed quarter while its return is still due (the
-    demo loaded in the month after it: received now, on time); once that due date has passed, the
-    quarter after it. A return falling due before the registry knew the licensee could not have
-    reached it; it is received when the link sends it, with its receipt, and not judged late."""
-    today = timezone.localdate()
-    first = QuarterFiling.objects.filter(site__organization=organization).order_by("start").first()
-    quarter = Quarter.containing(first.start if first else today)
-    while (due := registry_queries.due_on(agency, quarter)) is not None and due < today:
-        quarter = quarter.next()
-    return quarter.start
+    """The first quarter the registry holds the licensee to (`Licensee.expected_from`): the first
+    quarter the demo filed for it under the agency's pack (its sites of that jurisdiction), so
+    every return the demo files reads against its due date, never "not expected" beside a return
+    received (registry.queries._timeliness); none filed yet (the Washington and New York houses,
+    whose nights are in the current quarter), the current quarter, the first it will file. The
+    registry receives each return when the link sends it, on the day the demo loads: it reads
+    on time loaded by the due date, late after it. The receipt's time is the registry's own, the
+    fact a return's timeliness is judged on: the demo never dates a receipt in the past."""
+    first = (
+        QuarterFiling.objects.filter(site__organization=organization, site__jurisdiction=agency.jurisdiction)
+        .order_by("start")
+        .first()
+    )
+    return Quarter.containing(first.start if first else timezone.localdate()).start
 
 
 def _deliver_filings(organization, link, credential) -> None:

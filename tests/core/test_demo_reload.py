@@ -29,19 +29,25 @@ def _rows() -> dict[str, int]:
     return {model._meta.label: model._base_manager.count() for model in apps.get_models()}
 
 
-def _quarter_read_on_time(quarter: str) -> None:
+def _quarter_read_against_its_due_dates(quarter: str) -> None:
     """Loaded after the quarter's deadlines (its return due October 31, the attorney general's
-    contact October 30, the six weeks of low-hold video review November 11): the registry judges
-    no return late, and each of the quarter's alerts that fell due before the checks first ran is
-    resolved with what the organization did in time, dated then; one review program, done."""
+    contact October 30, the six weeks of low-hold video review November 11): each registry expects
+    its licensee from the first quarter the demo filed for it, so no return received reads "not
+    expected"; North Dakota's returns, received on the load day, read late against October 31
+    (the registry's receipt is never dated in the past), none missing. Each of the quarter's alerts
+    that fell due before the checks first ran is resolved with what the organization did in time,
+    dated then; one review program, done."""
     from compliance.models import Alert, AlertStep
     from registry import queries
     from registry.models import Agency
     from surveillance.models import ReviewProgram
     from surveillance.queries import reviews_done
+    from tests.statefiling.test_demo_registry import returns_read_not_expected
 
     view = queries.licensees(Agency.objects.get(jurisdiction="ND"))[0]
-    assert view.filings == 3 and view.late == [] and view.missing == []
+    assert str(view.first_expected) == quarter and view.filings == 3 and view.missing == []
+    assert [(q.quarter, q.state) for q in view.late] == [(quarter, "late")] * 3
+    assert returns_read_not_expected() == []
     due = Alert.objects.filter(period_key=quarter, due_date__lt=LOADED_AT.date())
     assert {a.rule for a in due} == {"prizes_over_gp", "low_hold_21", "low_hold_PW"}
     for alert in due:
@@ -100,14 +106,14 @@ def test_the_demo_is_marked_with_the_same_dates_before_its_sites_exist_as_after(
 
 
 @pytest.mark.slow
-def test_the_demo_loaded_after_its_quarters_deadlines_reads_on_time_and_a_second_load_writes_nothing_until_its_code_changes():
+def test_the_demo_loaded_after_its_quarters_deadlines_reads_its_returns_against_them_and_a_second_load_writes_nothing_until_its_code_changes():
     with time_machine.travel(LOADED_AT, tick=True):
         first = StringIO()
         call_command("load_demo", stdout=first)
         before = _rows()
         assert before["compliance.ComplianceRun"] > 0 and before["floor.GamingDay"] > 0
         assert "[1/" in first.getvalue() and "already loaded" not in first.getvalue()
-        _quarter_read_on_time("2026Q3")
+        _quarter_read_against_its_due_dates("2026Q3")
         _every_night_judged()
 
         second = StringIO()

@@ -114,15 +114,19 @@ def test_the_demo_sends_each_quarters_pdf_and_the_amendments_recorded_before_the
     page = client.get("/registry/filings/").content.decode()
     for s in (site, other_site):
         row = page[page.index(f">{originals[s.pk].receipt_number}</a>") :].split("</tr>")[0]
-        assert "quarterly PDF</a>" in row
+        # The return's report is the one it was filed with, generated before filing: the link says
+        # so, as the PDF's own "Not filed when this report was generated" is of that moment.
+        assert "quarterly report as filed (PDF)</a>" in row and "before the return was filed" in row
 
 
-def test_the_demos_registry_holds_its_licensee_to_the_returns_falling_due_after_it_registered_it(
+def test_the_demos_registry_expects_its_licensee_from_the_first_quarter_it_filed_and_reads_each_return_against_its_due_date(
     filed_both, org, manager
 ):
-    """Nothing files or receives a return in the past: loaded on 2026-11-20, after 2026Q3's return
-    fell due (October 31), the demo's registry registers the licensee that day and expects its
-    returns from 2026Q4; the 2026Q3 returns it receives are not judged late (they said late)."""
+    """Loaded on 2026-11-20, after 2026Q3's return fell due (October 31): the demo's registry
+    expects the licensee's returns from 2026Q3, the first quarter the demo filed, so no return it
+    received reads "not expected (from 2026Q4)" beside its receipt. The receipt is the registry's
+    own, received that day: the returns read late, as a return received after its due date does
+    (the demo never dates a receipt in the past)."""
     from datetime import date
 
     from registry import queries
@@ -131,9 +135,62 @@ def test_the_demos_registry_holds_its_licensee_to_the_returns_falling_due_after_
     demo.extend_demo({"organization": org, "people": {"gm": manager}})
 
     licensee = Licensee.objects.get(licence_number=org.licence_number)
-    assert licensee.expected_from == date(2026, 10, 1)
+    assert licensee.expected_from == date(2026, 7, 1)
     view = queries.licensees(licensee.agency)[0]
-    assert (view.filings, view.late, view.missing) == (2, [], [])
+    assert (view.filings, len(view.late), view.missing) == (2, 2, [])
+    rows = queries.quarter_rows(licensee.agency, Quarter(2026, 3))
+    assert [(r["due_on"], r["timeliness"]) for r in rows] == [(date(2026, 10, 31), "late")] * 2
+
+
+def returns_read_not_expected() -> list[str]:
+    """Each original return received at any of the demo's registries that the registry reads "not
+    expected" (its quarter before the licensee's `expected_from`): on the quarter page (its
+    timeliness, where the pack sets a due date) or by the registry's rule itself, for every pack."""
+    from registry import queries
+    from registry.models import Agency
+
+    found = []
+    for agency in Agency.objects.order_by("name"):
+        received = ReceivedFiling.objects.filter(agency=agency, amends__isnull=True).select_related("licensee")
+        for filing in received:
+            if not queries.expected(filing.licensee, Quarter.parse(filing.quarter)):
+                found.append(f"{agency.jurisdiction} {filing.receipt_number}: before {filing.licensee.expected_from}")
+        for quarter in sorted({f.quarter for f in received}):
+            rows = queries.quarter_rows(agency, Quarter.parse(quarter), shown=True)
+            found += [
+                f"{agency.jurisdiction} {r['receipt_number']}: {r['timeliness']}"
+                for r in rows
+                if r["timeliness"] == "not expected"
+            ]
+    return found
+
+
+def test_no_return_the_demo_files_reads_not_expected_at_any_of_its_registries(filed_both, org, manager, client):
+    """Every registry of the demo (North Dakota's, Washington's two, New York's) expects its
+    licensee from the first quarter the demo filed for it: North Dakota's 2026Q3, filed on the
+    load day, is expected and judged against its due date; the houses, which file none yet, are
+    expected from the current quarter (2026Q4, loaded 2026-11-20), their first."""
+    from datetime import date
+
+    from cardroom import pack_demo
+    from registry.models import Licensee
+
+    world = pack_demo.extend_demo({"organization": org, "people": {"gm": manager}})
+    demo.extend_demo(world)
+
+    assert ReceivedFiling.objects.filter(amends__isnull=True).count() == 2
+    assert returns_read_not_expected() == []
+    expected = dict(Licensee.objects.values_list("agency__jurisdiction", "expected_from"))
+    assert expected == {
+        "ND": date(2026, 7, 1),
+        "WA-HB": date(2026, 10, 1),
+        "WA-BJ": date(2026, 10, 1),
+        "NY": date(2026, 10, 1),
+    }
+    client.force_login(get_user_model().objects.get(username="state"))
+    for page in ("/registry/", "/registry/quarter/?quarter=2026Q3"):
+        body = client.get(page).content.decode()
+        assert "not expected" not in body and "expected from 2026Q4" not in body
 
 
 def test_loaded_before_the_quarters_return_falls_due_the_demos_registry_expects_it_and_reads_it_on_time(
