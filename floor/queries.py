@@ -817,6 +817,10 @@ class LateEntry:
     what: str  # "Fill slip 12", "Opener, table 1", ...
     occurred_at: datetime
     entered_at: datetime
+    # Its gaming day's end, where the record happened after it (a bank count, an IOU, tips declared
+    # at a shift's end, a fee count: `core.moments.EnteredRecord.day_field`): its lateness runs from
+    # that end, not from its own moment (set by the daily report, reports.kinds.daily._late).
+    after_day_end: datetime | None = None
 
 
 def late_entries(site: Site, start: date, end: date) -> list[LateEntry]:

@@ -2,7 +2,7 @@
 and beyond on the SFN 9924 continuation), from `accounting.summaries.daily_summaries`: the
 same figures the daily-summary API returns (ND 99-01.3-08-16(1)(g))."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from zoneinfo import ZoneInfo
 
@@ -26,7 +26,7 @@ from accounting.published import (
 from accounting.rules import DAILY_FIGURES, DEPOSIT, LOW_HOLD, TOURNAMENT_PLAY
 from cage.queries import late_entries as cage_late_entries
 from cage.rules import DEPOSIT_DAYS
-from core.moments import LATE_ENTRY
+from core.moments import LATE_ENTRY, gaming_day_bounds
 from core.money import deposit_cents, deposit_text, format_money, format_ratio
 from core.pdf import data_table, format_generated_at, para
 from core.plurals import noun_for, plural
@@ -182,6 +182,14 @@ def _late(context: ReportContext) -> tuple[LateEntry, ...]:
     entries += count_late_entries(site, start, end) + tournament_late_entries(site, start, end)
     if get_pack(site.jurisdiction).revenue_model != RevenueModel.DROP:
         entries += fee_late_entries(site, start, end)
+    # A record that happened after its gaming day ended (a bank count, a fee count, an IOU of a day
+    # gone) is late from that end (core.moments.EnteredRecord.day_field): the list says so, or its
+    # "happened" would read the same as its "entered".
+    ends = {day: gaming_day_bounds(site, day)[1] for day in {entry.gaming_date for entry in entries}}
+    entries = [
+        replace(entry, after_day_end=ends[entry.gaming_date]) if entry.occurred_at >= ends[entry.gaming_date] else entry
+        for entry in entries
+    ]
     return tuple(sorted(entries, key=lambda entry: (entry.gaming_date, entry.occurred_at, entry.what)))
 
 
@@ -195,10 +203,22 @@ def _when(moment, zone: ZoneInfo) -> str:
     return format_generated_at(moment.astimezone(zone))
 
 
+def _happened(entry: LateEntry, zone: ZoneInfo) -> str:
+    """When a late record happened, and, where that was after its gaming day ended, the end its
+    lateness runs from."""
+    when = _when(entry.occurred_at, zone)
+    if entry.after_day_end is None:
+        return when
+    return f"{when}, after its gaming day ended ({_when(entry.after_day_end, zone)})"
+
+
 def _late_section(data: "DailyReport", day: DailySummary) -> list:
     """The day's records entered late: what, when it happened, when it was entered."""
     late = [e for e in data.late if e.gaming_date == day.gaming_date]
-    threshold = f"more than {data.late_entry_minutes} minutes after they happened ({LATE_ENTRY})"
+    threshold = (
+        f"more than {data.late_entry_minutes} minutes after they happened, or after their gaming day ended "
+        f"where they happened after it ({LATE_ENTRY})"
+    )
     # What the list holds, said where it could be read as everything (`_late`): the books' records.
     # Said only where the site's pack keeps tournaments (a New York site keeps no register).
     outside = (
@@ -212,11 +232,11 @@ def _late_section(data: "DailyReport", day: DailySummary) -> list:
             para(f"Entered late: none (no record of the day's books was entered {threshold}{outside}).", "small"),
         ]
     zone = ZoneInfo(data.time_zone)
-    rows = [[e.what, _when(e.occurred_at, zone), _when(e.entered_at, zone)] for e in late]
+    rows = [[e.what, _happened(e, zone), _when(e.entered_at, zone)] for e in late]
     return [
         Spacer(1, 4),
         para(f"Entered late ({len(late)}): records of the day's books entered {threshold}", "cell_bold"),
-        data_table(["Record", "Happened", "Entered"], rows, col_widths=[245, 140, 140]),
+        data_table(["Record", "Happened", "Entered"], rows, col_widths=[205, 180, 140]),
     ]
 
 

@@ -10,6 +10,7 @@ import time_machine
 
 from cage import queries as cage_queries
 from cage import services as cage
+from core.moments import gaming_day_bounds
 from floor import services as floor
 from floor.models import Slip
 from reports.kinds import daily, slip_register
@@ -143,3 +144,24 @@ def test_a_day_with_nothing_late_says_the_list_is_of_the_books_and_where_an_anno
     text = " ".join(pdf_text(download(auditor_api, run)).split())
     assert "Entered late: none (no record of the day's books was entered more than" in text
     assert "a tournament's announcement, outside the books, shows when it was entered on the tournament's page" in text
+
+
+def test_a_count_made_after_its_day_ended_says_its_lateness_runs_from_that_end(auditor_api, site, people):
+    """A bank count of a day gone, counted and entered at one moment (the walk's Tacoma fee and bank
+    counts): late from the day's end (core.moments.EnteredRecord.day_field), and the report says so
+    rather than listing a "happened" equal to its "entered" as more than 60 minutes before it."""
+    with time_machine.travel(at(DAY, 12), tick=False):
+        floor.open_gaming_day(acting_user=people["shift"].user, site=site, gaming_date=DAY)
+    ended = gaming_day_bounds(site, DAY)[1]
+    counted = ended + timedelta(hours=2)
+    with time_machine.travel(counted, tick=False):
+        cage.record_bank_count(
+            acting_user=people["cashier"].user, site=site, gaming_date=DAY, kind="end", cash={100: 10}, chips={}
+        )
+    content = download(auditor_api, run_report(auditor_api, kind="daily", site=site.pk, start=str(DAY), end=str(DAY)))
+    text = " ".join(pdf_text(content).split())
+    assert "or after their gaming day ended where they happened after it" in text
+    grid = next(g for g in pdf_tables(content) if g[0][0] == "Record")
+    row = next(r for r in grid[1:] if r[0] == "Ending bank count")
+    happened = " ".join(row[1].split())
+    assert happened.startswith(" ".join(row[2].split())) and "after its gaming day ended (" in happened
