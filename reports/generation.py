@@ -6,6 +6,7 @@ import hashlib
 from django.db import transaction
 from django.utils import timezone
 
+from accounting.published import closed_books_of
 from cardroom.retention import retention_notice
 from core.audit import ChainHead, chain_head
 from core.moments import site_zone
@@ -95,9 +96,15 @@ def _in_progress(run: ReportRun, kind, requested_on) -> str:
     """Said beside a period that had not ended when the report was requested (house control): a
     quarter still under way printed "Period: 2026Q4" and "Books closed for 6 of 6 days" under its
     sign-off, as if final. `requested_on` is the site's date of the request, so a re-render says
-    the same. An as-of report is a snapshot of its date already."""
+    the same. An as-of report is a snapshot of its date already. A period ending on the day of the
+    request whose last day's books had closed before it was requested is over: its figures are final
+    (closed books stay closed, so a re-render says the same)."""
     if kind.period == "as_of" or run.end < requested_on:
         return ""
+    if run.site is not None and run.end == requested_on:
+        closed = closed_books_of(run.site, run.end)
+        if closed is not None and closed.closed_at <= run.requested_at:
+            return ""
     return (
         f"The period is in progress: its figures are those through {requested_on}, the date the report was requested."
     )
