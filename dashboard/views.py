@@ -223,6 +223,11 @@ def daily(request):
         "law": law,
         "deposit_days": DEPOSIT_DAYS.on(site, day),  # the deposit deadline in force on the gaming date
         "no_deposit": no_deposit,
+        # Nothing of the books on the date and no cash at the cage: the page says so once, rather than
+        # "not known" a line, "not yet deposited" and "these figures may still change".
+        "quiet_day": of_the_books is None
+        and summary.cash.cash_profit_cents is None
+        and summary.cash.deposit_recorded_cents is None,
         "deposit_late": no_deposit is None and summary.cash.deposit_late(today),
         # the pack's figures from the summary the page holds (its fees or sessions, the day's
         # adjusting entries to them counted in), not read a second time
