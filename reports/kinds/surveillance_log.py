@@ -14,7 +14,13 @@ from reportlab.platypus import Spacer
 
 from core.pdf import data_table, format_clock, para
 from surveillance.models import ReviewEntry, ReviewLogEntry, ReviewProgram, ReviewTask
-from surveillance.queries import active_entries, program_ended_on, required_footage, reviewed_footage
+from surveillance.queries import (
+    active_entries,
+    current_status,
+    program_ended_on,
+    required_footage,
+    reviewed_footage,
+)
 from surveillance.rules import FIELD_OF_VIEW, SURVEILLANCE_RECORDS
 
 from .. import rules as report_rules
@@ -82,6 +88,9 @@ class SurveillanceLogReport:
     programs: tuple[Program, ...]
     where: str = ""  # the site's Site.jurisdiction: its pack cites the sections
     asks_field_of_view: bool = False  # the site's pack states the field of view check (its column shown)
+    # Why an empty log may be empty: video surveillance not required at the site at the period's end
+    # (or the day the report was asked for, if sooner), as the surveillance page says; "" otherwise.
+    not_required: str = ""
 
 
 def _clock(moment: datetime, zone: ZoneInfo | None = None, with_date: bool = True) -> str:
@@ -187,12 +196,26 @@ def _closure(program: ReviewProgram) -> str:
 
 def build(context: ReportContext) -> SurveillanceLogReport:
     zone = ZoneInfo(context.site.time_zone)
+    log = _log(context, zone)
     return SurveillanceLogReport(
-        _log(context, zone),
+        log,
         _programs(context, zone),
         context.site.jurisdiction,
         FIELD_OF_VIEW.applies(context.site),
+        "" if log else _not_required(context),
     )
+
+
+def _not_required(context: ReportContext) -> str:
+    """Video surveillance not required at the site on the period's last day (or the day asked, if
+    sooner), with the reason recorded for it; "" where it was required (an empty log is then itself
+    the finding)."""
+    on_date = min(context.end, context.as_of)
+    status = current_status(context.site, on_date)
+    if status is not None and status.required:
+        return ""
+    reason = f" ({status.reason})" if status is not None and status.reason else ""
+    return f"video surveillance was not required at this site on {on_date}{reason}"
 
 
 def _yes_no(value: bool | None) -> str:
@@ -235,7 +258,8 @@ def _log_grid(data: SurveillanceLogReport) -> tuple[list[str], list[list], list[
 def _render_log(data: SurveillanceLogReport) -> list:
     story = [para(f"Daily surveillance review log ({report_rules.SURVEILLANCE_DAILY_LOG.at(data.where)})", "heading")]
     if not data.log:
-        return [*story, para("No review log entry at this site in the period.")]
+        why = f": {data.not_required}" if data.not_required else ""
+        return [*story, para(f"No review log entry at this site in the period{why}.")]
     header, rows, widths = _log_grid(data)
     # The entry's number and the table's are figures: never wrapped mid-number.
     return [*story, data_table(header, rows, col_widths=widths, right_columns=(0, 2))]

@@ -213,3 +213,22 @@ def test_an_entry_number_of_many_digits_prints_whole_in_its_column(site, logged,
     SimpleDocTemplate(out, pagesize=landscape(letter)).build(surveillance_log.render(big))
     cells = [row[0] for grid in pdf_tables(out.getvalue()) for row in grid]
     assert "#12345678" in cells and "#87654321" in cells  # never "#1234" over "5678"
+
+
+def test_an_empty_log_says_surveillance_was_not_required_where_it_was_not(auditor_api, site, manager):
+    """The walk's Spokane log read "No review log entry at this site in the period" for a week of two
+    tables in play, with no reason, where the surveillance page says it is not required."""
+    quiet = date(2026, 5, 4)
+    content = download(
+        auditor_api, run_report(auditor_api, kind="surveillance_log", site=site.pk, start=str(quiet), end=str(quiet))
+    )
+    text = " ".join(pdf_text(content).split())
+    assert (
+        f"No review log entry at this site in the period: video surveillance was not required at this site on {quiet}."
+        in text
+    )
+    services.set_surveillance_status(manager.user, site, True, quiet, None, "gross proceeds averaged over the trigger")
+    content = download(
+        auditor_api, run_report(auditor_api, kind="surveillance_log", site=site.pk, start=str(quiet), end=str(quiet))
+    )
+    assert "No review log entry at this site in the period." in " ".join(pdf_text(content).split())
