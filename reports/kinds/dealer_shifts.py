@@ -127,6 +127,8 @@ def render(data: DealerShiftReport) -> list:
             "subtitle",
         ),
     ]
+    if not data.shifts:  # said, rather than a table of headings alone
+        return [*story, para("No dealer shift was recorded at this site in the period.")]
     if dealt or not wheel:
         story.append(_table(data, dealt, notes))
     if wheel:

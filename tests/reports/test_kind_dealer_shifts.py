@@ -83,3 +83,12 @@ def test_building_the_dealer_shift_report_takes_bounded_queries_whatever_the_per
         with django_assert_max_num_queries(9):
             data = dealer_shifts.build(context(site, start, end))
     assert len(data.shifts) == 10
+
+
+def test_a_period_with_no_shift_says_so_rather_than_a_bare_header(auditor_api, site):
+    """The walk's dealer shift report of a day with no play (Bismarck 2026-12-06) was a column header alone."""
+    quiet = str(date(2026, 5, 4))
+    content = download(auditor_api, run_report(auditor_api, kind="dealer_shifts", site=site.pk, start=quiet, end=quiet))
+    text = " ".join(pdf_text(content).split())
+    assert "No dealer shift was recorded at this site in the period." in text
+    assert not [g for g in pdf_tables(content) if "Dealer" in (g[0] or [])]
