@@ -87,6 +87,10 @@ def _cells(d: DealerLine) -> list:
 
 
 def _section(lines, site: Custody, who: str, game: str, words: RevenueWords) -> list:
+    hold = f"Site {game} hold {format_ratio(site.hold_ratio)} on {words.gross} of {format_money(site.gross_proceeds_cents)}."
+    if not lines:  # said, rather than "0 dealers", a table of headings alone (and a hold of n/a where none was played)
+        played = f" {hold}" if site.gross_proceeds_cents else ""
+        return [Line(f"No {who} shift was recorded at this site in the period.{played}", "subtitle")]
     total = [
         f"Site (complete {game} table-days)",
         "",
@@ -98,11 +102,7 @@ def _section(lines, site: Custody, who: str, game: str, words: RevenueWords) -> 
         "",
     ]
     return [
-        Line(
-            f"{plural(len(lines), who)}. Site {game} hold {format_ratio(site.hold_ratio)} on {words.gross} of "
-            f"{format_money(site.gross_proceeds_cents)}.",
-            "subtitle",
-        ),
+        Line(f"{plural(len(lines), who)}. {hold}", "subtitle"),
         data_table(
             header(words, capfirst(who)),
             [_cells(d) for d in lines],

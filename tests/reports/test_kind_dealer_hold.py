@@ -126,7 +126,19 @@ def test_a_period_without_dealer_shifts_still_gives_the_sites_hold(auditor_api, 
     scenario.drop(table, FIRST, 40_000)
     run = run_report(auditor_api, kind="dealer_hold", site=site.pk, start=str(FIRST), end=str(FIRST))
     text = pdf_text(download(auditor_api, run))
-    assert "0 dealers. Site twenty-one hold 75.00% on gross proceeds of $400.00." in text
+    assert (
+        "No dealer shift was recorded at this site in the period. Site twenty-one hold 75.00% on gross proceeds of $400.00."
+        in " ".join(text.split())
+    )
+
+
+def test_a_period_without_play_says_no_shift_and_no_hold(auditor_api, site):
+    """The walk's Spokane 2026Q3 summary read "0 dealers. Site blackjack hold n/a" over a table of headings."""
+    run = run_report(auditor_api, kind="dealer_hold", site=site.pk, start=str(FIRST), end=str(FIRST))
+    content = download(auditor_api, run)
+    text = " ".join(pdf_text(content).split())
+    assert "No dealer shift was recorded at this site in the period." in text and "n/a" not in text
+    assert not [g for g in pdf_tables(content) if "Dealer" in (g[0] or [])]
 
 
 def test_building_the_dealer_hold_summary_takes_bounded_queries_whatever_the_period(
