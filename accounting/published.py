@@ -195,9 +195,18 @@ def nothing_played_statement(summary: QuarterSummary, *, seasonal: bool) -> str:
     if not summary.nothing_played:
         return ""
     season = " (a seasonal site, out of its season)" if seasonal else ""
+    model = get_pack(summary.jurisdiction).revenue_model if summary.jurisdiction else RevenueModel.DROP
+    # A fees or session pack's days of play are its fees or sessions (`played_for_cash`); a fees room's
+    # house has no chips at its tables, so no long (short) is reckoned (the quarter page's cash).
+    none_recorded = (
+        ""
+        if model == RevenueModel.DROP
+        else f" and no {'fee' if model == RevenueModel.FEES else 'session'} was recorded"
+    )
+    figures = "cash profit is" if model == RevenueModel.FEES else "cash profit and cash long (short) are"
     return (
-        f"No gaming day was opened at {summary.site_name} in {summary.quarter}{season}: nothing was played, "
-        f"so no bank count is missing; its cash profit and cash long (short) are {format_money(0)}."
+        f"No gaming day was opened{none_recorded} at {summary.site_name} in {summary.quarter}{season}: nothing was "
+        f"played, so no bank count is missing; its {figures} {format_money(0)}."
     )
 
 

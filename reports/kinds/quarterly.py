@@ -421,7 +421,7 @@ def _cash(data: QuarterlyReport) -> list:
     net = summary.long_short_cents
     nothing = nothing_played_statement(summary, seasonal=data.seasonal)
     if not data.holds:
-        pass
+        story += [para(nothing)] if nothing else []  # a fees or session site's quarter of no play, said
     elif nothing:
         story.append(para(f"Net cash long (short) for the quarter: {format_money(0)}. {nothing}"))
     elif net is None:
@@ -753,8 +753,8 @@ def _cash_csv_rows(data: QuarterlyReport) -> list[list]:
     ]
     rows += _allocation_csv_rows(data)
     rows += [_row("cash", note=note) for note in no_bank_count_notes(s, data.where)]
-    # As the PDF: a fees or session pack's cash has no long (short), so no statement of one.
-    nothing = nothing_played_statement(s, seasonal=data.seasonal) if data.holds else ""
+    # As the PDF: a quarter of no play says so at every pack, in its pack's words.
+    nothing = nothing_played_statement(s, seasonal=data.seasonal)
     rows += [_row("cash", note=nothing)] if nothing else []
     cited = TOURNAMENT_PLAY.at(data.where) if not s.tournaments.is_empty else None
     rows += [_row("tournament", label=label, amount=cents, note=cited) for label, cents in tournament_lines(data)]

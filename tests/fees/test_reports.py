@@ -11,6 +11,7 @@ from core.money import format_money
 from fees import services
 from fees.models import FeeCollection
 from tests.factories import witness_pin
+from tests.page_support import at_site
 from tests.reports.test_kind_daily import download, run_report
 
 from .conftest import one_days_start
@@ -120,12 +121,20 @@ def test_the_daily_csv_of_a_new_york_site_carries_its_sessions(client_for, cast,
 
 
 @pytest.mark.parametrize("where", ["site", "ny_site"])
-def test_a_quarter_without_a_day_of_record_says_so_in_plain_words(request, client_for, cast, where):
+def test_a_quarter_without_a_day_of_record_says_so_in_plain_words(request, client, client_for, cast, where):
     site = request.getfixturevalue(where)  # Tacoma's fees pack, Kingston's sessions
     api = client_for(cast[Role.AUDITOR])
     text = _text(download(api, run_report(api, kind="quarterly", site=site.pk, quarter="2026Q1")))
     assert "Not filed when this report was generated. The quarter has no day of record." in text
     assert "0 of 0" not in text and "day(s)" not in text
+    # Its $0.00 cash profit said for what it is, in its pack's words (the walk's Tacoma and Kingston 2026Q3).
+    record, figures = (
+        ("fee", "cash profit is") if where == "site" else ("session", "cash profit and cash long (short) are")
+    )
+    said = f"No gaming day was opened and no {record} was recorded at {site.name} in 2026Q1: nothing was played, so no bank count is missing; its {figures} $0.00."
+    assert said in text
+    page = at_site(client, cast[Role.GAMING_MANAGER], site).get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q1")
+    assert said in " ".join(page.content.decode().split())
 
 
 def test_a_fee_day_not_closed_is_headed_a_fee_day_with_its_books_open(client_for, cast, bj_table, site):
