@@ -146,7 +146,8 @@ def end_dealer_shift(
 ) -> DealerShift:
     """Record the end of a dealer shift (once). `left_site`: the dealer is leaving the site, which
     a site whose pack states rules.TIPS_BEFORE_LEAVING allows only once their tips are declared
-    and redeemed."""
+    and redeemed. The shift is its gaming day's record (per-dealer percent-of-hold): once that day's
+    books are closed it is not ended, at any time (core.closing, a house control)."""
     site = shift.table.site
     employee = acts.acting_employee(
         require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL)
@@ -157,6 +158,8 @@ def end_dealer_shift(
     if left_site and tips_checked_at(site):
         _check_tips_redeemed(shift, site)
     with transaction.atomic():
+        # House control (closed books): with no time given, core.moments leaves this to the service.
+        acts.hold_books_open(site, shift.gaming_day.gaming_date, "a dealer shift", field="ended_at")
         end_shift(acting_user, shift, employee, ended_at)
     shift.refresh_from_db()
     return shift

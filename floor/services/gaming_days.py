@@ -66,7 +66,8 @@ def _refuse_before_the_last_day(site: Site, gaming_date, still_open: GamingDay) 
 def close_gaming_day(*, acting_user, gaming_day: GamingDay, at: datetime | None = None) -> GamingDayClose:
     """Close a gaming day once each of its open items (floor.open_items: slips not verified
     or received, tables without their closer, drop boxes not removed or not counted) is
-    resolved or carried with a reason (house control, CLOSE_CONTROL)."""
+    resolved or carried with a reason (house control, CLOSE_CONTROL), and no dealer shift of the
+    day is still running (rules.DEALER_SHIFTS: each table's closer ends its shift)."""
     site = gaming_day.site
     employee = acts.acting_employee(
         require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="close a gaming day", rule=HOUSE_CONTROL)
@@ -79,6 +80,7 @@ def close_gaming_day(*, acting_user, gaming_day: GamingDay, at: datetime | None 
                 {"gaming_day": f"{rules.GAMING_DAY_STATE}: the gaming day {gaming_day.gaming_date} is already closed."}
             )
         _refuse_open_items(gaming_day)
+        _refuse_shifts_running(gaming_day)
         # The close's row event and the closing go in one INSERT (appended_at_end); the tips
         # check may open an alert in a savepoint of its own, so it runs after that block.
         with appended_at_end():
@@ -104,6 +106,34 @@ def _refuse_open_items(gaming_day: GamingDay) -> None:
             "gaming_day": f"{CLOSE_CONTROL}: the gaming day {gaming_day.gaming_date} has {count}; resolve each, "
             f"or have {CARRIERS_NOTE} carry it with a reason, before the day closes.",
             "open_items": [item.sentence + "." for item in left],
+        }
+    )
+
+
+def _refuse_shifts_running(gaming_day: GamingDay) -> None:
+    """House control (rules.DEALER_SHIFTS): a table's closer ends the dealer shift running there, so
+    a closed day has none running. One left running (a closer entered before 2026-12-07 dated
+    before the shift began, floor.services.tray_counts) is ended, from its paper, before the close:
+    once the day's books close it can no longer be (end_dealer_shift), and its day's per-dealer
+    hold would stay without its end."""
+    running = list(
+        DealerShift.objects.filter(gaming_day=gaming_day, ended_at__isnull=True)
+        .select_related("table", "dealer")
+        .order_by("table__number", "started_at")
+    )
+    if not running:
+        return
+    site = gaming_day.site
+    shifts = "; ".join(
+        f"{shift.dealer} at table {shift.table.number} since {moments.shown(site, shift.started_at)} (shift {shift.pk})"
+        for shift in running
+    )
+    raise ValidationError(
+        {
+            "gaming_day": f"{rules.DEALER_SHIFTS}: a table's closer ends its dealer's shift, yet the gaming day "
+            f"{gaming_day.gaming_date} has {len(running)} dealer shift{'s' if len(running) != 1 else ''} still "
+            f"running ({shifts}); end each (on its table's Dealers page, or with the time on its paper through "
+            "POST /api/v1/dealer-shifts/{id}/end/) before the day closes."
         }
     )
 

@@ -136,6 +136,32 @@ def _check_count_order(table: Table, day: GamingDay, kind: str, at: datetime) ->
                 f"its opener ({shown[1]})."
             }
         )
+    if kind == TableInventory.Kind.CLOSER:
+        _refuse_closer_before_a_shift(table, day, at)
+
+
+def _refuse_closer_before_a_shift(table: Table, day: GamingDay, at: datetime) -> None:
+    """The closer ends the dealer shift running at its time (`record_table_inventory`) and the
+    table's play for the day (rules.TRAY_COUNT, rules.DEALER_SHIFTS: house controls). Dated before a
+    shift of the day at the table began, it would end no shift: the shift would run on past the
+    table's close and its day's close, and its end would change the day's per-dealer hold later."""
+    later = (
+        DealerShift.objects.filter(table=table, gaming_day=day, started_at__gt=at)
+        .select_related("dealer")
+        .order_by("started_at")
+        .first()
+    )
+    if later is None:
+        return
+    site = table.site
+    left = "which it would leave running" if later.ended_at is None else "so the table would be dealt after it"
+    raise ValidationError(
+        {
+            "counted_at": f"{rules.TRAY_COUNT}: the closer ends the table's dealer shift and its play for the day; "
+            f"{moments.shown(site, at)} is before the shift of {later.dealer} at {table} began "
+            f"({moments.shown(site, later.started_at)}), {left}. Date the closer at or after that start."
+        }
+    )
 
 
 def _variance(previous: TableInventory | None, counted: dict, reason: str) -> int | None:
