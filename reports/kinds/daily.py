@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 from reportlab.platypus import KeepTogether, PageBreak, Spacer
 
 from accounting.published import (
+    ZERO,
     BooksCheck,
     DailySummary,
     TableDay,
@@ -526,7 +527,50 @@ def render(data: DailyReport) -> list:
         story += ([PageBreak()] if story else []) + _day(day, books, data, pack_day)  # one form per gaming day
     # The period's fees or sessions after its days, unless its one day has said them already.
     said = len(data.days) == 1 and any(_of_each_day(data))
-    return story + ([] if said else pack_section(data.pack))
+    return story + _period_section(data) + ([] if said else pack_section(data.pack))
+
+
+def _period_games(data: DailyReport) -> tuple[list[str], list]:
+    """A range's games and total summed over its days whose play has ended, as the quarter sums its
+    days (a day still in play is listed, not summed: `DailySummary.in_play`); the hold of each sum
+    the ratio of the sums. ([], []) for one day, or where the pack's figures are not a drop's (its
+    own section sums the period: pack_section)."""
+    if len(data.days) < 2 or not _holds(data):
+        return [], []
+    games: dict[str, object] = {}
+    total_label, total = "", ZERO
+    for day in data.days:
+        if day.in_play:
+            continue
+        *lines, whole = day_game_lines(day, where=data.where or None)
+        for line in lines:
+            games[line.label] = games.get(line.label, ZERO) + line.custody
+        total_label, total = whole.label, total + whole.custody
+    if not total_label:
+        return [], []
+    return [*games, total_label], [*games.values(), total]
+
+
+def _period_section(data: DailyReport) -> list:
+    """The range's figures summed after its days (the walk's 34 pages of Bismarck days ended with no
+    figure of the period): each game and the total, and the cash profit of the days counted."""
+    labels, custodies = _period_games(data)
+    if not labels:
+        return []
+    ended = [day for day in data.days if not day.in_play]
+    counted = [day.cash.cash_profit_cents for day in ended if day.cash.cash_profit_cents is not None]
+    in_play = len(data.days) - len(ended)
+    listed = f"; {plural(in_play, 'day')} still in play listed above, not summed" if in_play else ""
+    cash = f"Cash profit of the {plural(len(counted), 'day')} with both bank counts: {format_money(sum(counted))}" + (
+        f" ({plural(len(ended) - len(counted), 'day')} without: not known)." if len(counted) < len(ended) else "."
+    )
+    return [
+        PageBreak(),
+        para(f"Period {data.days[0].gaming_date} to {data.days[-1].gaming_date}", "heading"),
+        para(f"The {plural(len(ended), 'day')} of the period summed{listed}; hold is the ratio of the sums.", "small"),
+        _grid(labels, custodies, revenue_words(data.where)),
+        para(cash),
+    ]
 
 
 COLUMNS = [
@@ -637,8 +681,29 @@ def table(data: DailyReport) -> tuple[list[Column], list[list]]:
         )
         rows += _pack_rows(pack_day, day.gaming_date)
         rows += _check_rows(day, data)
+    rows += _period_rows(data)
     gone = (set() if holds else _not_drop_columns(data.where)) | (set() if pack_counts(data.pack) else {"count"})
     return in_words(*without(COLUMNS, rows + _pack_rows(data.pack), gone), revenue_words(data.where))
+
+
+def _period_rows(data: DailyReport) -> list[list]:
+    """The PDF's period section (`_period_section`) as rows with no gaming date: each game's sum
+    ("period_" and the game's key) and the total's ("period"), with the cash profit of the days
+    with both bank counts."""
+    if not _period_games(data)[0]:
+        return []
+    ended = [day for day in data.days if not day.in_play]
+    rows = []
+    for game, attribute in (("21", "twenty_one"), ("PW", "paddlewheel")):
+        if game in get_pack(data.where).games:
+            custody = sum((getattr(day, attribute) for day in ended), ZERO)
+            cells = [f"period_{game_key(data.where, game)}", game_column(data.where, game), *_custody_cells(custody)]
+            rows.append([None, *cells, "", *([None] * 12)])
+    counted = [day.cash.cash_profit_cents for day in ended if day.cash.cash_profit_cents is not None]
+    custody = sum((day.total for day in ended), ZERO)
+    rows.append([None, "period", "", *_custody_cells(custody), "", sum(counted) if counted else None,
+                 *([None] * 11)])  # fmt: skip
+    return rows
 
 
 # A fees or session pack's day has no drop-based figures, as its PDF shows none: the tables' and

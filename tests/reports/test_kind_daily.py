@@ -244,6 +244,28 @@ def test_a_date_range_has_one_section_per_day_and_the_csv_the_same_rows(auditor_
         assert mine[-1][14] == dollars(api_day["cash"]["long_short_cents"])
 
 
+def test_a_date_range_ends_with_its_period_summed_as_the_csv_gives_it(auditor_api, site, busy_days):
+    """The walk's Bismarck range (34 pages of days) ended with no figure of the period: it now sums
+    its days, each game and the total, with the cash profit of the days counted."""
+    end = DAY + timedelta(days=1)
+    run = run_report(auditor_api, kind="daily", site=site.pk, start=str(DAY), end=str(end))
+    text = " ".join(pdf_text(download(auditor_api, run)).split())
+    days = [auditor_api.get(f"/api/v1/sites/{site.pk}/daily-summary/?date={d}").json() for d in (DAY, end)]
+    agp = sum(d["total"]["agp_cents"] for d in days)
+    cash = sum(d["cash"]["cash_profit_cents"] for d in days)
+    assert (
+        f"Period {DAY} to {end}" in text and "The 2 days of the period summed; hold is the ratio of the sums." in text
+    )
+    assert f"Cash profit of the 2 days with both bank counts: {format_money(cash)}." in text
+    rows = csv_rows(auditor_api, run)
+    period = next(r for r in rows[1:] if r[1] == "period")
+    assert period[0] == "" and period[10] == dollars(agp) and period[13] == dollars(cash)
+    twenty_one = next(r for r in rows[1:] if r[1] == "period_twenty_one")
+    assert twenty_one[10] == dollars(sum(d["twenty_one"]["agp_cents"] for d in days))
+    one_day = run_report(auditor_api, kind="daily", site=site.pk, start=str(DAY), end=str(DAY))
+    assert "Period " not in pdf_text(download(auditor_api, one_day))
+
+
 def test_a_period_without_play_says_so(auditor_api, site):
     run = run_report(auditor_api, kind="daily", site=site.pk, start="2026-01-01", end="2026-01-02")
     assert "No gaming day at this site in the period." in pdf_text(download(auditor_api, run))
