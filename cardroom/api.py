@@ -32,6 +32,7 @@ from core.tokens import TokenAuthentication, issue_token
 from . import services
 from .access import access_for, reads_personnel_of
 from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Organization, Role, Site, Table
+from .pins import NO_BADGE_HOUSE_CONTROL, NO_PIN_HOUSE_CONTROL
 from .table_rules import table_fields
 
 
@@ -41,8 +42,13 @@ class PinSignerInput(Input):
     Required when the token is a station's; optional otherwise (without them the token's holder
     acts)."""
 
+    # House control: a badge or PIN left empty is refused in the terminal's words (what to tap or
+    # type), never by the field's name ("signer_badge may not be blank").
     signer_badge = serializers.CharField(
-        required=False, max_length=4, help_text="The initials (badge) of the person doing the step, on a station."
+        required=False,
+        max_length=4,
+        help_text="The initials (badge) of the person doing the step, on a station.",
+        error_messages={"blank": NO_BADGE_HOUSE_CONTROL, "null": NO_BADGE_HOUSE_CONTROL},
     )
     signer_pin = serializers.CharField(
         required=False,
@@ -50,6 +56,7 @@ class PinSignerInput(Input):
         write_only=True,
         style={"input_type": "password"},
         help_text="Their signing PIN; wrong PINs are counted and lock it like a password (403).",
+        error_messages={"blank": NO_PIN_HOUSE_CONTROL, "null": NO_PIN_HOUSE_CONTROL},
     )
 
 

@@ -30,6 +30,10 @@ NO_PIN_HOUSE_CONTROL = (
     f"{HOUSE_CONTROL}: type the PIN of the person whose badge is chosen; an empty PIN initials nothing "
     "and is not counted as a wrong one."
 )
+NO_BADGE_HOUSE_CONTROL = (
+    f"{HOUSE_CONTROL}: tap the badge of who takes this step (whose PIN is typed); a step on a shared terminal "
+    "is initialled by who takes it."
+)
 NO_SIGNER_HOUSE_CONTROL = (
     f"{HOUSE_CONTROL}: a station signs nothing itself; the person doing this step initials it with their badge and PIN."
 )

@@ -95,7 +95,7 @@ def terminal_data(site: Site, board: queries.PitBoard, *, station: bool, at: dat
         "tables": [_table(row, people, dealing, counted, last_fills) for row in board.rows],
         "fee": fee_step(site, people),
         "slips": [
-            _slip(slip, row, people, on_duty, presumed, dealing)
+            _slip(site, slip, row, people, on_duty, presumed, dealing)
             for row in board.rows
             for slip in (*row.unverified, *row.unreceived)
         ],
@@ -164,8 +164,9 @@ def _credit_preparers(people, shift, dealing: set[int]) -> list[dict]:
     return ([dealer.badge()] if dealer else []) + [p for p in supervisors if not dealer or p["id"] != dealer.id]
 
 
-def _slip(slip, row, people, on_duty: dict[int, int], presumed: set[int], dealing: set[int]) -> dict:
+def _slip(site, slip, row, people, on_duty: dict[int, int], presumed: set[int], dealing: set[int]) -> dict:
     status = slip.status_code
+    receivers = _receivers(slip, row, people, dealing)
     verifiers, unverified_allowed = [], False
     if status == "issued":
         # rules.SLIP_VERIFICATION: with someone eligible on duty (by the register, whether or not
@@ -185,9 +186,34 @@ def _slip(slip, row, people, on_duty: dict[int, int], presumed: set[int], dealin
         "total_cents": slip.total_cents,
         "status": status,
         "verifiers": verifiers,
-        "receivers": _receivers(slip, row, people, dealing),
+        "receivers": receivers,
+        "receiver": _obvious_receiver(receivers),
         "unverified_allowed": unverified_allowed,
+        "after_verify": _after_verify(site, slip, row),
     }
+
+
+def _obvious_receiver(receivers: list[dict]) -> int | None:
+    """Who the receive step preselects, as the fill's cashier is: the only one who may receive,
+    else the only chip bank cashier among them (a dealer acting as cashier is the exception)."""
+    if len(receivers) == 1:
+        return receivers[0]["id"]
+    cashiers = [r["id"] for r in receivers if r.get("cashier")]
+    return cashiers[0] if len(cashiers) == 1 else None
+
+
+def _after_verify(site: Site, slip, row) -> str:
+    """What a verified slip's terminal says comes next: who receives its copy (rules.RECEIVERS,
+    services.receiver_capacity), citing the rule at the site."""
+    label = f"{SlipKind(slip.kind).label} {slip.number}"
+    cited = rules.SLIP_RECEIPT.at(site)
+    if slip.kind == SlipKind.FILL:
+        who = Role(rules.TABLE_ROLE.get(slip.game, Role.DEALER)).label.lower()  # a paddlewheel's wheel operator
+        return f"{label} verified: now the {who} on shift at table {row.table.number} receives its copy ({cited})."
+    return (
+        f"{label} verified: now the chip bank cashier, or a dealer acting as cashier who is not dealing, "
+        f"receives its copy ({cited})."
+    )
 
 
 def _receivers(slip, row, people, dealing: set[int]) -> list[dict]:
@@ -198,7 +224,7 @@ def _receivers(slip, row, people, dealing: set[int]) -> list[dict]:
         dealer = people.get(row.shift.dealer_id) if row.shift else None
         return [dealer.badge()] if dealer and dealer.id != slip.prepared_by_id else []
     return [
-        p.badge()
+        {**p.badge(), "cashier": Role.CASHIER in p.roles}
         for p in people.values()
         if p.id != slip.prepared_by_id and (Role.CASHIER in p.roles or (Role.DEALER in p.roles and p.id not in dealing))
     ]

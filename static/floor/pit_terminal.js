@@ -340,12 +340,12 @@
       fields.push(pinField());
       signerFocus(open(title, "Verify the chips and initial the original.", fields, "Verify", function () {
         return {url: base + "verify/", body: {}, timeField: "verified_at", slip: slip.id, status: "verified",
-          label: "Verify " + slip.label, done: function () { return slip.label + " verified: now receive it at the table."; }};
+          label: "Verify " + slip.label, done: function () { return slip.after_verify; }};
       }));
       return true;
     }
     const unverified = status === "issued";
-    const fields = [signers(slip.receivers, slip.kind === "fill" ? "The dealer at the table receives the copy" : "Who receives the copy (cashier)")];
+    const fields = [signers(slip.receivers, slip.kind === "fill" ? "The dealer at the table receives the copy" : "Who receives the copy (cashier)", slip.receiver)];
     if (unverified) {
       fields.push(h("div", {class: "mb-3"}, [
         h("label", {class: "form-label fw-semibold", for: "pit-unverified-reason", text: "Why is it received unverified? (an exception, shown on the daily report)"}),

@@ -289,3 +289,50 @@ def test_the_terminals_poll_asks_the_same_queries_for_more_tables_fills_and_peop
         services.void_slip(acting_user=cashier, slip=voided, reason="Wrong table")
     many, more = poll()
     assert (tables, more) == (1, 5) and many == few
+
+
+def test_a_step_sent_with_no_badge_tapped_says_what_to_tap_never_the_fields_name(
+    client, site, fill, dealer_shift, cast, with_pins
+):
+    station = pins.create_station(
+        acting_user=None, site=site, username="pit-c", password="terminal-password-1", name="C"
+    )
+    client.force_login(station.user)
+    no_badge = client.post(
+        f"/api/v1/fill-slips/{fill.pk}/verify/",
+        {"signer_badge": "", "signer_pin": "908172"},
+        content_type="application/json",
+    )
+    assert no_badge.status_code == 400
+    assert no_badge.json()["signer_badge"] == [pins.NO_BADGE_HOUSE_CONTROL]
+    assert pins.NO_BADGE_HOUSE_CONTROL.startswith("House control: tap the badge of who takes this step")
+    neither = client.post(
+        f"/api/v1/fill-slips/{fill.pk}/verify/", {"signer_badge": "", "signer_pin": ""}, content_type="application/json"
+    ).json()
+    assert neither == {"signer_badge": [pins.NO_BADGE_HOUSE_CONTROL], "signer_pin": [pins.NO_PIN_HOUSE_CONTROL]}
+    assert "signer_" not in " ".join(m for messages in neither.values() for m in messages)
+
+
+def test_a_credits_receipt_preselects_the_only_cashier_as_a_fills_preselects_its_dealer(
+    credit, fill, dealer_shift, cast, org, site, with_pins
+):
+    """The credit's receivers are the chip bank cashier and any dealer not dealing (acting as
+    cashier): the one cashier is preselected, as the fill's cashier is when preparing it."""
+    idle = make_person(org, Role.DEALER, site)
+    pins.set_pin(acting_user=idle.user, employee=idle, pin="908178")
+    slips = {s["kind"]: s for s in _terminal(site)["slips"]}
+    assert _initials(slips["credit"]["receivers"]) == _initials([cast[Role.CASHIER], idle])
+    assert slips["credit"]["receiver"] == cast[Role.CASHIER].pk
+    assert slips["fill"]["receiver"] == cast[Role.DEALER].pk
+
+
+def test_a_verified_slip_says_who_receives_its_copy_citing_the_rule(credit, fill, dealer_shift, site, with_pins):
+    slips = {s["kind"]: s for s in _terminal(site)["slips"]}
+    assert slips["credit"]["after_verify"] == (
+        f"Credit slip {credit.number} verified: now the chip bank cashier, or a dealer acting as cashier who is "
+        "not dealing, receives its copy (ND 99-01.3-08-05(6))."
+    )
+    assert slips["fill"]["after_verify"] == (
+        f"Fill slip {fill.number} verified: now the dealer on shift at table {fill.table.number} receives its copy "
+        "(ND 99-01.3-08-05(6))."
+    )
