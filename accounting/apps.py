@@ -11,6 +11,7 @@ class AccountingConfig(AppConfig):
         from . import day_figures, menu  # noqa: F401  (menu registers the day sheet's menu entry)
         from .amendments import amend_with_tournament_void
         from .queries import closed_dates, closed_days, closed_on, closed_reason, collecting_days, expected_deposit
+        from .rules import books_closers
         from .summaries import is_books_day
 
         closing.register_books_closed(closed_reason)
@@ -21,4 +22,5 @@ class AccountingConfig(AppConfig):
         closing.register_books_day(is_books_day)
         register_void_amendment(amend_with_tournament_void)  # a void of a fee or prize on a filed return
         closing.register_expected_deposit(expected_deposit)
+        closing.register_books_closers(books_closers)
         day_figures.connect()

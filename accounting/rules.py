@@ -31,6 +31,12 @@ BANK_RECORDS = Rule("accounting.bank_records")
 # *Assumed*: the gaming manager or a shift manager closes the books of a gaming day.
 BOOKS_CLOSERS = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER})
 
+
+def books_closers() -> frozenset[str]:
+    """Who may close a day's books, asked from below (core.closing.books_closers)."""
+    return BOOKS_CLOSERS
+
+
 # *Assumed*: a correction to closed books is approved by the gaming manager (who answers for
 # the quarterly return, 08-16(1)(g)).
 ADJUSTMENT_APPROVERS = frozenset({Role.GAMING_MANAGER})

@@ -15,7 +15,16 @@ dates without a gaming day).
 from collections.abc import Callable, Collection
 from datetime import date
 
-from .hooks import BOOKS_CLOSED, BOOKS_DAY, CLOSED_DATES, CLOSED_DAYS, CLOSED_ON, COLLECTING_DAYS, EXPECTED_DEPOSIT
+from .hooks import (
+    BOOKS_CLOSED,
+    BOOKS_CLOSERS,
+    BOOKS_DAY,
+    CLOSED_DATES,
+    CLOSED_DAYS,
+    CLOSED_ON,
+    COLLECTING_DAYS,
+    EXPECTED_DEPOSIT,
+)
 
 # (site_id, gaming_date) -> why the books of that date are closed ("the books of 2026-08-14
 # are closed", "the quarterly summary of 2026Q3 is filed"), or None while they are open.
@@ -159,3 +168,14 @@ def closed_books_refusal(site, gaming_date: date, what: str) -> str | None:
         return None
     control = closed_books_control(site)
     return f"{control}: {why}, so {what} of {gaming_date} cannot be changed. {INSTEAD}"
+
+
+def register_books_closers(closers: Callable[[], frozenset[str]]) -> None:
+    """The books register `closers() -> roles` once, when their app is ready."""
+    BOOKS_CLOSERS.register(closers)
+
+
+def books_closers() -> frozenset[str]:
+    """The roles that may close a gaming day's books (House control, accounting.rules.BOOKS_CLOSERS),
+    for a lower layer's page to name who takes that step."""
+    return BOOKS_CLOSERS()

@@ -270,6 +270,12 @@ EXPECTED_DEPOSIT = declare(
     answer="expected() -> an expression of the deposit (cents) a day's closed books expect for the outer row's "
     "site_id and gaming_date (null where no day's books were closed), annotated on the deposits in their query",
 )
+BOOKS_CLOSERS = declare(
+    "books_closers",
+    asked_by="core.closing (the fees page's next step after the fee cash is counted)",
+    answered_by="accounting (accounting.apps)",
+    answer="closers() -> the roles that may close a gaming day's books (accounting.rules.BOOKS_CLOSERS)",
+)
 DAY_CHANGED = declare(
     "day_changed",
     asked_by="core.figure_days (writes that bypass save())",

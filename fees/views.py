@@ -19,11 +19,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from cardroom.access import access_for, refusal
+from cardroom.access import access_for, refusal, roles_text
 from cardroom.models import Employee, Table
 from cardroom.views import page_at_current_site
 from core import moments
-from core.closing import books_closed, closed_books_refusal, closed_dates
+from core.closing import books_closed, books_closers, closed_books_refusal, closed_dates
 from core.forms import call_service
 from core.limits import record_id
 from core.money import format_money
@@ -155,7 +155,7 @@ def count_fee_cash(request):
             request,
             f"Fee cash of {count.gaming_date} counted: {format_money(count.counted_cents)}, by "
             f"{count.counted_by.initials} with {count.witness.initials}. Once the bank is counted, "
-            "the gaming manager closes the day's books on the daily page.",
+            f"{roles_text(books_closers(), site)} closes the day's books on the daily page (House control).",
         )
         return redirect("fees:page")
     collect = _fee_form(site, access)

@@ -10,6 +10,7 @@ from django.core.exceptions import ImproperlyConfigured, ValidationError
 
 from accounting.amendments import amend_with_tournament_void
 from accounting.queries import closed_dates, closed_days, closed_on, closed_reason, collecting_days
+from accounting.rules import books_closers
 from accounting.summaries import is_books_day
 from cage.queries import chips_exist_at, chips_exist_sql
 from cage.queries import tip_status as cage_tip_status
@@ -52,6 +53,7 @@ EVERY_HOOK = {
     "closed_on": "accounting",
     "books_day": "accounting",
     "expected_deposit": "accounting",
+    "books_closers": "accounting",
     "day_changed": "accounting",
     "day_changed_sql": "accounting",
     "wager_cap": "surveillance",
@@ -111,6 +113,7 @@ ASKED = {
     "closed_on": lambda: closing.closed_on(),
     "books_day": lambda: closing.is_books_day(1, date(2026, 11, 2)),
     "expected_deposit": lambda: closing.expected_deposit(),
+    "books_closers": lambda: closing.books_closers(),
     "day_changed": lambda: figure_days.day_changed(1, date(2026, 11, 2)),
     "day_changed_sql": lambda: figure_days.day_changed_sql(1, date(2026, 11, 2)),
     "wager_cap": lambda: wager_caps.check_max_wager(object(), 10_000),
@@ -179,6 +182,7 @@ def test_the_higher_apps_register_their_answers_when_they_load():
     assert hooks.COLLECTING_DAYS._answers == [collecting_days]
     assert hooks.CLOSED_ON._answers == [closed_on]
     assert hooks.BOOKS_DAY._answers == [is_books_day]
+    assert hooks.BOOKS_CLOSERS._answers == [books_closers]
     assert hooks.TOURNAMENT_VOID._answers == [amend_with_tournament_void]
     assert hooks.WAGER_CAP._answers == [check_wager_under_surveillance_caps]
     assert hooks.TIP_STATUS._answers == [cage_tip_status]
