@@ -113,7 +113,7 @@ def _forms_exceptions(box: queries.BoxCount, zone: ZoneInfo) -> tuple[str, ...]:
     return tuple(rows)
 
 
-def _box(box: queries.BoxCount, zone: ZoneInfo) -> SheetBox:
+def _box(box: queries.BoxCount, zone: ZoneInfo, shifts: dict[int, str]) -> SheetBox:
     lines = []
     for d in CURRENCY:
         key = (d.cents, d.form)
@@ -122,7 +122,7 @@ def _box(box: queries.BoxCount, zone: ZoneInfo) -> SheetBox:
         if any(quantities) or agreed:
             lines.append(SheetLine(d.label, quantities, agreed, agreed * d.cents))
     drop = box.drop
-    shift = f", dealer shift {drop.dealer_shift_id}" if drop.dealer_shift_id else ""
+    shift = f", dealer shift: {shifts[drop.dealer_shift_id]}" if drop.dealer_shift_id in shifts else ""
     return SheetBox(
         title=f"{drop.drop_box} - table {drop.table.number}{shift}",
         status=box.status,
@@ -166,6 +166,7 @@ class _Batch:
     awaiting: dict  # gaming date -> [Drop] removed and never agreed
     explanations: dict  # drop id -> {(kind, number): FormsExplanation}
     issued: dict | None  # drop id -> {(kind, number)}; None when the floor keeps no slips
+    shifts: dict  # dealer shift id -> its label (queries.shift_labels), for a box covering one
 
     @classmethod
     def load(cls, site, sessions, start: date, end: date) -> "_Batch":
@@ -197,6 +198,7 @@ class _Batch:
             awaiting=_group(awaiting, lambda d: d.gaming_date),
             explanations=_explanations(drops),
             issued=slips.issued_for_drops(site, list(drops.values()), start, end),
+            shifts=queries.shift_labels(site, drops.values()),
         )
 
 
@@ -300,7 +302,7 @@ def _sheet(session, batch: _Batch) -> CountSheet:
     counted = {entries[0].drop for entries in by_drop.values()}
     awaiting = [d for d in batch.awaiting.get(session.gaming_date, []) if d not in counted]
     drops = sorted([*counted, *awaiting], key=lambda d: (d.table.number, d.placed_at, d.pk))
-    boxes = tuple(_box(_box_count(session, d, by_drop.get(d.pk, []), batch), zone) for d in drops)
+    boxes = tuple(_box(_box_count(session, d, by_drop.get(d.pk, []), batch), zone, batch.shifts) for d in drops)
     return CountSheet(
         organization=session.site.organization.name,
         site=session.site.name,

@@ -15,7 +15,7 @@ from django.db.models.lookups import GreaterThan, GreaterThanOrEqual
 
 from core.rows import shaped_rows
 from floor.calculations import gaming_day_bounds as floor_gaming_day_bounds
-from floor.queries import LateEntry, last_gaming_date, open_gaming_day, shift_served, shifts_of_day
+from floor.queries import LateEntry, last_gaming_date, open_gaming_day, shift_served, shifts_by_id, shifts_of_day
 
 from .models import (
     BoxExchange,
@@ -633,6 +633,14 @@ def dealer_shift_label(site, shift) -> str:
     zone = ZoneInfo(site.time_zone)
     ended = shift.ended_at.astimezone(zone).strftime("%H:%M") if shift.ended_at else "on shift"
     return f"{shift.dealer} ({shift.dealer.initials}) {shift.started_at.astimezone(zone):%H:%M}–{ended}"
+
+
+def shift_labels(site, drops) -> dict[int, str]:
+    """{dealer shift id: its label (`dealer_shift_label`)} of the shifts `drops` cover, for a page
+    or sheet naming each box's shift as the removal review does, never by its id: one query
+    whatever the number of boxes (none where no box covers a shift)."""
+    shifts = shifts_by_id(drop.dealer_shift_id for drop in drops)
+    return {pk: dealer_shift_label(site, shift) for pk, shift in shifts.items()}
 
 
 def shift_choices(site, gaming_date: date) -> list[tuple[str, list[tuple[int, str]]]]:

@@ -396,6 +396,7 @@ def session_detail(request, pk, errors=None, status=200, viewer=None):
     station = access.station is not None
     me = access.employee.pk if access.employee else viewer
     board = queries.session_board(session, me)
+    shifts = queries.shift_labels(session.site, [b.drop for b in board])
     signatures = list(session.signatures.select_related("member__user"))
     is_member = me in session.member_ids and not station
     return render(
@@ -403,7 +404,7 @@ def session_detail(request, pk, errors=None, status=200, viewer=None):
         "counts/session.html",
         {
             "session": session,
-            "board": [(b, _rows(b), _may_count(b, me, station)) for b in board],
+            "board": [(b, _rows(b), _may_count(b, me, station), shifts.get(b.drop.dealer_shift_id)) for b in board],
             "signatures": signatures,
             "is_member": is_member,
             "station": station,

@@ -79,6 +79,12 @@ def shifts_of_day(site: Site, gaming_date: date) -> QuerySet[DealerShift]:
     )
 
 
+def shifts_by_id(shift_ids) -> dict[int, DealerShift]:
+    """The dealer shifts of `shift_ids`, with their dealer, by id: one query (none for no ids)."""
+    ids = {pk for pk in shift_ids if pk}
+    return DealerShift.objects.select_related("dealer__user").in_bulk(ids) if ids else {}
+
+
 def shift_served(shifts, table_id: int, removed_at: datetime | None) -> DealerShift | None:
     """Of `shifts` (`shifts_of_day`), the one a box of table `table_id` removed at `removed_at`
     served where boxes are exchanged at each dealer change: that table's latest shift begun by

@@ -141,3 +141,44 @@ def test_once_a_gaming_day_nothing_is_asked_and_only_the_box_in_use_is_ticked(
         response = client.post("/counts/boxes/", {**custody, "action": "remove", "box": boxes[0].pk})
     assert response.status_code == 302
     assert Drop.objects.get(drop_box=boxes[0]).dealer_shift_id is None
+
+
+def test_the_count_session_page_and_its_sheet_name_each_boxs_dealer_shift_not_its_id(
+    client, manager, site, shift_manager, boxes, night, custody, counters
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from counts.pdf import build_count_sheet
+
+    from .conftest import COUNT_TIME
+
+    _exchange_at_dealer_changes(manager, site)
+    client.force_login(shift_manager.user)
+    with time_machine.travel(AFTER_CLOSE, tick=False):
+        posted = {**custody, "action": "remove", "box": boxes[0].pk, "dealer_shift": night["early"].pk}
+        assert client.post("/counts/boxes/", posted).status_code == 302
+    session = services.open_count_session(
+        acting_user=counters[0].user, site=site, gaming_date=GAMING_DATE, members=counters, at=COUNT_TIME
+    )
+    early = night["early"]
+    label = f"dealer shift: {early.dealer} ({early.dealer.initials}) 21:00–23:00"
+    client.force_login(manager.user)
+    with CaptureQueriesContext(connection) as one_box:
+        page = _page(client.get(f"/counts/sessions/{session.pk}/"))
+    assert label in page and f"dealer shift {early.pk}" not in page
+    [box] = build_count_sheet(session).boxes
+    assert box.title == f"{boxes[0]} - table 1, {label}"
+
+    with time_machine.travel(AFTER_CLOSE, tick=False):  # a second box, a second shift
+        client.force_login(shift_manager.user)
+        posted = {**custody, "action": "remove", "box": night["spares"][0].pk, "dealer_shift": night["late"].pk}
+        assert client.post("/counts/boxes/", posted).status_code == 302
+    client.force_login(manager.user)
+    with CaptureQueriesContext(connection) as two_boxes:
+        assert "23:00–01:00" in _page(client.get(f"/counts/sessions/{session.pk}/"))
+    # The shifts are read in one query whatever the number of boxes (counts.queries.shift_labels).
+    shift_reads = [
+        [q for q in run.captured_queries if "dealershift" in q["sql"].lower()] for run in (one_box, two_boxes)
+    ]
+    assert len(shift_reads[0]) == len(shift_reads[1]) == 1
