@@ -121,9 +121,13 @@ class SignerForm(NamesTheRule, forms.Form):
     (cardroom.pins). It only parses; the PIN and the holder's role are checked by the views'
     call to cardroom.pins and by the service."""
 
-    def __init__(self, *args, site=None, members=None, roles=None, **kwargs):
+    def __init__(self, *args, site=None, members=None, roles=None, excluding=None, why_excluded="", **kwargs):
         super().__init__(*args, **kwargs)
         add_pin_fields(self, site, roles)  # `roles`: only the badges of who may take the step
+        if excluding is not None:  # one who may not take this step (a removal's escort), said why
+            badge = self.fields["signer_badge"]
+            badge.widget.choices = [(k, v) for k, v in badge.widget.choices if k != excluding.initials]
+            badge.help_text = why_excluded
         if members is not None:  # only the count team (or the session's two members) initial here
             with_pin = list(members.filter(signing_pin__isnull=False).order_by("initials"))
             self.fields["signer_badge"].choices = [("", "Who initials this step?")] + [

@@ -304,7 +304,7 @@ def remove_all(request):
         data = dict(form.cleaned_data)
         if served is not None:  # each box's dealer shift, as the review showed it (house control)
             data["dealer_shift_ids"] = {pk: shift.pk for pk, shift in served.items() if shift is not None}
-        acting = _acting(request, errors)
+        acting = _transporter(request, site, form.cleaned_data["escorted_by"], errors)
         removals = acting and _attempt(
             errors,
             lambda: services.remove_drop_boxes(acting_user=acting, site=site, drop_boxes=data.pop("boxes"), **data),
@@ -318,6 +318,7 @@ def remove_all(request):
             return redirect("counts:boxes")
     if confirming and not form.cleaned_data["boxes"] and not errors:
         errors["boxes"] = [services.NO_BOX_CHOSEN]
+    escort = form.cleaned_data["escorted_by"] if confirming else None
     return render(
         request,
         "counts/remove_all.html",
@@ -329,11 +330,28 @@ def remove_all(request):
             "candidates": [(c, str(c.box.pk) in _ticked(form)) for c in candidates],
             "reviewed": _reviewed(site, form, served) if confirming else [],
             "confirming": confirming and not errors,
-            "signer_form": _signer_form(access, site, roles={Role.SHIFT_MANAGER}),  # REMOVAL: the shift manager
+            # REMOVAL: the shift manager transporting the boxes, never their escort.
+            "signer_form": _signer_form(
+                access,
+                site,
+                roles={Role.SHIFT_MANAGER},
+                excluding=escort,
+                why_excluded=f"{services.self_escort_refusal(site)} {escort} escorts them." if escort else "",
+            ),
             "errors": errors,
         },
         status=_status(errors) if request.method == "POST" else 200,
     )
+
+
+def _transporter(request, site, escort, errors: dict):
+    """Who transports the boxes (`_acting`); on a count tablet a badge that is the escort's is
+    refused before its PIN is checked (REMOVAL: the escort is another employee)."""
+    badge = request.POST.get("signer_badge", "").strip()
+    if escort is not None and access_for(request.user).station is not None and badge.lower() == escort.initials.lower():
+        errors["signer_badge"] = [services.self_escort_refusal(site)]
+        return None
+    return _acting(request, errors)
 
 
 def _shifts_served(site, gaming_date, candidates):

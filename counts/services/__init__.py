@@ -25,7 +25,7 @@ from .counting import (
     sign_count,
     signing_problems,
 )
-from .custody import NO_BOX_CHOSEN, place_drop_box, remove_drop_box, remove_drop_boxes
+from .custody import NO_BOX_CHOSEN, place_drop_box, remove_drop_box, remove_drop_boxes, self_escort_refusal
 from .figures import entry_figures, figures_total, parse_currency, parse_forms
 from .steps import Figures, Forms
 
@@ -47,6 +47,7 @@ __all__ = [
     "remove_drop_box",
     "remove_drop_boxes",
     "resolve_difference",
+    "self_escort_refusal",
     "retire_drop_box",
     "sign_count",
     "signing_problems",

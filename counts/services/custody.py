@@ -71,6 +71,12 @@ def _validate_reuse(site: Site, drop_box: DropBox, *, open_drop_read: bool = Fal
         )
 
 
+def self_escort_refusal(site) -> str:
+    """The escort is not the shift manager transporting the box (the removal's rule at `site`):
+    said by the service, and by a count tablet's confirm before the transporter's PIN is checked."""
+    return f"{REMOVAL.at(site)}: the escort is another employee than the shift manager transporting the box."
+
+
 def place_drop_box(
     *, acting_user, drop_box: DropBox, gaming_date: date, dealer_shift_id: int | None = None, at: datetime | None = None
 ) -> Drop:
@@ -192,11 +198,7 @@ def _validate_custody(
             }
         )
     if escorted_by is not None and escorted_by.pk == transporter.pk:
-        raise ValidationError(
-            {
-                "escorted_by": f"{REMOVAL.at(site)}: the escort is another employee than the shift manager transporting the box."
-            }
-        )
+        raise ValidationError({"escorted_by": self_escort_refusal(site)})
     if escorted_by is not None and escorted_by.organization_id != site.organization_id:
         raise ValidationError(
             {"escorted_by": f"{REMOVAL.at(site)}: the escort must be an employee of this organization."}

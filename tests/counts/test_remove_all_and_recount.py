@@ -2,6 +2,7 @@
 confirmation (each box audited on its own, ND 99-01.3-08-14(1),(3)), and a recount that starts
 from the member's own count."""
 
+import html
 import re
 
 import pytest
@@ -194,6 +195,33 @@ def test_on_a_tablet_the_removal_offers_only_the_shift_managers_badges(
     ).content.decode()
     select = re.search(r'<select[^>]*name="signer_badge"[^>]*>(.*?)</select>', page, re.S).group(1)
     assert [v for v in re.findall(r'<option value="([^"]*)"', select) if v] == [shift_manager.initials]
+
+
+def test_on_a_tablet_the_escort_is_not_offered_as_the_transporter_and_is_refused_before_the_pin(
+    client, shift_manager, manager, boxes, custody, site
+):
+    """Walking the Spokane demo: the shift manager chosen as escort was offered at the confirm
+    step and refused only after their PIN. Their badge is left out, saying why, and given anyway
+    it is refused before the PIN is checked (a wrong one is not counted)."""
+    station = pins.create_station(
+        acting_user=manager.user, site=site, username="count-tablet-4", password="Ochre-Lantern-Drift-58", name="Tab"
+    )
+    pins.set_pin(acting_user=shift_manager.user, employee=shift_manager, pin="518273")
+    client.force_login(station.user)
+    escorted = {**custody, "escorted_by": shift_manager.pk, "boxes": [b.pk for b in boxes]}
+    page = html.unescape(client.post("/counts/boxes/remove-all/", {**escorted, "step": "review"}).content.decode())
+    select = re.search(r'<select[^>]*name="signer_badge"[^>]*>(.*?)</select>', page, re.S).group(1)
+    assert shift_manager.initials not in re.findall(r'<option value="([^"]*)"', select)
+    refusal = services.self_escort_refusal(site)
+    assert refusal.startswith("ND 99-01.3-08-14(1): the escort is another employee")
+    assert f"{refusal} {shift_manager} escorts them." in page
+
+    confirm = {**escorted, "step": "confirm", "signer_badge": shift_manager.initials, "signer_pin": "000000"}
+    response = client.post("/counts/boxes/remove-all/", confirm)
+    assert response.status_code == 400
+    assert refusal in html.unescape(response.content.decode())
+    assert shift_manager.signing_pin.__class__.objects.get(employee=shift_manager).failed_attempts == 0
+    assert not DropRemoval.objects.exists()
 
 
 # --- A recount starts from the member's own count -------------------------------------------------
