@@ -52,7 +52,7 @@ def fees_only_notice(site) -> str | None:
 
 
 def dealer_hold_absent(site) -> str:
-    """Why a box is not exchanged at each dealer change at `site`, cited, naming the field: where its
+    """Why a box is not exchanged at each dealer change at `site`, cited, naming the setting: where its
     pack's revenue is not a drop (a New York session, Washington's fees) no dealer has a hold, so a
     drop per dealer shift separates nothing (house control). "" where the pack's revenue is a drop."""
     pack = pack_for(site)
@@ -60,7 +60,7 @@ def dealer_hold_absent(site) -> str:
         return ""
     return (
         f"{HOUSE_CONTROL}: no dealer has a {pack.revenue_words.hold_name} at {site.name} (its revenue is not a drop), "
-        'so the drop box is exchanged once per gaming day ("box_exchange"), not at each dealer change.'
+        'so the drop box is exchanged once per gaming day (the "Drop box exchanged" setting), not at each dealer change.'
     )
 
 

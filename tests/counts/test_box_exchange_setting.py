@@ -126,7 +126,7 @@ def test_a_form_of_the_boxes_page_sent_invalid_is_refused_with_a_400(client, man
 
 NO_HOLD = (
     "House control: no dealer has a hold at {site} (its revenue is not a drop), so the drop box is exchanged once "
-    'per gaming day ("box_exchange"), not at each dealer change.'
+    'per gaming day (the "Drop box exchanged" setting), not at each dealer change.'
 )
 
 
