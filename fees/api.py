@@ -53,6 +53,12 @@ class FeeCollectionSerializer(serializers.ModelSerializer):
         ]
 
 
+def _whole_number(said: str) -> dict[str, str]:
+    """A number box's refusals (empty, not a whole number) in words (House control)."""
+    message = f"{rules.HOUSE_CONTROL}: {said}."
+    return {"invalid": message, "null": message, "max_string_length": message}
+
+
 class FeeCollectionInputSerializer(PinSignerInput):
     required_rules = {
         name: (rules.TABLE_FEES, why)
@@ -67,13 +73,20 @@ class FeeCollectionInputSerializer(PinSignerInput):
     table = ScopedField(Table, queryset=Table.objects.none())
     basis = serializers.ChoiceField(choices=FeeBasis.choices)
     # the bounds of the period, rate and count are the service's (one message, in words, citing its rule)
-    period_minutes = serializers.IntegerField(help_text=f"1 to {rules.MAX_PERIOD_MINUTES} minutes.")
+    # House control: a box left empty or mistyped on the terminal is named in words, not by its key.
+    period_minutes = serializers.IntegerField(
+        help_text=f"1 to {rules.MAX_PERIOD_MINUTES} minutes.",
+        error_messages=_whole_number(f"the period is a whole number of minutes, 1 to {rules.MAX_PERIOD_MINUTES}"),
+    )
     rate_cents = CentsField(
         help_text=f"Per seat or player per period, 1 to {rules.MAX_RATE_CENTS} cents.",
         # not a number: the service's words for a rate, its bounds and their rule (as the pages say it)
         error_messages={"invalid": f"{services.rate_bounds()}: give it in whole cents, 1 to {rules.MAX_RATE_CENTS:,}."},
     )
-    count = serializers.IntegerField(help_text=f"Seats or players charged, 1 to {rules.MAX_COUNT}.")
+    count = serializers.IntegerField(
+        help_text=f"Seats or players charged, 1 to {rules.MAX_COUNT}.",
+        error_messages=_whole_number(f"the seats or players charged are a whole number, 1 to {rules.MAX_COUNT}"),
+    )
     amount_cents = CentsField(
         min_value=1,
         required=False,

@@ -133,3 +133,16 @@ def test_a_stations_pit_offers_the_fee_with_no_gaming_day_open(client, site, bj_
     assert 'id="pit-day"' not in page and "pit-open-day" not in page
     assert f'data-pit-action="fee" data-table="{bj_table.pk}"' in page
     assert 'data-pit-action="seat"' not in page  # the other steps wait for the day
+
+
+def test_a_fees_minutes_or_count_left_empty_on_the_terminal_is_named_in_words_not_by_its_key(
+    api_client, site, bj_table, with_pins, fee_payload
+):
+    api_client.force_authenticate(with_pins[Role.CASHIER].user)
+    refused = api_client.post(FEES, {**fee_payload, "period_minutes": "", "count": "x"}, format="json")
+    assert refused.status_code == 400
+    assert refused.json() == {
+        "period_minutes": ["House control: the period is a whole number of minutes, 1 to 240."],
+        "count": ["House control: the seats or players charged are a whole number, 1 to 9."],
+    }
+    assert not FeeCollection.objects.exists()
