@@ -227,6 +227,7 @@ _.condition_lines  # property (approvals/models.py): templates/approvals/list.ht
 _.twenty_one_agp_with_tournaments_cents  # property (accounting/summaries.py)
 chip_redemptions_cents  # variable (cage/queries.py)
 tips_redeemed_cents  # variable (cage/queries.py)
+tips_of_earlier_days  # variable (cage/queries.py): templates/cage/bank.html lists the tips of earlier days counted that day
 _.is_station  # property (cardroom/lockouts.py)
 _.login_locked  # property (cardroom/lockouts.py)
 _.pin_locked  # property (cardroom/lockouts.py)

@@ -473,7 +473,7 @@ TipRedemptionViewSet = _schema(
             "dealer_path": "declaration__dealer",
             "output_serializer_class": TipRedemptionSerializer,
             "input_serializer_class": TipRedemptionInput,
-            "filterset_class": _filter(TipRedemption, "declaration__site", "declaration__gaming_date"),
+            "filterset_class": _filter(TipRedemption, "declaration__site"),  # gaming_date: the day counted on
             "service": staticmethod(services.redeem_tips),
         },
     ),

@@ -293,11 +293,12 @@ def _chips_taken(site, **dates) -> dict:
 
 
 def _tip_chips(site, **dates) -> dict:
-    """{gaming date: {value: quantity}}: the tip chips dealers declared at the site and redeemed."""
+    """{gaming date: {value: quantity}}: the tip chips dealers declared at the site and redeemed, by the
+    day each redemption is counted on (the chips join the bank then)."""
     lines = TipDeclarationLine.objects.filter(declaration__site=site, declaration__redemption__isnull=False).filter(
-        **{f"declaration__{k}": v for k, v in dates.items()}
+        **{f"declaration__redemption__{k}": v for k, v in dates.items()}
     )
-    return _by_day(lines.values_list("declaration__gaming_date", "value_cents", "quantity"))
+    return _by_day(lines.values_list("declaration__redemption__gaming_date", "value_cents", "quantity"))
 
 
 def players_chips(site, *, before: date) -> dict:

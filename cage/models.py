@@ -262,12 +262,15 @@ class TipDeclarationLine(AppendOnlyModel):
 
 class TipRedemption(EnteredRecord, AppendOnlyModel):
     """The cashier paying a dealer, present at the window, cash on hand for the tip chips
-    they declared (ND 99-01.3-08-06(2)): the actual chips declared, once."""
+    they declared (ND 99-01.3-08-06(2)): the actual chips declared, once. `gaming_date` is the
+    day of the books it is counted in (cash out of the bank, chips into it): its declaration's
+    while that day's books are open, else the gaming day it was paid on (cage.services.tips)."""
 
     occurred_field = "redeemed_at"  # entered_at / entered_late: core.moments
     entry_site = "declaration.site"
 
     declaration = models.OneToOneField(TipDeclaration, on_delete=models.PROTECT, related_name="redemption")
+    gaming_date = models.DateField()
     redeemed_at = models.DateTimeField()
     cashier = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
     initials = models.CharField(max_length=4)

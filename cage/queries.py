@@ -206,7 +206,10 @@ class BankDay:
       ious_net_cents, and the day's cash change net of IOUs is
       (ending_cash + ious_net) - (starting_cash + ious_net_start).
     - chip_redemptions_cents: cash paid to players for chips during the day (cash out, chips in).
-    - tips_redeemed_cents: cash paid to dealers for tip chips declared that day (cash out, chips in).
+    - tips_redeemed_cents: cash paid to dealers for tip chips, counted that day (cash out, chips in):
+      the tips declared that day, and those of earlier days whose books had closed when paid
+      (`cage.rules.TIPS_OF_CLOSED_DAYS`).
+    - tips_of_earlier_days: of those, ((declared on, cents), ...) declared on earlier days, by date.
     - ideal_cents: the imprest amount in effect (None when not set).
     - deposit: the day's recorded deposit (None when not yet recorded); deposit_due: its due date.
     """
@@ -224,6 +227,7 @@ class BankDay:
     ideal_cents: int | None
     deposit: Deposit | None
     deposit_due: date
+    tips_of_earlier_days: tuple[tuple[date, int], ...] = ()
 
 
 def bank_day(site: Site, gaming_date: date) -> BankDay:
@@ -245,7 +249,9 @@ def bank_days(
     loans = _ious_until(site_ids, end)
     period = {"site_ids": site_ids, "start": start, "end": end}
     redeemed = {(site_id, day): cents or 0 for site_id, day, cents in shaped_rows(_chip_redemptions_query, **period)}
-    tips = {(site_id, day): cents or 0 for site_id, day, cents in shaped_rows(_tips_redeemed_query, **period)}
+    tips: dict[tuple[int, date], dict[date, int]] = defaultdict(dict)  # {(site, day): {declared on: cents}}
+    for site_id, day, declared_on, cents in shaped_rows(_tips_redeemed_query, **period):
+        tips[(site_id, day)][declared_on] = cents or 0
     deposits = {(site_id, day): _deposit(*rest) for site_id, day, *rest in shaped_rows(_deposits_query, **period)}
     ideals = shaped_rows(_ideals_query, site_ids=site_ids, end=end)  # (site id, effective on, cents)
     keys = _day_keys(site_ids, start, end, include_empty) | set(counts) | set(redeemed) | set(tips) | set(deposits)
@@ -261,7 +267,7 @@ def bank_days(
             counts.get(key, {}),
             loans,
             redeemed.get(key, 0),
-            tips.get(key, 0),
+            tips.get(key, {}),
             deposits.get(key),
             ideals,
             codes[key[0]],
@@ -426,9 +432,10 @@ def _chip_redemptions_query(*, site_ids, start, end):
 
 
 def _tips_redeemed_query(*, site_ids, start, end):
+    """The tips redeemed, by the day counted on and the day declared (`TipRedemption.gaming_date`)."""
     return (
-        TipRedemption.objects.filter(declaration__site_id__in=site_ids, declaration__gaming_date__range=(start, end))
-        .values_list("declaration__site_id", "declaration__gaming_date")
+        TipRedemption.objects.filter(declaration__site_id__in=site_ids, gaming_date__range=(start, end))
+        .values_list("declaration__site_id", "gaming_date", "declaration__gaming_date")
         .annotate(total=Sum("amount_cents"))
         .order_by()
     )
@@ -456,7 +463,8 @@ def _bank_day(key, counts, loans, redeemed, tips, deposit, ideals, jurisdiction)
         ious_net_start_cents=_net_at(loans, site_id, day, inclusive=False),
         ious_net_cents=_net_at(loans, site_id, day, inclusive=True),
         chip_redemptions_cents=redeemed,
-        tips_redeemed_cents=tips,
+        tips_redeemed_cents=sum(tips.values()),
+        tips_of_earlier_days=tuple(sorted((on, cents) for on, cents in tips.items() if on != day)),
         ideal_cents=_ideal_on(ideals, site_id, day),
         deposit=deposit,
         deposit_due=due,
@@ -812,17 +820,21 @@ def _late_redemptions(site: Site, start: date, end: date) -> list[LateEntry]:
 
 def _late_tips(site: Site, start: date, end: date) -> list[LateEntry]:
     """Dealer tips declared and redeemed, named by the dealer as the tips page shows them; a
-    redemption belongs to its declaration's gaming date."""
+    redemption belongs to the gaming date it is counted on, which names its declaration's where
+    that is earlier (`TipRedemption.gaming_date`)."""
     declared = TipDeclaration.objects.filter(site=site, gaming_date__range=(start, end), entered_late=True)
-    redeemed = TipRedemption.objects.filter(
-        declaration__site=site, declaration__gaming_date__range=(start, end), entered_late=True
-    )
+    redeemed = TipRedemption.objects.filter(declaration__site=site, gaming_date__range=(start, end), entered_late=True)
     return [
         LateEntry(d.gaming_date, f"Dealer tips declared, {d.dealer}", d.declared_at, d.entered_at)
         for d in declared.select_related("dealer__user")
     ] + [
         LateEntry(
-            r.declaration.gaming_date, f"Dealer tips redeemed, {r.declaration.dealer}", r.redeemed_at, r.entered_at
+            r.gaming_date, f"Dealer tips redeemed, {r.declaration.dealer}{_declared_on(r)}", r.redeemed_at, r.entered_at
         )
         for r in redeemed.select_related("declaration__dealer__user")
     ]
+
+
+def _declared_on(redemption: TipRedemption) -> str:
+    declared_on = redemption.declaration.gaming_date
+    return f" (declared on {declared_on})" if declared_on != redemption.gaming_date else ""

@@ -54,6 +54,10 @@ GAMING_DAY_STATE = HOUSE_CONTROL
 DEPOSIT_SEGREGATION = HOUSE_CONTROL
 TIP_SEGREGATION = HOUSE_CONTROL
 DEPOSIT_AFTER_CLOSE = HOUSE_CONTROL  # a gaming day not yet begun: the product's workflow (floor.rules)
+# Tips declared on a day whose books have closed are counted in the books of the gaming day they
+# are paid on (08-06(2)-(3) say tips are redeemed through cash on hand before the dealer leaves,
+# not which day's books count a redemption made after a day's close): no closed day changes.
+TIPS_OF_CLOSED_DAYS = HOUSE_CONTROL
 
 
 def at_organization(rule: Rule, organization_id: int) -> str:

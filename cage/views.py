@@ -338,10 +338,22 @@ def tip_redeem(request, site, access, pk):
         redeemed,
         lambda redeemed: (
             f"Tips of {declaration.dealer} redeemed: pay {format_money(redeemed.amount_cents)} in cash at the window."
+            + _counted_later(redeemed)
         ),
     ):
         return redirect("cage:tips")
     return _tips_page(request, site, access, redeem_form=form, redeem_for=declaration.pk)
+
+
+def _counted_later(redeemed) -> str:
+    """Where tips of a day whose books had closed are counted (`rules.TIPS_OF_CLOSED_DAYS`)."""
+    declared_on = redeemed.declaration.gaming_date
+    if redeemed.gaming_date == declared_on:
+        return ""
+    return (
+        f" Counted in the books of {redeemed.gaming_date}, the day they are paid, as those of {declared_on}, "
+        f"when they were declared, are closed ({rules.TIPS_OF_CLOSED_DAYS})."
+    )
 
 
 # --- Deposits ---------------------------------------------------------------------------------------

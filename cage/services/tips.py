@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from cardroom.models import Employee, Organization, Site
-from core import acts
+from core import acts, closing, moments
 from core.audit import appended_at_end
 from floor.chip_log import refuse_more_than_exist
 
@@ -88,7 +88,9 @@ def redeem_tips(
     """The cashier pays the dealer present at the window, through cash on hand, for the very
     chips the dealer declared (`rules.TIPS`). `dealer` is the person at the window: it
     must be the dealer who declared the tips; a cashier never pays their own tips. A redemption
-    is in the books of its declaration's gaming day: closed books take none (core.closing)."""
+    is counted in the books of its declaration's gaming day while they are open; once they are
+    closed, in those of the gaming day it is paid on, which must be open
+    (`rules.TIPS_OF_CLOSED_DAYS`): the dealer is paid and no closed day changes (core.closing)."""
     site = declaration.site
     cashier = acting_at_site(acting_user, site, rules.TIP_REDEEMERS, "redeem a dealer's tips")
     if dealer.pk != declaration.dealer_id:
@@ -102,24 +104,18 @@ def redeem_tips(
         raise ValidationError({"dealer": f"{rules.TIP_SEGREGATION}: another cashier redeems your own tips."})
     if declaration.total_cents == 0:
         raise ValidationError({"declaration": f"{rules.TIPS.at(site)}: this declaration holds no tips to redeem."})
-    at = acts.moment(
-        at,
-        "redeemed_at",
-        site=site,
-        not_before=declaration.declared_at,
-        books_date=declaration.gaming_date,
-        what="the tips",
-    )
+    # The day whose books count the redemption depends on them: asked below, under the site's lock.
+    at = acts.moment(at, "redeemed_at", site=site, not_before=declaration.declared_at, books=False, what="the tips")
     if at < declaration.declared_at:
         raise ValidationError({"redeemed_at": f"{rules.TIPS.at(site)}: tips are redeemed after they are declared."})
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
-        acts.refuse_closed_books(site, declaration.gaming_date, "the tips", field="declaration")
         TipDeclaration.objects.select_for_update().get(pk=declaration.pk)
         if TipRedemption.objects.filter(declaration=declaration).exists():
             raise ValidationError({"declaration": f"{rules.TIPS.at(site)}: these tips were already redeemed."})
         redemption = TipRedemption.objects.create(
             declaration=declaration,
+            gaming_date=_counted_on(site, declaration, at),
             redeemed_at=at,
             cashier=cashier,
             initials=cashier.initials,
@@ -127,3 +123,24 @@ def redeem_tips(
         )
         record_audit(acting_user, "tips.redeemed", redemption, organization_id=site.organization_id, site_id=site.pk)
     return redemption
+
+
+def _counted_on(site: Site, declaration: TipDeclaration, at: datetime) -> date:
+    """The gaming date whose books count a redemption paid at `at`: its declaration's while that
+    day's books are open; else the day it is paid on (`rules.TIPS_OF_CLOSED_DAYS`), refused on
+    `redeemed_at` where that day's books are closed too. Asked under the site's lock, which the
+    books' close takes."""
+    if not closing.books_closed(site.pk, declaration.gaming_date):
+        return declaration.gaming_date
+    paid_on = moments.gaming_date_of(site, at)
+    why = closing.closed_reason(site.pk, paid_on)
+    if why is not None:
+        raise ValidationError(
+            {
+                "redeemed_at": f"{closing.closed_books_control(site)}: {why}, so no tips are redeemed on {paid_on}. "
+                f"Tips declared on {declaration.gaming_date}, whose books are closed, are counted on the gaming "
+                f"day they are paid ({rules.TIPS_OF_CLOSED_DAYS}): give the time they were paid, in a gaming day "
+                "whose books are open (none: now)."
+            }
+        )
+    return paid_on
