@@ -475,6 +475,13 @@ PIT_FEE_STEP = declare(
     answer="step(site) -> None where the site's revenue is not its table fees; else a step with `roles` (who may "
     "collect) and `data()` (the terminal's JSON-safe fee data: the rule, the bases, each table's last fee)",
 )
+DEALER_CHANGE_BOX = declare(
+    "dealer_change_box",
+    asked_by="floor.pit_terminal (changing a table's dealer: the pit terminal's panel and the dealer page)",
+    answered_by="counts (counts.apps)",
+    answer="exchanged(site) -> whether the site exchanges its drop boxes at each dealer change (one drop per dealer "
+    "shift, house control: counts.models.BoxExchange), so a change of dealer leads to the box's exchange",
+)
 THRESHOLD_DATED = declare(
     "threshold_dated",
     asked_by="compliance.models.Threshold (its clean and save, and its queryset's bulk_create and update: every "

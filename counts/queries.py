@@ -323,6 +323,12 @@ def box_exchange(site) -> str:
     return count_settings(site).box_exchange or BoxExchange.GAMING_DAY
 
 
+def exchanges_at_dealer_change(site) -> bool:
+    """Does `site` exchange its drop boxes at each dealer change (house control: one drop per dealer
+    shift)? The floor's change of dealer asks it (core.hooks.DEALER_CHANGE_BOX)."""
+    return box_exchange(site) == BoxExchange.DEALER_SHIFT
+
+
 def date_to_count(site, now: datetime) -> date:
     """The gaming date a new count proposes: the latest with a box removed from its table and not
     yet counted (no agreed count, ND 99-01.3-08-14(4) as the pack cites it), else the latest gaming

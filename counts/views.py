@@ -295,7 +295,7 @@ def remove_all(request):
         boxes=DropBox.objects.filter(pk__in=[c.box.pk for c in candidates]),
         people=_escorts(request, site),
         counters=_counters(site),
-        initial={"gaming_date": gaming_date, "boxes": [c.box.pk for c in candidates if c.proposed]},
+        initial={"gaming_date": gaming_date, "boxes": _proposed(candidates, request.GET.get("table"))},
     )
     errors, step = {}, request.POST.get("step", "")
     confirming = request.method == "POST" and step in ("review", "confirm") and form.is_valid()
@@ -352,6 +352,13 @@ def _transporter(request, site, escort, errors: dict):
         errors["signer_badge"] = [services.self_escort_refusal(site)]
         return None
     return _acting(request, errors)
+
+
+def _proposed(candidates, table: str | None) -> list[int]:
+    """The boxes ticked as the page opens: those in use that day (`BoxToRemove.proposed`); only
+    table `table`'s where one is named (`?table=`: the floor's change of dealer at a site
+    exchanging boxes at each dealer change, floor.pit_terminal.box_at_change)."""
+    return [c.box.pk for c in candidates if c.proposed and (not table or str(c.box.table_id) == table)]
 
 
 def _shifts_served(site, gaming_date, candidates):

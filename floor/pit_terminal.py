@@ -11,11 +11,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Q
+from django.urls import reverse
 
 from cardroom.access import access_for
 from cardroom.models import ChipDenomination, Employee, Membership, Role, Site, Table
-from core.hooks import PIT_FEE_STEP
+from core.hooks import DEALER_CHANGE_BOX, PIT_FEE_STEP
 from core.money import format_money
+from core.rules import HOUSE_CONTROL
 
 from . import queries, rules
 from .models import SlipKind, TableInventory
@@ -69,6 +71,7 @@ def terminal_data(site: Site, board: queries.PitBoard, *, station: bool, at: dat
             .distinct()
         )
     last_fills = queries.last_fill_denominations(Table.objects.filter(site=site, active=True))
+    dealers = [{**p.badge(), "dealing": p.id in dealing} for p in people.values() if p.roles & rules.DEALING_ROLES]
     return {
         "site": site.pk,
         "station": station,
@@ -83,9 +86,11 @@ def terminal_data(site: Site, board: queries.PitBoard, *, station: bool, at: dat
         ],
         "supervisors": _holding(people, rules.FLOOR_SUPERVISORS, excluding=dealing),
         "duty": _duty(people, on_duty, presumed, dealing),
-        "dealers": [
-            {**p.badge(), "dealing": p.id in dealing} for p in people.values() if p.roles & rules.DEALING_ROLES
-        ],
+        "dealers": dealers,
+        "no_dealer_to_seat": _no_dealer_to_seat(dealers, station=station),
+        # A change of dealer counts the tray where the house's chips are at its tables (not a fees room).
+        "tray_at_change": rules.house_chips(site),
+        "box_at_change": box_at_change(site),
         "fill_preparers": _holding(people, rules.FILL_PREPARERS, excluding=dealing),
         "cashiers": [
             {**p.badge(), "cashier": Role.CASHIER in p.roles}
@@ -99,6 +104,36 @@ def terminal_data(site: Site, board: queries.PitBoard, *, station: bool, at: dat
             for row in board.rows
             for slip in (*row.unverified, *row.unreceived)
         ],
+    }
+
+
+def _no_dealer_to_seat(dealers: list[dict], *, station: bool) -> str | None:
+    """Why the board offers no Seat or Change dealer: every dealer is dealing (a dealer deals at
+    one table at a time, floor.services.dealer_shifts) or there is none; None when one is free."""
+    if any(not dealer["dealing"] for dealer in dealers):
+        return None
+    who = "dealer with a PIN here" if station else "dealer here"
+    why = f"every {who} is dealing" if dealers else f"there is no {who}"
+    return f"{rules.DEALER_SHIFTS}: no other dealer to seat ({why})."
+
+
+def register_dealer_change_box(exchanged) -> None:
+    """The counts app registers `exchanged(site)` once, when ready (core.hooks.DEALER_CHANGE_BOX)."""
+    DEALER_CHANGE_BOX.register(exchanged)
+
+
+def box_at_change(site: Site) -> dict | None:
+    """Where `site` exchanges its drop boxes at each dealer change (house control: one drop per
+    dealer shift, so each dealer's figures are kept apart), what a change of dealer says and where
+    the box's removal is recorded; None elsewhere. The box leaving is removed before the next dealer
+    is seated: a removal names the latest shift begun at its table (counts.queries.shifts_served)."""
+    if not DEALER_CHANGE_BOX(site):
+        return None
+    return {
+        "note": f"{HOUSE_CONTROL}: {site.name} exchanges the drop box at each dealer change (one drop per dealer "
+        "shift, so each dealer's figures are kept apart). Remove this table's box first, on Drop boxes: removed "
+        "after the change, it would be credited to the next dealer's shift.",
+        "url": reverse("counts:remove_all"),
     }
 
 

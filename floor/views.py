@@ -563,6 +563,8 @@ def dealer_shift(request, pk):
             "form": form,
             "grid": form.chip_rows(),
             "current": current,
+            # Relieving a dealer where the site exchanges its boxes at each dealer change: the box first.
+            "box_at_change": pit_terminal.box_at_change(table.site) if current is not None else None,
             "shifts": shifts,
             "open_next": None if shifts else _open_next(table, day),
         },

@@ -124,14 +124,14 @@
       intro ? h("p", {class: "text-muted small", text: intro}) : null,
       errors,
     ].concat(fields).concat([
-      h("div", {class: "d-flex flex-wrap gap-2"}, [
+      submitLabel ? h("div", {class: "d-flex flex-wrap gap-2"}, [
         h("button", {type: "submit", class: "btn btn-primary btn-lg", id: "pit-submit", text: submitLabel}),
-      ]),
+      ]) : null,
     ]));
     form.querySelector("#pit-cancel").addEventListener("click", close);
     form.addEventListener("submit", function (event) {
       event.preventDefault();
-      const request = build(form);
+      const request = build && build(form);
       if (!request) return;
       if (data && data.station) {
         const signer = form.querySelector("input[name=signer]:checked");
@@ -174,10 +174,9 @@
     return offered ? "#pit-qty-" + last : ".pit-qty";
   }
 
-  function prepare(kind, tableId) {
-    const table = byId(data.tables, tableId);
-    if (!table) return;
-    const label = kind === "fill" ? "Fill" : "Credit";
+  // One box a denomination, the largest first, and the total as typed: a slip's chips, or the
+  // tray counted at a dealer change.
+  function chipFields() {
     const rows = data.chips.map(function (chip) {
       return h("div", {class: "col-6 col-md-4 col-xl-2"}, [
         h("label", {class: "form-label fw-semibold mb-0", for: "pit-qty-" + chip.value_cents, text: chip.label},
@@ -187,7 +186,35 @@
           "aria-label": chip.label + " chips"}),
       ]);
     });
-    const total = h("p", {class: "fs-5 fw-bold", id: "pit-total", text: "Total " + money(0)});
+    return [h("div", {class: "row g-2 mb-2", id: "pit-chips"}, rows),
+      h("p", {class: "fs-5 fw-bold", id: "pit-total", text: "Total " + money(0)})];
+  }
+  function typedChips(form) {
+    const chips = [];
+    form.querySelectorAll(".pit-qty").forEach(function (input) {
+      const typed = input.value.trim();
+      if (!typed || /^0+$/.test(typed)) return;  // a value with no chips is left out
+      // Anything but a whole number goes as typed, for the server to refuse at its chip: read
+      // as a number, "2O" (a letter O) was 2 chips and "1.5" was 1, a fill nobody counted.
+      chips.push({denomination: parseInt(input.dataset.valueCents, 10), quantity: wholeChips(typed) ?? typed});
+    });
+    return chips;
+  }
+  function showTotal(form) {
+    form.querySelectorAll(".pit-qty").forEach(function (input) {
+      input.addEventListener("input", function () {
+        const chips = Array.from(form.querySelectorAll(".pit-qty")).map(function (i) {
+          return {denomination: parseInt(i.dataset.valueCents, 10), quantity: wholeChips(i.value.trim()) || 0};
+        });
+        form.querySelector("#pit-total").textContent = "Total " + money(chipsTotal(chips));
+      });
+    });
+  }
+
+  function prepare(kind, tableId) {
+    const table = byId(data.tables, tableId);
+    if (!table) return;
+    const label = kind === "fill" ? "Fill" : "Credit";
     const preparers = kind === "fill" ? data.fill_preparers : table.credit_preparers;
     const cashiers = data.cashiers.filter(function (c) { return c.cashier; });
     const cashierBox = h("div", {id: "pit-cashier-box", hidden: true}, [
@@ -205,18 +232,10 @@
     ]);
     const form = open(label + " · Table " + table.number,
       kind === "fill" ? "Chips from the chip bank to this table." : "Chips from this table back to the chip bank.",
-      [h("div", {class: "row g-2 mb-2", id: "pit-chips"}, rows), total,
-       signers(preparers, "Who prepares it"), cashierBox, pinField(), paperToggle, paperAt],
+      chipFields().concat([signers(preparers, "Who prepares it"), cashierBox, pinField(), paperToggle, paperAt]),
       "Prepare " + label.toLowerCase(),
       function (f) {
-        const chips = [];
-        f.querySelectorAll(".pit-qty").forEach(function (input) {
-          const typed = input.value.trim();
-          if (!typed || /^0+$/.test(typed)) return;  // a value with no chips is left out
-          // Anything but a whole number goes as typed, for the server to refuse at its chip: read
-          // as a number, "2O" (a letter O) was 2 chips and "1.5" was 1, a fill nobody counted.
-          chips.push({denomination: parseInt(input.dataset.valueCents, 10), quantity: wholeChips(typed) ?? typed});
-        });
+        const chips = typedChips(f);
         const body = {table: table.id, chips: chips};
         const cashier = chosen(f, "cashier");
         if (kind === "fill" && !f.querySelector("#pit-cashier-box").hidden && cashier) body.cashier = cashier.id;
@@ -227,14 +246,7 @@
           done: function (json) { return label + " " + json.number + " prepared for table " + table.number + ": now have it verified."; }};
       },
       firstChip(kind, table));
-    form.querySelectorAll(".pit-qty").forEach(function (input) {
-      input.addEventListener("input", function () {
-        const chips = Array.from(form.querySelectorAll(".pit-qty")).map(function (i) {
-          return {denomination: parseInt(i.dataset.valueCents, 10), quantity: wholeChips(i.value.trim()) || 0};
-        });
-        total.textContent = "Total " + money(chipsTotal(chips));
-      });
-    });
+    showTotal(form);
     form.querySelectorAll("input[name=signer]").forEach(function (input) {
       input.addEventListener("change", function () {
         // ND 99-01.3-08-05(3)(c) as floor.rules reads it: a cashier preparing initials it themselves.
@@ -363,6 +375,47 @@
     return true;
   }
 
+  // Seat a dealer, or change the dealer: at a change, the tray counted (optional, as on the
+  // dealer page: the outgoing shift's closer and the incoming one's opener) and, where the site
+  // exchanges its drop boxes at each dealer change (floor.pit_terminal.box_at_change), the box
+  // leaving removed first, on the drop boxes' page. No dealer free: said, and nothing to send.
+  function seat(table) {
+    const title = (table.shift ? "Change the dealer at table " : "Seat a dealer at table ") + table.number;
+    const free = data.dealers.filter(function (d) { return !d.dealing; });
+    if (!free.length) return open(title, data.no_dealer_to_seat, [], null, null);
+    const change = Boolean(table.shift);
+    const fields = [];
+    if (change && data.box_at_change) {
+      fields.push(h("div", {class: "alert alert-warning py-2", id: "pit-box-at-change", role: "alert"}, [
+        h("p", {class: "mb-2", text: data.box_at_change.note}),
+        h("a", {class: "btn btn-warning", id: "pit-box-at-change-link", href: data.box_at_change.url + "?table=" + table.id,
+          text: "Remove table " + table.number + "'s box (Drop boxes)"}),
+      ]));
+    }
+    // The tray first, its largest chip focused: its counts typed, the dealer's badge tapped and
+    // the PIN is next, as without a count (no tap to reach the count, none to leave it).
+    const tray = change && data.tray_at_change;
+    if (tray) {
+      fields.push(h("fieldset", {class: "mb-1", id: "pit-tray"}, [
+        h("legend", {class: "form-label fw-semibold fs-6 mb-1", text: "Tray count at the change (optional)"}),
+      ].concat(chipFields())));
+    }
+    fields.push(badges("dealer", "Dealer", free, null, function () { form.querySelector("input[name=signer]:checked") ? form.querySelector("#pit-pin").focus() : null; }));
+    fields.push(signers(data.supervisors, "Shift manager"), pinField());
+    const form = open(title, null, fields, "Seat the dealer", function (f) {
+      const dealer = chosen(f, "dealer");
+      const body = {table: table.id};
+      if (dealer) body.dealer = dealer.id;
+      const chips = f.querySelector("#pit-tray") ? typedChips(f) : [];
+      if (chips.length) body.chips = chips;
+      const counted = chips.length ? "; the tray counted " + money(chipsTotal(chips)) + " at the change" : "";
+      return {url: "/api/v1/dealer-shifts/", body: body, label: "Seat at table " + table.number,
+        done: function () { return (dealer ? dealer.initials : "The dealer") + " is dealing at table " + table.number + counted + "."; }};
+    }, tray ? ".pit-qty" : null);
+    if (tray) showTotal(form);
+    return signerFocus(form);
+  }
+
   function simple(title, intro, people, legend, submitLabel, url, body, done) {
     signerFocus(open(title, intro, [signers(people, legend), pinField()], submitLabel, function () {
       return {url: url, body: body, label: title, done: function () { return done; }};
@@ -386,20 +439,7 @@
         "/api/v1/table-inventories/", {table: table.id, kind: "opener", same_as_last_closer: true},
         "Table " + table.number + " is open.");
     }
-    if (what === "seat") {
-      const free = data.dealers.filter(function (d) { return !d.dealing; });
-      const form = open((table.shift ? "Change the dealer at table " : "Seat a dealer at table ") + table.number, null,
-        [badges("dealer", "Dealer", free, null, function () { form.querySelector("input[name=signer]:checked") ? form.querySelector("#pit-pin").focus() : null; }),
-         signers(data.supervisors, "Shift manager"), pinField()],
-        "Seat the dealer", function (f) {
-          const dealer = chosen(f, "dealer");
-          const body = {table: table.id};
-          if (dealer) body.dealer = dealer.id;
-          return {url: "/api/v1/dealer-shifts/", body: body, label: "Seat at table " + table.number,
-            done: function () { return (dealer ? dealer.initials : "The dealer") + " is dealing at table " + table.number + "."; }};
-        });
-      return signerFocus(form);
-    }
+    if (what === "seat") return seat(table);
     if (what === "relieve") {
       return simple("Relieve the dealer at table " + table.number, table.dealer ? table.dealer.name + " leaves the table." : null,
         data.supervisors, "Shift manager", "Relieve", "/api/v1/dealer-shifts/" + table.shift + "/end/", {},

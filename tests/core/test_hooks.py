@@ -82,6 +82,7 @@ EVERY_HOOK = {
     "session_licences": "approvals",
     "count_settings_warnings": "compliance",
     "pit_fee_step": "fees",
+    "dealer_change_box": "counts",
     "threshold_dated": "compliance",
 }
 
@@ -150,6 +151,7 @@ ASKED = {
     "session_licences": lambda: fees_rules.session_licences(object(), date(2026, 11, 2)),
     "count_settings_warnings": lambda: counts_rules.settings_warnings(object(), "gaming_day"),
     "pit_fee_step": lambda: pit_terminal.fee_step(object(), {}),
+    "dealer_change_box": lambda: pit_terminal.box_at_change(object()),
     "threshold_dated": lambda: Threshold(code="low_hold.ratio_21", effective_from=date(2026, 11, 2)).save(),
 }
 

@@ -424,3 +424,54 @@ def test_a_mistyped_chip_count_is_refused_at_the_terminal_not_read_as_another_nu
     refusal = page.inner_text("#pit-panel-errors")
     assert "ND 99-01.3-08-05(3)" in refusal and "$25.00" in refusal, refusal
     assert not Slip.objects.exists()
+
+
+@pytest.mark.browser
+def test_a_change_of_dealer_counts_the_tray_and_leads_to_the_box_where_boxes_go_at_each_change(
+    browser_page, live_server, cast, org, site, dealer_shift, terminal
+):
+    """A site exchanging its drop boxes at each dealer change (house control): the terminal's
+    Change dealer asked only for the dealer and a PIN, so neither the tray nor the box was kept
+    apart per dealer. Now the panel says the box goes first and links to its removal, and the
+    tray is counted at the change in the taps of a change without a count, plus its chips."""
+    from counts import services as count_services
+    from counts.models import BoxExchange
+    from floor.models import TableInventory
+    from tests.factories import make_person
+
+    count_services.update_count_settings(
+        acting_user=cast[Role.GAMING_MANAGER].user, site=site, box_exchange=BoxExchange.DEALER_SHIFT
+    )
+    newcomer = make_person(org, Role.DEALER, site)
+    pins.set_pin(acting_user=newcomer.user, employee=newcomer, pin="640296")
+    table = dealer_shift.table
+    page = browser_page
+    login(page, live_server, *terminal)
+    person = Counted(page)
+
+    person.click("#pit-table-1 .pit-seat")
+    expect(page.locator("#pit-box-at-change")).to_contain_text("House control: ")
+    expect(page.locator("#pit-box-at-change")).to_contain_text("Remove this table's box first")
+    link = page.locator("#pit-box-at-change-link")
+    assert link.get_attribute("href") == f"/counts/boxes/remove-all/?table={table.pk}"
+    assert badges(page, "dealer") == [newcomer.initials]  # the dealer dealing is not offered
+    assert page.evaluate("document.activeElement.id") == "pit-qty-10000"  # the tray's largest chip first
+    person.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "pit-qty-2500"
+    person.type("38")
+    expect(page.locator("#pit-total")).to_have_text("Total $950.00", use_inner_text=True)
+    person.click(f"label[for=pit-dealer-{newcomer.pk}]")
+    assert page.evaluate("document.activeElement.id") == "pit-pin"  # the shift manager preselected
+    person.type(PINS[Role.SHIFT_MANAGER], pin=True)
+    person.press("Enter")
+    expect(page.locator("#pit-flash")).to_have_text(
+        f"{newcomer.initials} is dealing at table 1; the tray counted $950.00 at the change."
+    )
+    change = TableInventory.objects.get(table=table, kind=TableInventory.Kind.CHANGE)
+    assert (change.total_cents, change.dealer_shift.dealer) == (95000, newcomer)
+
+    # The measure: the two clicks of a change without a count, the chips' keys and Enter.
+    keys = person.keys - person.pin_keys
+    print(f"change of dealer with a tray count: {person.clicks} clicks, {keys} keystrokes besides the PIN")
+    assert person.clicks == 2
+    assert keys == 4  # a Tab to the $25 chips, "38", Enter
