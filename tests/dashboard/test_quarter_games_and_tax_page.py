@@ -88,6 +88,7 @@ def test_the_dealers_page_shows_wheel_operators_as_the_api_does(client, client_f
     row = html[html.index(f'data-dealer="{dealer.pk}"') :]
     assert "$300.00" in row[: row.index("</tr>")] and "75.00%" in row[: row.index("</tr>")]
     assert "Wheel operators (paddlewheel)</strong>" in html
+    assert "<th>Wheel operator</th>" in html and "<th>Dealer</th>" not in html  # as the report heads its column
 
 
 def test_a_net_cash_short_is_written_as_the_pdf_writes_it_its_sign_in_words(client, cast, site, people):
