@@ -719,16 +719,26 @@ class WithTail(Flowable):
         # short of the tail's height, the rest was laid out again in the room left here: a second
         # piece of the table under its header repeated mid-page). A body that ends here with no
         # room for the tail after it leaves its last rows to go on with the tail.
-        room = available_height
-        if self._body_height <= available_height:
-            room = min(room - sum(self._tail_heights), self._body_height - _last_rows_height(self.body))
-        pieces = self.body.split(available_width, room)
-        if len(pieces) >= 2:  # the rest starts the next page, never a second piece on this one
-            return [*pieces[:-1], FrameBreak(), WithTail(pieces[-1], self.tail)]
+        for room in self._rooms(available_height):
+            pieces = self.body.split(available_width, room)
+            if len(pieces) >= 2:  # the rest starts the next page, never a second piece on this one
+                return [*pieces[:-1], FrameBreak(), WithTail(pieces[-1], self.tail)]
         if self.moved:  # no page holds both: as they come
             return [self.body, KeepTogether(self.tail)]
         self.moved = True  # both go to the next page; tried there again, they are laid out as they come
         return []
+
+    def _rooms(self, available_height: float) -> list[float]:
+        """The heights to split the body at, tried in turn: all of the room where the body runs
+        past this page; else short of its last few rows (`ROWS_WITH_TAIL`), then of fewer. A
+        heading keeps its table's first rows (`HeadedTable`): a table of four rows that fitted
+        the page but not with the sign-off, asked to leave three for the next page, kept none
+        here, and the page was left with the title block alone (the alerts report of a quarter)."""
+        if self._body_height > available_height:
+            return [available_height]
+        room = available_height - sum(self._tail_heights)
+        kept = [self._body_height - _last_rows_height(self.body, rows) for rows in range(ROWS_WITH_TAIL, 0, -1)]
+        return [min(room, height) for height in dict.fromkeys(kept)]
 
     def draw(self):
         # Drawn top down, the body first: a PDF's text is read back in the order it was drawn, and
@@ -747,18 +757,20 @@ class WithTail(Flowable):
 ROWS_WITH_TAIL = 3
 
 
-def _last_rows_height(body: Flowable) -> float:
+def _last_rows_height(body: Flowable, rows: int = ROWS_WITH_TAIL) -> float:
     table = body.table if isinstance(body, HeadedTable) else body
     heights = getattr(table, "_rowHeights", None) if isinstance(table, Table) else None
-    return sum(heights[-ROWS_WITH_TAIL:]) if heights and len(heights) > ROWS_WITH_TAIL + 1 else 0
+    return sum(heights[-rows:]) if heights and len(heights) > rows + 1 else 0
 
 
 # The styles of a line that heads what follows it (a section's heading, a report's summary line, a
 # bold caption), and how many lines of text (its explanation) may come between it and its table.
 HEADING_STYLES = frozenset({"heading", "subtitle", "cell_bold"})
 MAX_HEAD_LINES = 3
-# The rows, under its header, a table starts with on the page of its heading.
+# The rows, under its header, a table starts with on the page of its heading, and the height past
+# which the second is not kept with the first (rows of long notes: see `HeadedTable`).
 FIRST_ROWS = 2
+MAX_FIRST_ROWS_HEIGHT = 2 * inch
 # Taller than this, a heading and its explanation are a text of their own (a long name repeated),
 # laid out as they come, not kept with a table.
 MAX_HEADS_HEIGHT = 2 * inch
@@ -792,8 +804,18 @@ class HeadedTable(Flowable):
         return self.width, self.height
 
     def _first_rows_height(self) -> float:
-        heights = self.table._rowHeights
-        return sum(heights[: self.table.repeatRows + FIRST_ROWS])
+        """The header and the rows kept under the heading: `FIRST_ROWS`, fewer where they are many
+        lines tall (`MAX_FIRST_ROWS_HEIGHT`) or the table has no more (a table of two rows keeps
+        one), never none. Two rows of long notes kept together did not fit under a title block:
+        the page held the title block alone (the alerts report of a quarter)."""
+        heights, header = self.table._rowHeights, self.table.repeatRows
+        rows = heights[header:]
+        kept = rows[:1]
+        for row in rows[1 : min(FIRST_ROWS, len(rows) - 1)]:
+            if sum(kept) + row > MAX_FIRST_ROWS_HEIGHT:
+                break
+            kept.append(row)
+        return sum(heights[:header]) + sum(kept)
 
     def split(self, available_width, available_height):
         self.wrap(available_width, available_height)

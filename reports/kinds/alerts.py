@@ -34,6 +34,9 @@ class AlertsReport:
     rows: tuple[AlertRow, ...]
     open_count: int
     overdue_count: int
+    # The day overdue is judged at: the period's end, or the day the report was asked for where
+    # that comes first (an alert open past its due date counts in a quarter and not in a day before).
+    overdue_on: str = ""
 
 
 def build(context: ReportContext) -> AlertsReport:
@@ -80,7 +83,7 @@ def _build(context: ReportContext, zone) -> AlertsReport:
     open_rows = [r for r in rows if r.status != AlertStep.Kind.RESOLVED]
     as_of = str(min(context.end, context.as_of))
     overdue = [r for r in open_rows if r.due and r.due < as_of]
-    return AlertsReport(tuple(rows), len(open_rows), len(overdue))
+    return AlertsReport(tuple(rows), len(open_rows), len(overdue), as_of)
 
 
 HEADER = ["Rule", "Alert", "Period", "Subject", "Opened", "Due", "Status", "Last step"]
@@ -93,8 +96,10 @@ def _cells(row: AlertRow) -> list:
 def render(data: AlertsReport) -> list:
     # Fills a landscape letter page; the period's column holds a date on one line.
     widths = [105, 130, 70, 60, 68, 68, 70, 134]
+    at = f" at {data.overdue_on}" if data.overdue_on else ""
     summary = para(
-        f"{plural(len(data.rows), 'alert')}; {data.open_count} not resolved; {data.overdue_count} overdue.", "subtitle"
+        f"{plural(len(data.rows), 'alert')}; {data.open_count} not resolved; {data.overdue_count} overdue{at}.",
+        "subtitle",
     )
     if not data.rows:
         return [summary, para("No alert at this site in the period.")]

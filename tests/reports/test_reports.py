@@ -71,7 +71,7 @@ def test_the_alerts_report_matches_the_api(auditor_api, cast, site, time_machine
     api_alerts = auditor_api.get("/api/v1/alerts/").json()["results"]
     run = request(auditor_api, kind="alerts", site=site.pk, start="2026-11-01", end="2026-11-30").json()
     text = pdf_text(auditor_api.get(f"/api/v1/reports/{run['id']}/download/").content)
-    assert f"{len(api_alerts)} alerts; 2 not resolved; 1 overdue." in text
+    assert f"{len(api_alerts)} alerts; 2 not resolved; 1 overdue at 2026-11-15." in text
     flat = "".join(text.split())
     for alert in api_alerts:
         assert "".join(alert["citation"].split()) in flat and alert["due_date"] in text
@@ -251,7 +251,7 @@ def test_the_alerts_report_reads_its_days_in_the_sites_time_zone(auditor_api, si
     )
     run = request(auditor_api, kind="alerts", site=site.pk, start="2026-11-20", end="2026-11-30").json()
     text = pdf_text(auditor_api.get(f"/api/v1/reports/{run['id']}/download/").content)
-    assert "1 alert; 1 not resolved; 1 overdue." in text
+    assert "1 alert; 1 not resolved; 1 overdue at 2026-11-20." in text
     csv_rows = auditor_api.get(f"/api/v1/reports/{run['id']}/download/?format=csv").content.decode().splitlines()
     assert ",2026-11-20,2026-11-19," in csv_rows[1]  # opened on New York's 20th, due the 19th
 
@@ -315,7 +315,7 @@ def test_the_alerts_report_prints_a_days_period_on_one_line_and_says_when_there_
     time_machine.move_to("2026-11-30")
     empty = request(auditor_api, kind="alerts", site=site.pk, start="2026-11-01", end="2026-11-30").json()
     text = pdf_text(auditor_api.get(f"/api/v1/reports/{empty['id']}/download/").content)
-    assert "0 alerts; 0 not resolved; 0 overdue." in text
+    assert "0 alerts; 0 not resolved; 0 overdue at 2026-11-30." in text
     assert "No alert at this site in the period." in text and "Last step" not in text  # no bare header row
     day = date(2026, 11, 29)
     compliance.open_alert(
