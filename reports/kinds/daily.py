@@ -317,18 +317,35 @@ def _deposit_line(day: DailySummary, where: str, as_of: date | None) -> str:
     if not takes_deposit(day):
         return f"No bank deposit due: nothing was collected this day ({nothing_collected(day)})."
     stated = DEPOSIT.applies(where)
-    if stated:
-        when = f"Bank deposit due by {cash.deposit_due}"
-    else:
-        when = f"Bank deposit due by {cash.deposit_due} ({DEPOSIT_DAYS.on(where, day.gaming_date).citation})"
+    # The deadline in force on the gaming date, cited as the daily page cites it: its words and
+    # section where the pack states it (ND 99-01.3-03-10(1)), else "House control".
+    deadline = DEPOSIT_DAYS.on(where, day.gaming_date)
+    cited = f"{deadline.text}, {deadline.citation}" if stated else deadline.citation
+    when = f"Bank deposit due by {cash.deposit_due} ({cited})"
     if as_of is not None:
         late = cash.deposit_late(as_of)  # made after the date, or not made and the date passed
     else:  # a report stored before `as_of` was kept: a deposit made after its date, at a pack stating one
         late = stated and bool(cash.deposited_on and cash.deposited_on > cash.deposit_due)
     if cash.deposit_recorded_cents is None:
+        if as_of is not None and as_of <= cash.deposit_due:  # asked for before the deposit was due
+            return f"{when}: not yet deposited (not yet due)."
         return f"{when}: not recorded{' (LATE)' if late else ''}."
     verified = "verified against the bank statement" if cash.deposit_verified else "not yet verified"
     return f"{when}: deposited {cash.deposited_on}{' (LATE)' if late else ''}, {verified}{_deposit_difference(cash)}."
+
+
+def deposit_over_profit(day: DailySummary, where: str) -> str:
+    """Why the deposit expected is more than the cash profit, as the daily page says it: the
+    tournaments' merchandise prizes, paid from no cash bank, go back into the deposit (cited by
+    the pack's deposit rule: ND 99-01.3-03-10, else "House control"); "" where the two are equal."""
+    cash = day.cash
+    if not cash.prizes_not_in_cash_cents or cash.cash_profit_cents is None:
+        return ""
+    return (
+        f"Bank deposit expected = cash profit + the tournaments' merchandise prizes "
+        f"({format_money(cash.prizes_not_in_cash_cents)}): paid from no cash bank, they go back into the "
+        f"deposit, as a prize paid by check does ({DEPOSIT.at(where)})."
+    )
 
 
 def _deposit_difference(cash) -> str:
@@ -507,6 +524,8 @@ def _day(day: DailySummary, books: BooksCheck, data: "DailyReport", pack_day: di
     ]
     if day.cash.cash_profit_cents is None:
         cash.append(para("The cash bank was not counted at both the start and the end of the day.", "small"))
+    over = deposit_over_profit(day, where)
+    cash += [para(over, "small")] if over else []
     cash.append(para(_deposit_line(day, where, data.as_of if data is not None else None)))
     late = _late_section(data, day) if data is not None else []
     carried = _carried_section(data, day) if data is not None else []
@@ -591,7 +610,8 @@ COLUMNS = [
     Column("entered_late", INT),
     # A fees or session pack's own figures for the period and each day's (pack_section), on rows of
     # their own; on an adjustment's row, what it corrects and its amount; on a table's row whose opener
-    # differs from its last count, the statement and the difference (opener - last count).
+    # differs from its last count, the statement and the difference (opener - last count); on a day's
+    # total row whose deposit expected is over its cash profit, why and by how much (merchandise prizes).
     Column("figure"),
     Column("amount", MONEY),
     Column("count", INT),  # a count beside the figures (days with fees not counted); only where the pack has one
@@ -635,9 +655,16 @@ def _day_rows(day: DailySummary, books: BooksCheck, late: int, where: str, varia
         [day.gaming_date, "total", "", *_custody_cells(day.total), "", cash.cash_profit_cents, cash.long_short_cents,
          cash.chips_outside_change_cents, cash.unexplained_cents, deposit_cents(cash.deposit_expected_cents),
          cash.deposit_recorded_cents, cash.deposit_due if takes_deposit(day) else None,
-         books.statement_with(format_generated_at), late, None, None, None]
+         books.statement_with(format_generated_at), late, *_deposit_over_profit_cells(day, where), None]
     )  # fmt: skip
     return rows
+
+
+def _deposit_over_profit_cells(day: DailySummary, where: str) -> list:
+    """The total row's figure and amount: why the deposit expected is over the cash profit (the
+    PDF's line, `deposit_over_profit`) and by how much; empty where the two are equal."""
+    over = deposit_over_profit(day, where)
+    return [over, day.cash.prizes_not_in_cash_cents] if over else [None, None]
 
 
 def _variance_cells(variance: OpenerVariance | None) -> list:

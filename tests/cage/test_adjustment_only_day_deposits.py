@@ -97,7 +97,11 @@ def test_the_daily_report_says_no_deposit_is_due_for_the_adjustment_day(client_f
     assert (
         "No bank deposit due: nothing was collected this day (its only records are adjusting entries)." in entered_day
     )
-    assert f"Gaming date {CLOSED}" in text and "Bank deposit due by 2026-10-05: not recorded (LATE)." in text
+    assert (
+        f"Gaming date {CLOSED}" in text
+        and "Bank deposit due by 2026-10-05 (the third banking day after the gaming date, ND 99-01.3-03-10(1)): not recorded (LATE)."
+        in text
+    )
     header = rows[0]
     due = {r[0]: r[header.index("Deposit due")] for r in rows[1:] if r[header.index("Table")] == "total"}
     assert due == {str(CLOSED): "2026-10-05", str(ENTERED): ""}

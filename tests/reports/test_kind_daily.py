@@ -216,8 +216,9 @@ def test_the_daily_report_shows_cash_long_short_with_its_reconciling_line_and_th
     difference = 350_000 - max(cash["deposit_expected_cents"], 0)
     assert difference != 0
     said = f"{'SHORT' if difference < 0 else 'OVER'} {format_money(abs(difference))} against the expected deposit"
-    assert f"Bank deposit due by {cash['deposit_due']}: deposited 2026-08-15, not yet verified, {said}." in " ".join(
-        pdf_text(content).split()
+    assert (
+        f"Bank deposit due by {cash['deposit_due']} (the third banking day after the gaming date, ND 99-01.3-03-10(1)): deposited 2026-08-15, not yet verified, {said}."
+        in " ".join(pdf_text(content).split())
     )
     # The daily page says it beside the deposit recorded, as the report does.
     client.force_login(cast[Role.AUDITOR].user)
@@ -331,3 +332,23 @@ def test_the_daily_report_writes_the_books_close_in_its_slips_12_hour_clock_as_e
     assert len(TWELVE_HOUR.findall(pdf)) == len(ANY_CLOCK.findall(pdf)), ANY_CLOCK.findall(pdf)
     books_cells = [cell for row in csv_rows(auditor_api, run) for cell in row if "books closed on" in cell]
     assert books_cells and all(statement in cell for cell in books_cells), books_cells
+
+
+def test_the_deposit_expected_over_the_cash_profit_says_why_in_the_pdf_and_the_csv(auditor_api, site, cast):
+    """A tournament's $45.00 jacket, paid from no cash bank, is out of the cash profit ($5.00) and
+    back in the deposit expected ($50.00): the daily page says so beside the cash profit; the PDF
+    printed the two figures with no reason, and the CSV too. Both now say it (cited at the pack's
+    deposit rule, ND 99-01.3-03-10), the CSV on the day's total row with the amount."""
+    from tests.accounting.test_tournament_cash import DAY, tournament_night
+
+    tournament_night.__wrapped__(cast, site)
+    run = run_report(auditor_api, kind="daily", site=site.pk, start=str(DAY), end=str(DAY))
+    why = (
+        "Bank deposit expected = cash profit + the tournaments' merchandise prizes ($45.00): paid from no cash "
+        "bank, they go back into the deposit, as a prize paid by check does (ND 99-01.3-03-10)."
+    )
+    assert why in " ".join(pdf_text(download(auditor_api, run)).split())
+    rows = list(csv.DictReader(io.StringIO(download(auditor_api, run, "csv").decode())))
+    (total,) = [r for r in rows if r["Table"] == "total"]
+    assert (total["Cash profit"], total["Deposit expected"]) == ("5.00", "50.00")
+    assert (total["Figure"], total["Amount"]) == (why, "45.00")

@@ -145,12 +145,16 @@ def test_the_daily_and_quarterly_reports_have_their_plain_titles_and_no_nd_tax(c
         assert ("Unexplained" in rows[0]) == (jurisdiction == "NY")
 
 
+# North Dakota's deadline, cited as the daily page cites it (cage.rules.DEPOSIT_DAYS).
+ND_DEADLINE = "(the third banking day after the gaming date, ND 99-01.3-03-10(1))"
+
+
 @pytest.mark.parametrize(
     "jurisdiction, words",
     [
-        ("WA-HB", "Bank deposit due by 2026-08-19 (House control): not recorded."),
-        ("NY", "Bank deposit due by 2026-08-19 (House control): not recorded."),
-        ("ND", "Bank deposit due by 2026-08-19: not recorded."),  # North Dakota's words, unchanged
+        ("WA-HB", "Bank deposit due by 2026-08-19 (House control): not yet deposited (not yet due)."),
+        ("NY", "Bank deposit due by 2026-08-19 (House control): not yet deposited (not yet due)."),
+        ("ND", f"Bank deposit due by 2026-08-19 {ND_DEADLINE}: not yet deposited (not yet due)."),
     ],
 )
 def test_the_daily_pdf_gives_the_deposits_due_date_not_late_before_it(client_for, house, jurisdiction, words):
@@ -170,7 +174,7 @@ def test_north_dakotas_daily_pdf_says_late_once_the_third_banking_day_passed_und
     daily = " ".join(
         pdf_text(api.get(f"/api/v1/reports/{_report(api, here, 'daily')['id']}/download/").content).split()
     )
-    assert "Bank deposit due by 2026-08-19: not recorded (LATE)." in daily
+    assert f"Bank deposit due by 2026-08-19 {ND_DEADLINE}: not recorded (LATE)." in daily
 
 
 def test_a_fees_site_reports_its_fees_and_no_drop_win_or_hold(client_for, house):
