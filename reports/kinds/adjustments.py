@@ -15,7 +15,7 @@ def adjustment_header(words: RevenueWords, *, quarter: bool = True) -> list[str]
     where `quarter` (the quarterly report's amendments)."""
     return [
         "Corrects",
-        "Entered on",
+        "Counted on",  # the gaming day whose totals it counts in, as the pages say it: not when it was keyed
         *(["Quarter"] if quarter else []),
         "Figure",
         "Amount",

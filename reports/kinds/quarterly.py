@@ -673,7 +673,7 @@ COLUMNS = [
     Column("filed", MONEY),  # filed_beside_now: the figure as filed
     Column("amendments_since", MONEY),  # filed_beside_now: the amendments entered since the filing
     Column("now", MONEY),  # filed_beside_now: the figure as it now stands (empty: not known)
-    Column("entered_on", DATE),  # an amendment's: the gaming date it was entered on (counted there)
+    Column("counted_on", DATE),  # an amendment's: the gaming day whose totals it counts in
     Column("figure"),  # an amendment's: the figure it corrects ("drop table 1")
     Column("correction", MONEY),  # an amendment's amount as entered (its AGP effect is `amount`)
     Column("rate", RATIO),  # a tax bracket's rate of the AGP above its floor
@@ -726,9 +726,9 @@ def _books_csv_rows(data: QuarterlyReport) -> list[list]:
     rows = []
     for row, amendments in (("amendment", data.books.amendments), ("amends_earlier", data.books.amending_earlier)):
         rows += [
-            _row(row, gaming_date=corrects, entered_on=entered_on, label=quarter, figure=figure, correction=amount,
+            _row(row, gaming_date=corrects, counted_on=counted_on, label=quarter, figure=figure, correction=amount,
                  amount=agp_effect, note=reason)
-            for corrects, entered_on, quarter, figure, amount, agp_effect, reason in amendment_rows(amendments)
+            for corrects, counted_on, quarter, figure, amount, agp_effect, reason in amendment_rows(amendments)
         ]  # fmt: skip
     rows.append(_row("books", label=data.books.state, note=data.books.statement_with(format_generated_at, report=True)))
     rows += [_row("filing_amendment", label=a["figure"], amount=a["delta_cents"], note=a["statement"])

@@ -315,6 +315,7 @@ def test_the_next_quarters_report_and_the_filed_quarters_report_show_the_amendme
     content = download(auditor, run_report(auditor, kind="quarterly", site=site.pk, quarter="2026Q4"))
     assert "Corrections entered this quarter that amend an earlier quarter (counted here)" in text(content)
     grid = next(g for g in pdf_tables(content) if g[0][0] == "Corrects")
+    assert grid[0][:3] == ["Corrects", "Counted on", "Quarter"]  # the gaming day it counts in, as the page says
     assert grid[1][:6] == [str(DAY), str(ENTERED), "2026Q3 (filed)", "drop table 1", "$50.00", "$50.00"]
     assert grid[1][6].startswith("A $50 bill found in box 1 after the count.")
     content = download(auditor, run_report(auditor, kind="quarterly", site=site.pk, quarter="2026Q3"))

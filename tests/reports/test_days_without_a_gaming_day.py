@@ -85,6 +85,8 @@ def test_the_daily_report_lists_the_adjustment_its_figures_come_from(auditor_api
     # Above the totals it is counted in (it came after them, pages later on a busy day), and they say so.
     totals = "Site totals: each game apart, then the total (the tables and the adjusting entries recorded this day)"
     assert text.index("Corrects") < text.index(totals)
+    # counted on the day it was entered (2026-11-30), the gaming day the page says it counts on
+    assert grid[0][:2] == ["Corrects", "Counted on"]
     assert grid[1][:5] == ["2026-09-30", "2026-11-30", "drop table 1", "$20.00", "$20.00"]
     assert grid[1][5].startswith("Drop box recounted")
     header = rows[0]  # a row of its own, as the page's: the tables' and the adjustments' rows add up to the total

@@ -234,7 +234,7 @@ def shown(row: dict, where: str) -> list[dict[str, str]]:
                  "Rate": f"{Decimal(row['rate']) * 100:.2f}% of the excess", "Plus": money(row["tax"]),
                  "Citation": row["note"]}]  # fmt: skip
     if kind in ("amendment", "amends_earlier"):
-        return [{"Corrects": row["gaming_date"], "Entered on": row["entered_on"], "Quarter": row["label"],
+        return [{"Corrects": row["gaming_date"], "Counted on": row["counted_on"], "Quarter": row["label"],
                  "Figure": row["figure"], "Amount": money(row["correction"]), f"{net} effect": money(row["amount"], "\u2014"),
                  "Reason": row["note"]}]  # fmt: skip
     if kind == "filed_beside_now":  # a figure not known prints as an em dash
