@@ -162,13 +162,14 @@ def low_hold_review(site, on: date) -> str:
     pack states no low-hold rule."""
     if not LOW_HOLD.applies(site):
         return ""
+    # The review follows the quarter's percent-of-hold "once determined" (08-04(9)): whether the site
+    # requires surveillance is judged at the quarter's end, said as such ("on 2026-12-31" for a quarter
+    # under way read as a date to come).
+    judged = f"(judged at the quarter's end, {on:%Y-%m-%d})"
     if surveillance_required(site, on):
-        return (
-            f"{site.name} requires video surveillance on {on:%Y-%m-%d}: a game below its threshold starts the review."
-        )
+        return f"{site.name} requires video surveillance {judged}: a game below its threshold starts the review."
     return (
-        f"{site.name} does not require video surveillance on {on:%Y-%m-%d}: a game below its threshold starts no "
-        "review there."
+        f"{site.name} does not require video surveillance {judged}: a game below its threshold starts no review there."
     )
 
 

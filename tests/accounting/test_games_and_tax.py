@@ -82,13 +82,13 @@ def test_the_quarter_says_whether_a_game_below_its_threshold_starts_the_review_a
     lines, body = _games(client_for(manager), site)
     assert lines["21"]["below_threshold"] is True
     assert body["low_hold_review"] == (
-        f"{site.name} does not require video surveillance on 2026-09-30: a game below its threshold starts no "
+        f"{site.name} does not require video surveillance (judged at the quarter's end, 2026-09-30): a game below its threshold starts no "
         "review there."
     )
     set_surveillance_status(manager.user, site, True, date(2026, 9, 30), date(2026, 9, 30), "quarter's activity")
     _lines, body = _games(client_for(manager), site)
     assert body["low_hold_review"] == (
-        f"{site.name} requires video surveillance on 2026-09-30: a game below its threshold starts the review."
+        f"{site.name} requires video surveillance (judged at the quarter's end, 2026-09-30): a game below its threshold starts the review."
     )
 
 

@@ -146,10 +146,10 @@ def test_the_games_say_whether_a_game_below_its_threshold_starts_the_review_at_t
         )
         return page, pdf
 
-    none = f"{site.name} does not require video surveillance on 2026-09-30: a game below its threshold starts no review there."
+    none = f"{site.name} does not require video surveillance (judged at the quarter's end, 2026-09-30): a game below its threshold starts no review there."
     page, pdf = said()
     assert f'id="low-hold-review">{none}</p>' in page and none in pdf
     set_surveillance_status(manager.user, site, True, date(2026, 9, 30), date(2026, 9, 30), "quarter's activity")
-    required = f"{site.name} requires video surveillance on 2026-09-30: a game below its threshold starts the review."
+    required = f"{site.name} requires video surveillance (judged at the quarter's end, 2026-09-30): a game below its threshold starts the review."
     page, pdf = said()
     assert f'id="low-hold-review">{required}</p>' in page and required in pdf and none not in pdf

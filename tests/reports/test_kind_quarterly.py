@@ -171,14 +171,14 @@ def test_the_quarterly_csv_says_under_the_games_whether_a_game_below_its_thresho
         "ND 99-01.3-08-04(9): at a site that requires video surveillance, a quarter's percent-of-hold less than "
         "the game's threshold starts a video review."
     )
-    none = f"{site.name} does not require video surveillance on 2026-09-30: a game below its threshold starts no review there."
+    none = f"{site.name} does not require video surveillance (judged at the quarter's end, 2026-09-30): a game below its threshold starts no review there."
     notes, pdf = said()
     assert notes == [f"{rule} {none} Each game is judged on its own figures; the total is the sum of both."]
     assert notes[0] in pdf  # the PDF's sentence, word for word
     set_surveillance_status(
         cast[Role.GAMING_MANAGER].user, site, True, date(2026, 9, 30), date(2026, 9, 30), "activity"
     )
-    required = f"{site.name} requires video surveillance on 2026-09-30: a game below its threshold starts the review."
+    required = f"{site.name} requires video surveillance (judged at the quarter's end, 2026-09-30): a game below its threshold starts the review."
     notes, pdf = said()
     assert notes == [f"{rule} {required} Each game is judged on its own figures; the total is the sum of both."]
     assert notes[0] in pdf and none not in pdf

@@ -288,8 +288,10 @@ def test_the_quarterly_shows_only_the_games_the_sites_pack_deals(report):
         # under the games, whether a game below its threshold starts the video review here (08-04(9))
         (review,) = [r["note"] for r in rows if r["row"] == "low_hold_review"]
         assert review.startswith("ND 99-01.3-08-04(9): at a site that requires video surveillance") and (
-            f"{built.site.name} does not require video surveillance on {built.quarter.end}" in review
-            or f"{built.site.name} requires video surveillance on {built.quarter.end}" in review
+            f"{built.site.name} does not require video surveillance (judged at the quarter's end, {built.quarter.end})"
+            in review
+            or f"{built.site.name} requires video surveillance (judged at the quarter's end, {built.quarter.end})"
+            in review
         )
     else:  # nor North Dakota's statement of its review, in neither file
         assert "Low-hold" not in text and not any(r["low_hold_threshold"] for r in rows)
