@@ -805,13 +805,12 @@ class HeadedTable(Flowable):
 
     def _first_rows_height(self) -> float:
         """The header and the rows kept under the heading: `FIRST_ROWS`, fewer where they are many
-        lines tall (`MAX_FIRST_ROWS_HEIGHT`) or the table has no more (a table of two rows keeps
-        one), never none. Two rows of long notes kept together did not fit under a title block:
-        the page held the title block alone (the alerts report of a quarter)."""
+        lines tall (`MAX_FIRST_ROWS_HEIGHT`), never none. Two rows of long notes kept together did
+        not fit under a title block: the page held the title block alone (the alerts report)."""
         heights, header = self.table._rowHeights, self.table.repeatRows
         rows = heights[header:]
         kept = rows[:1]
-        for row in rows[1 : min(FIRST_ROWS, len(rows) - 1)]:
+        for row in rows[1:FIRST_ROWS]:
             if sum(kept) + row > MAX_FIRST_ROWS_HEIGHT:
                 break
             kept.append(row)
