@@ -242,6 +242,8 @@ awaiting_verification  # variable (floor/api.py)
 awaiting_receipt  # variable (floor/api.py)
 awaiting_verification  # variable (floor/queries.py)
 in_play_text  # property (floor/queries.py): the pit board template writes it
+known_closer_cents  # property (accounting/figures.py Custody): templates/dashboard/_custody_cells.html writes it
+known_prizes_cents  # property (accounting/figures.py Custody): templates/dashboard/_custody_cells.html writes it
 corrects_pack_revenue  # property (accounting/books.py Amendment): templates/dashboard/quarter.html names no win effect by it
 sign_in_refused  # variable (cardroom/forms.py SignInForm): templates/registration/login.html writes it
 awaiting_receipt  # variable (floor/queries.py)

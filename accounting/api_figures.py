@@ -48,16 +48,21 @@ def _ratio():
     return serializers.CharField(allow_null=True, help_text="A decimal string (6 places); null when GP is zero.")
 
 
+NO_CLOSER_YET = "Null (not known) while a table summed has no closer recorded yet (a gaming day in play)."
+
+
 class CustodyOut(serializers.Serializer):
     drop_cents = _cents()
     fills_cents = _cents()
     credits_cents = _cents()
     opener_cents = _cents()
-    closer_cents = _cents()
+    closer_cents = _cents(allow_null=True, help_text=NO_CLOSER_YET)
     gross_proceeds_cents = _cents()
-    prizes_cents = _cents()
-    agp_cents = _cents()
-    hold_ratio = _ratio()
+    prizes_cents = _cents(allow_null=True, help_text=NO_CLOSER_YET)
+    agp_cents = _cents(allow_null=True, help_text=NO_CLOSER_YET)
+    hold_ratio = serializers.CharField(
+        allow_null=True, help_text=f"A decimal string (6 places); null when GP is zero. {NO_CLOSER_YET}"
+    )
 
 
 class AdjustmentOut(serializers.Serializer):
@@ -475,8 +480,14 @@ class BooksCloseOut(serializers.Serializer):
 # or a filed quarter keeps, and its digest, is the frozen module's alone.
 
 
+# The figures a closer enters: null (not known, never as if it were $0.00) while a table summed has
+# none recorded yet (`Custody.closer_known`; House control: tray counts, floor.rules.TRAY_COUNT).
+NEEDS_CLOSER = ("closer_cents", "prizes_cents", "agp_cents", "hold_ratio")
+
+
 def custody_json(c: Custody) -> dict:
-    return frozen.custody(c)
+    found = frozen.custody(c)
+    return found if c.closer_known else {**found, **dict.fromkeys(NEEDS_CLOSER)}
 
 
 def adjustment_json(a: summaries.AdjustmentLine) -> dict:
@@ -494,6 +505,7 @@ def daily_json(s: summaries.DailySummary, site, *, reconciled: bool = True) -> d
     custody blocks are null where the site's pack has no such custody (`custody_blocks`)."""
     figures = {**frozen.drop_figures(s), **{k: v for k, v in frozen.daily(s).items() if k != "pack"}}
     figures.update(custody_blocks(site, s.total, s.twenty_one, s.paddlewheel))
+    figures["tables"] = [{**row, **custody_json(t.custody)} for row, t in zip(figures["tables"], s.tables, strict=True)]
     if not summaries.takes_deposit(s):  # nothing collected: no deposit due (the daily report's words)
         figures["cash"] = {**figures["cash"], "deposit_due": None}
     if reconciled:

@@ -48,6 +48,37 @@ class Custody:
     credits_cents: int
     opener_cents: int
     closer_cents: int
+    # The table-days summed here that were opened and have no closer recorded yet (a table still
+    # in play; the opener/closer sequence is a house control, floor.rules.TRAY_COUNT): their
+    # closer is not $0.00 but not known, and so are the
+    # figures that need it (`known_closer_cents`, `known_prizes_cents`, `known_agp_cents`,
+    # `known_hold_ratio`). Never on closed books: they close with every closer recorded.
+    closers_missing: int = 0
+
+    @property
+    def closer_known(self) -> bool:
+        """Is every closer summed here recorded?"""
+        return self.closers_missing == 0
+
+    @property
+    def known_closer_cents(self) -> int | None:
+        """The closer, None (not known) while a table summed here has none recorded."""
+        return self.closer_cents if self.closer_known else None
+
+    @property
+    def known_prizes_cents(self) -> int | None:
+        """Prizes (paid out), None (not known) without every closer: they take the closer off."""
+        return self.prizes_cents if self.closer_known else None
+
+    @property
+    def known_agp_cents(self) -> int | None:
+        """AGP (win), None (not known) without every closer: a missing closer is no loss."""
+        return self.agp_cents if self.closer_known else None
+
+    @property
+    def known_hold_ratio(self) -> Decimal | None:
+        """Percent-of-hold, None (not known, or undefined) without every closer."""
+        return self.hold_ratio if self.closer_known else None
 
     @property
     def gross_proceeds_cents(self) -> int:
@@ -77,6 +108,7 @@ class Custody:
             self.credits_cents + other.credits_cents,
             self.opener_cents + other.opener_cents,
             self.closer_cents + other.closer_cents,
+            self.closers_missing + other.closers_missing,
         )
 
 
@@ -86,7 +118,7 @@ ZERO = Custody(0, 0, 0, 0, 0)
 def total(custodies) -> Custody:
     """Site and quarter figures are sums of table figures; the hold of a sum is the ratio of
     the sums, never an average of ratios."""
-    drop = fills = credits = opener = closer = 0
+    drop = fills = credits = opener = closer = missing = 0
     found = False
     for c in custodies:  # a loop of additions: twice as quick as summing columns (it runs per day and game)
         found = True
@@ -95,7 +127,8 @@ def total(custodies) -> Custody:
         credits += c.credits_cents
         opener += c.opener_cents
         closer += c.closer_cents
-    return Custody(drop, fills, credits, opener, closer) if found else ZERO
+        missing += c.closers_missing
+    return Custody(drop, fills, credits, opener, closer, missing) if found else ZERO
 
 
 def cash_profit(*, starting_cash_cents: int, ending_cash_cents: int, drop_cents: int, ious_net_cents: int) -> int:

@@ -228,7 +228,9 @@ def _cash_before_v4(cash) -> tuple[int | None, int | None, int | None]:
         return None, cash.long_short_cents, cash.unexplained_cents
     back = cash.tournament_agp_cents + cash.prizes_not_in_cash_cents
     unexplained = None if cash.unexplained_cents is None else cash.unexplained_cents + back
-    return cash.cash_profit_cents + cash.prizes_not_in_cash_cents, cash.long_short_cents + back, unexplained
+    # None on a day in play with a table not closed (its AGP not known); never on closed books.
+    long_short = None if cash.long_short_cents is None else cash.long_short_cents + back
+    return cash.cash_profit_cents + cash.prizes_not_in_cash_cents, long_short, unexplained
 
 
 def _cash_in(cash, version: int) -> tuple[int | None, int | None, int | None]:

@@ -27,7 +27,8 @@ What is here, by question:
   `tournament_days_statement`; how many gaming days the quarter had, a date with records only
   (tournament play without a gaming day) named apart: `gaming_days_statement`; whether a day takes
   a bank deposit (not one whose only records are adjusting entries or voided fees, sessions or
-  tournament fees): `takes_deposit`, and why one collected nothing: `nothing_collected`; a quarter with
+  tournament fees): `takes_deposit`, and why one collected nothing: `nothing_collected`; what a day in
+  play says of its tables with no closer yet (their figures not known): `closers_not_known_statement`; a quarter with
   nothing played (a seasonal site out of its season): `nothing_played_statement` and its cash
   figures as shown, $0.00 not "not known": `return_cash_profit`;
 - the frozen format's tax label (`TAX_LABEL`) and its digest (`figures_digest`: a filing's figures
@@ -254,6 +255,25 @@ def in_play_statement(summary: QuarterSummary) -> str:
         f"{'its gaming day is' if len(days) == 1 else 'their gaming days are'} not closed, so "
         f"{'its' if len(days) == 1 else 'their'} table figures may still change and are not in the quarter's "
         "totals until closed."
+    )
+
+
+def closers_not_known_statement(day: DailySummary, where) -> str:
+    """What a day in play says of its tables opened with no closer recorded yet, "" where every
+    opened table has one: such a table's closer is not known, never $0.00, so neither are its
+    figures that need it (paid out, the win, the hold) nor the totals of its game and of the site
+    that sum them (`Custody.closer_known`). The opener/closer sequence is a house control
+    (floor.rules.TRAY_COUNT). The daily page and the daily report say it in these words."""
+    numbers = [str(t.table_number) for t in day.tables if not t.custody.closer_known]
+    if not numbers:
+        return ""
+    words = revenue_words(where)
+    one = len(numbers) == 1
+    return (
+        f"{'Table' if one else 'Tables'} {', '.join(numbers)} {'has' if one else 'have'} no closer recorded yet "
+        f"(House control: tray counts): {'its' if one else 'their'} closer, {words.paid}, {words.net_short} and "
+        f"{words.hold_name}, and the totals of {'its' if one else 'their'} game and of the site, are not known "
+        "until it is recorded, never taken as $0.00."
     )
 
 

@@ -5,7 +5,7 @@ Every function here issues a fixed number of queries whatever the number of site
 days and slips (asserted in tests/accounting/test_summaries.py)."""
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
@@ -164,9 +164,9 @@ class DailySummary:
     @property
     def in_play(self) -> bool:
         """Is the day's play not ended: a gaming day opened and not closed (the daily page's "the
-        gaming day is not closed: figures may still change")? A table still in play counts its
-        opener as paid out until its closer is entered, so such a day's figures are its own page's
-        only, never in a quarter's totals (`quarter_summaries`). A day of the books with records
+        gaming day is not closed: figures may still change")? A table still in play has no closer
+        yet: its figures that need one are not known (`Custody.closer_known`), so such a day's
+        figures are its own page's only, never in a quarter's totals (`quarter_summaries`). A day of the books with records
         only (no gaming day opened) has no play to end."""
         return self.gaming_day_opened and not self.gaming_day_closed
 
@@ -232,9 +232,13 @@ def cash_figures(
         + cash_adjustment_cents
         - not_in_cash
     )
-    long_short = figures.cash_long_short(cash_profit_cents=profit, agp_cents=total.agp_cents + tournaments.agp_cents)
-    chips_line = None
-    if None not in (bank.starting_chips_cents, bank.ending_chips_cents):
+    long_short = chips_line = None
+    # While a table has no closer yet its AGP is not known (`Custody.closer_known`, House control:
+    # tray counts), nor the long (short) against it, nor its reconciling line (the chips at the tables).
+    if total.closer_known:
+        agp = total.agp_cents + tournaments.agp_cents
+        long_short = figures.cash_long_short(cash_profit_cents=profit, agp_cents=agp)
+    if total.closer_known and None not in (bank.starting_chips_cents, bank.ending_chips_cents):
         bank_change = bank.ending_chips_cents - bank.starting_chips_cents
         chips_line = -(bank_change + total.closer_cents - total.opener_cents)
     increase = 0
@@ -247,7 +251,7 @@ def cash_figures(
         profit,
         long_short,
         chips_line,
-        None if chips_line is None else long_short - chips_line,
+        None if chips_line is None or long_short is None else long_short - chips_line,
         expected,
         deposit.amount_cents if deposit else None,
         deposit.deposited_on if deposit else None,
@@ -407,12 +411,14 @@ def _daily(
 ) -> DailySummary:
     key = (site_id, day)
     rows, entered = grouped.get(key, []), tuple(recorded.get(key, ()))
+    gaming_day = gaming_days.get(key)
+    if not (key in opened and not (gaming_day and gaming_day[0])):  # not in play (`DailySummary.in_play`)
+        rows = _play_ended(rows)
     total, twenty_one, paddlewheel = _game_sums(rows)
     if entered:
         total += adjustment_custody(entered)
         twenty_one += adjustment_custody(entered, "21")
         paddlewheel += adjustment_custody(entered, "PW")
-    gaming_day = gaming_days.get(key)
     cash_adjustment = sum(line.amount_cents for line in entered if line.field == Adjustment.Field.CASH)
     played = tournaments.get(key, NO_TOURNAMENTS)
     next_bank = banks.get((site_id, day + timedelta(days=1)))
@@ -433,6 +439,16 @@ def _daily(
         with_adjustments(packs.get(key) or _no_pack_figures(codes[site_id]), entered),
         key in opened,
     )
+
+
+def _play_ended(rows: list[TableDay]) -> list[TableDay]:
+    """The table-days of a day whose play has ended, a closer never recorded counted as 0, as the
+    day's figures always stood: only a day in play has a closer still to come (`Custody.closer_known`).
+    A gaming day closes with every closer (House control: floor.services.close_gaming_day refuses a
+    table left open), so only records written around the services have one missing."""
+    if not any(r.custody.closers_missing for r in rows):
+        return rows
+    return [replace(r, custody=replace(r.custody, closers_missing=0)) for r in rows]
 
 
 def day_of_the_books(
@@ -599,7 +615,10 @@ def quarter_summaries(sites: list[Site], quarter: Quarter, *, snapshots: bool = 
         days = by_site.get(site.pk, [])
         ended = [d for d in days if not d.in_play]  # a day still in play is listed, not summed
         cash_days = [d for d in days if d.cash.cash_profit_cents is not None]
-        without_chips = [d for d in cash_days if d.cash.chips_outside_change_cents is None]
+        # A day in play with a table not closed has its long (short) not known: in neither line.
+        without_chips = [
+            d for d in cash_days if d.cash.chips_outside_change_cents is None and d.cash.long_short_cents is not None
+        ]
         result.append(
             QuarterSummary(
                 site.pk,

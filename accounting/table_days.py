@@ -101,7 +101,7 @@ def tray_totals_query(*, site_ids, start, end):
 
 # The window and quarter sums (accounting.summaries.game_totals) leave out a gaming day still in
 # play, opened and not closed, as the quarter summary does (`summaries.DailySummary.in_play`): a
-# table in play counts its opener as paid out until its closer is entered.
+# table in play has no closer yet, its figures that need one not known (`Custody.closer_known`).
 
 
 def _ended_drops(site_ids, start, end):
@@ -204,7 +204,9 @@ def assemble_table_days(drops: dict, slips: dict, trays: dict) -> list[TableDay]
         number, game = tables[table_id]
         fills, credits = slips.get(key, (0, 0))
         opener, closer = trays.get(key, (None, None))
-        custody = Custody(drops.get(key, 0), fills, credits, opener or 0, closer or 0)
+        # A table opened with no closer yet is in play: its closer is not known, never $0.00.
+        missing = int(opener is not None and closer is None)
+        custody = Custody(drops.get(key, 0), fills, credits, opener or 0, closer or 0, missing)
         result.append(
             TableDay(
                 site_id, table_id, number, game, day, custody, key in drops, opener is not None, closer is not None

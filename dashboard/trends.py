@@ -116,9 +116,10 @@ def unusual_table_days(site, start: date, end: date, limit: int = 50) -> list[Ta
             reasons.append("drop not counted (no signed count)")
         if not (day.opener_recorded and day.closer_recorded):
             reasons.append("opener or closer missing")
-        if day.custody.agp_cents < 0:
+        # A table in play with no closer yet has no loss nor hold to judge: they are not known (House control).
+        if day.custody.closer_known and day.custody.agp_cents < 0:
             reasons.append(f"{words.paid} exceeded {words.gross}")
-        hold = day.custody.hold_ratio
+        hold = day.custody.known_hold_ratio
         if hold is not None and day.custody.agp_cents >= 0 and not UNUSUAL_LOW <= hold <= UNUSUAL_HIGH:
             reasons.append("hold outside -5% to 40%")
         if reasons:

@@ -219,6 +219,9 @@ def daily(request):
         ],
         "game_cells": (custody_cells(summary.twenty_one, gross), custody_cells(summary.paddlewheel, gross)),
         "total_cells": custody_cells(summary.total, gross),
+        # A table in play with no closer yet: its figures that need one are "not known" (the cells say
+        # so, `custody_cells`), and this says why, as the daily report does.
+        "closers_not_known": published.closers_not_known_statement(summary, site),
         "site": site,
         "law": law,
         "deposit_days": DEPOSIT_DAYS.on(site, day),  # the deposit deadline in force on the gaming date
@@ -347,13 +350,22 @@ def custody_cells(c, gross: bool = True, *, hold: bool = True) -> str:
     the drop as the drop (`packs.RevenueWords`), there is no gross proceeds column beside it.
     Without `hold` the hold cell is a dash: an adjusting entry's row corrects an earlier day's
     figure, and its win over its drop is no percentage of hold of anything."""
-    figures = (c.drop_cents, c.fills_cents, c.credits_cents, c.opener_cents, c.closer_cents)
-    figures += (c.gross_proceeds_cents,) if gross else ()
-    cells = [f'<td class="text-end">{format_money(cents)}</td>' for cents in (*figures, c.prizes_cents)]
+    figures = (c.drop_cents, c.fills_cents, c.credits_cents, c.opener_cents)
+    figures += (c.closer_cents, c.gross_proceeds_cents) if gross else (c.closer_cents,)
+    cells = [f'<td class="text-end">{format_money(cents)}</td>' for cents in figures]
+    if not c.closer_known:  # a table in play has no closer yet: not $0.00, so no prizes, AGP nor hold yet
+        cells[4] = NOT_KNOWN_CELL
+        return mark_safe("".join([*cells, NOT_KNOWN_CELL, NOT_KNOWN_CELL, NOT_KNOWN_CELL]))  # noqa: S308 - as below
+    cells.append(f'<td class="text-end">{format_money(c.prizes_cents)}</td>')
     danger = " text-danger" if c.agp_cents < 0 else ""
     cells.append(f'<td class="text-end{danger}">{format_money(c.agp_cents)}</td>')
     cells.append(f'<td class="text-end">{format_ratio(c.hold_ratio) if hold else "—"}</td>')
     return mark_safe("".join(cells))  # noqa: S308 - money and ratios only
+
+
+# A figure that needs a closer not recorded yet (`Custody.closer_known`; House control: the tray
+# counts, floor.rules.TRAY_COUNT): "not known", as the Cash section says of a bank not counted.
+NOT_KNOWN_CELL = '<td class="text-end text-muted not-known">not known</td>'
 
 
 def _table_rows(tables, open_slips: dict, gross: bool = True, *, site) -> str:

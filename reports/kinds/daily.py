@@ -14,6 +14,7 @@ from accounting.published import (
     DailySummary,
     TableDay,
     adjustment_custody,
+    closers_not_known_statement,
     daily_summaries,
     day_checks,
     day_game_lines,
@@ -277,10 +278,21 @@ def _column(table: TableDay) -> str:
     return f"Table {table.table_number}{game}{'' if table.complete else ' *'}"
 
 
+# The figures a closer enters: "not known" (never as if it were $0.00) while a table summed has
+# none recorded yet (`Custody.closer_known`; House control: tray counts, floor.rules.TRAY_COUNT).
+NEEDS_CLOSER = frozenset({"closer_cents", "prizes_cents", "agp_cents", "hold_ratio"})
+
+
+def _figure(custody, attribute: str):
+    """A custody's figure, or "not known" where it needs a closer not recorded yet (`NEEDS_CLOSER`)."""
+    return NOT_KNOWN if attribute in NEEDS_CLOSER and not custody.closer_known else getattr(custody, attribute)
+
+
 def _figure_rows(custodies, words: RevenueWords) -> list[list]:
-    rows = [[label, *(getattr(c, attribute) for c in custodies)] for label, attribute in figure_lines(words)]
+    rows = [[label, *(_figure(c, attribute) for c in custodies)] for label, attribute in figure_lines(words)]
     # Ratios are text: data_table right-aligns every cell of its money columns.
-    rows.append([hold_line(words), *(format_ratio(c.hold_ratio) for c in custodies)])
+    holds = (NOT_KNOWN if not c.closer_known else format_ratio(c.hold_ratio) for c in custodies)
+    rows.append([hold_line(words), *holds])
     return rows
 
 
@@ -303,7 +315,8 @@ def _table_grids(day: DailySummary, where: str = "") -> list:
         story.append(_grid([_column(t) for t in chunk], [t.custody for t in chunk], revenue_words(where)))
     if any(not t.complete for t in tables):
         story.append(para("* not complete: the drop has no signed count, or the opener or closer is missing.", "small"))
-    return story
+    closers = closers_not_known_statement(day, where)
+    return story + ([para(closers, "small")] if closers else [])
 
 
 def _deposit_line(day: DailySummary, where: str, as_of: date | None) -> str:
@@ -380,7 +393,7 @@ def cash_rows(day: DailySummary, *, holds: bool = True, where: str = "") -> list
         [f"Cash profit (ending - starting cash{drop}, net of IOUs{merchandise})", known(cash.cash_profit_cents)],
         [
             f"{words.net_label}{', tables and tournaments' if played else ''}{_cited(TOURNAMENT_PLAY, where, played)}",
-            day.total.agp_cents + day.tournaments.agp_cents,
+            NOT_KNOWN if not day.total.closer_known else day.total.agp_cents + day.tournaments.agp_cents,
         ],
         [f"Cash long (short) = cash profit - {words.net_short}", known(cash.long_short_cents)],
         ["Reconciling line: change in chips outside the house", known(cash.chips_outside_change_cents)],
@@ -399,7 +412,7 @@ def _cash_rows_against_the_tables(day: DailySummary, where: str) -> list[list]:
     cash, words = day.cash, revenue_words(where)
     rows = cash_rows(day, where=where)
     rows[1] = [f"{words.net_label} of the tables ({words.gross_short} counted - {words.paid} at the tables)",
-               day.total.agp_cents]  # fmt: skip
+               known(day.total.known_agp_cents)]  # fmt: skip
     rows[2] = [f"Cash long (short) = cash profit - the tables' {words.net_short}", known(cash.long_short_cents)]
     return rows
 
@@ -624,7 +637,9 @@ CUSTODY = ("drop_cents", "fills_cents", "credits_cents", "opener_cents", "closer
 def _custody_cells(custody, *, hold: bool = True) -> list:
     """The custody's figures and its hold; no hold (an empty cell) for an adjusting entry, which
     corrects an earlier day's figure: its win over its drop is no percentage of hold."""
-    return [*(getattr(custody, name) for name in CUSTODY), custody.hold_ratio if hold else None]
+    has_closer = custody.closer_known  # else the figures a closer enters are empty: not known (reports.exports)
+    cells = [None if name in NEEDS_CLOSER and not has_closer else getattr(custody, name) for name in CUSTODY]
+    return [*cells, custody.hold_ratio if hold and has_closer else None]
 
 
 def game_key(where: str, code: str) -> str:

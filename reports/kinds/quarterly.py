@@ -152,7 +152,9 @@ def _day_row(label, summary, dealt: tuple[str, ...], cash_profit, long_short) ->
     cells = [label]
     for code in dealt:
         custody = getattr(summary, DAY_FIGURES[code])
-        cells += [custody.gross_proceeds_cents, custody.agp_cents, format_ratio(custody.hold_ratio)]
+        # A day in play with a table not closed: its win and hold not known (`Custody.closer_known`).
+        hold = format_ratio(custody.hold_ratio) if custody.closer_known else NOT_KNOWN
+        cells += [custody.gross_proceeds_cents, known(custody.known_agp_cents), hold]
     return [*cells, known(cash_profit), known(long_short)]
 
 
@@ -686,8 +688,9 @@ def _row(row: str, **cells) -> list:
     cells["row"] = row
     custody = cells.pop("custody", None)
     if custody is not None:
-        cells |= {"gross_proceeds": custody.gross_proceeds_cents, "prizes": custody.prizes_cents,
-                  "agp": custody.agp_cents, "hold": custody.hold_ratio}  # fmt: skip
+        # empty (not known) where a table summed has no closer yet (`Custody.closer_known`)
+        cells |= {"gross_proceeds": custody.gross_proceeds_cents, "prizes": custody.known_prizes_cents,
+                  "agp": custody.known_agp_cents, "hold": custody.known_hold_ratio}  # fmt: skip
     return [cells.get(column.name) for column in COLUMNS]
 
 
