@@ -284,7 +284,7 @@ class _Custody:
                         custody = new(Custody)
                         custody.__dict__.update(
                             {"drop_cents": drop, "fills_cents": fills, "credits_cents": credits,
-                             "opener_cents": opener, "closer_cents": closer}
+                             "opener_cents": opener, "closer_cents": closer, "closers_missing": 0}
                         )  # fmt: skip
                     shift = new(ShiftFigures)
                     shift.__dict__.update(
