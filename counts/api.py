@@ -587,9 +587,7 @@ class CountSessionViewSet(ScopedViewSet):
         serializer = ExplanationInputSerializer(data=request.data, context=self.get_serializer_context())
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
-        drop = next(
-            (b.drop for b in queries.session_board(session, None) if b.drop.drop_box_id == data["box"].pk), None
-        )
+        drop = next((d for d in queries.session_drops(session) if d.drop_box_id == data["box"].pk), None)
         if drop is None:
             from django.core.exceptions import ValidationError
 

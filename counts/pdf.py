@@ -27,13 +27,10 @@ from . import queries, slips
 from .models import (
     CountAgreement,
     CountEntry,
-    CountLine,
     CountSession,
     CountSignature,
     Drop,
     DropBox,
-    FormFound,
-    FormsExplanation,
 )
 from .rules import COUNT, CURRENCY
 
@@ -156,16 +153,13 @@ def build_count_sheets(site, start: date, end: date) -> list[CountSheet]:
 
 
 @dataclass(frozen=True)
-class _Batch:
-    """Everything the sheets of several sessions show, grouped for lookups without queries."""
+class _Batch(queries.BoxReads):
+    """Everything the sheets of several sessions show, grouped for lookups without queries: each
+    box's reads (`queries.BoxReads`, its entries with who entered them), and the sheets' own."""
 
-    entries: dict  # session id -> [CountEntry], with who entered them
-    figures: dict  # entry id -> queries.MemberFigures (its lines and forms)
-    agreements: dict  # (session id, drop id) -> [CountAgreement] oldest first
+    counted: dict  # session id -> {drop id: Drop} counted in it
     signatures: dict  # session id -> [CountSignature] by time
     awaiting: dict  # gaming date -> [Drop] removed and never agreed
-    explanations: dict  # drop id -> {(kind, number): FormsExplanation}
-    issued: dict | None  # drop id -> {(kind, number)}; None when the floor keeps no slips
     shifts: dict  # dealer shift id -> its label (queries.shift_labels), for a box covering one
 
     @classmethod
@@ -185,19 +179,23 @@ class _Batch:
             .select_related("drop_box", "table", "site")
         )
         drops = {e.drop_id: e.drop for e in entries} | {d.pk: d for d in awaiting}
+        counted: dict = {}
+        for entry in entries:
+            counted.setdefault(entry.session_id, {}).setdefault(entry.drop_id, entry.drop)
         return cls(
-            entries=_group(entries, lambda e: e.session_id),
-            figures=_figures(sessions, entries),
-            agreements=_group(agreements, lambda a: (a.session_id, a.drop_id)),
-            signatures=_group(
+            entries=queries.grouped(entries, lambda e: (e.session_id, e.drop_id)),
+            figures=queries.entry_figures(sessions, entries),
+            agreements=queries.grouped(agreements, lambda a: (a.session_id, a.drop_id)),
+            explanations=queries.forms_explanations(drops),
+            issued=slips.issued_for_drops(site, list(drops.values()), start, end),
+            counted=counted,
+            signatures=queries.grouped(
                 CountSignature.objects.filter(session__in=sessions)
                 .select_related("member__user")
                 .order_by("signed_at"),
                 lambda s: s.session_id,
             ),
-            awaiting=_group(awaiting, lambda d: d.gaming_date),
-            explanations=_explanations(drops),
-            issued=slips.issued_for_drops(site, list(drops.values()), start, end),
+            awaiting=queries.grouped(awaiting, lambda d: d.gaming_date),
             shifts=queries.shift_labels(site, drops.values()),
         )
 
@@ -222,87 +220,12 @@ def _share_relations(site, entries: list, agreements: list) -> None:
             agreement.approved_by = people[agreement.approved_by_id]
 
 
-def _figures(sessions, entries: list) -> dict:
-    """Each entry's figures (`queries.member_figures`), its lines and forms read as values in one
-    query each, not as a model a line and a form (a quarter's sheets: some 10,000)."""
-    lines: dict = {}
-    for entry_id, cents, form, quantity in CountLine.objects.filter(entry__session__in=sessions).values_list(
-        "entry_id", "denomination_cents", "form", "quantity"
-    ):
-        lines.setdefault(entry_id, {})[(cents, form)] = quantity
-    forms: dict = {}
-    for entry_id, kind, number in FormFound.objects.filter(entry__session__in=sessions).values_list(
-        "entry_id", "kind", "number"
-    ):
-        forms.setdefault(entry_id, []).append((kind, number))
-    return {e.pk: queries.member_figures(e, lines.get(e.pk, {}), forms.get(e.pk, ())) for e in entries}
-
-
-def _group(rows, key) -> dict:
-    grouped: dict = {}
-    for row in rows:
-        grouped.setdefault(key(row), []).append(row)
-    return grouped
-
-
-def _explanations(drops: dict) -> dict:
-    rows = FormsExplanation.objects.filter(drop_id__in=list(drops)).select_related("explained_by__user")
-    result: dict = {}
-    for e in rows:
-        result.setdefault(e.drop_id, {})[(e.kind, e.number)] = e
-    return result
-
-
-def _reconciliation(drop, found: set, batch: _Batch) -> dict:
-    """`queries.forms_reconciliation` from the batch."""
-    if batch.issued is None:
-        return {"available": False, "missing": [], "unexpected": [], "exceptions": []}
-    issued, explained = batch.issued[drop.pk], batch.explanations.get(drop.pk, {})
-    missing, unexpected = sorted(issued - found), sorted(found - issued)
-    rows = [("missing", k, n) for k, n in missing] + [("unexpected", k, n) for k, n in unexpected]
-    exceptions = [
-        {"problem": problem, "kind": kind, "number": number, "explanation": explained.get((kind, number))}
-        for problem, kind, number in rows
-    ]
-    return {"available": True, "missing": missing, "unexpected": unexpected, "exceptions": exceptions}
-
-
-def _box_count(session, drop, entries: list, batch: _Batch) -> queries.BoxCount:
-    """`queries.box_count` for a viewer who is neither member (figures only once both are in)."""
-    members = {e.entered_by_id: batch.figures[e.pk] for e in entries if e.kind == "member"}
-    ordered = [members[m] for m in session.member_ids if m in members]
-    both_in = len(ordered) == 2
-    agreements = batch.agreements.get((session.pk, drop.pk), [])
-    current = agreements[-1] if agreements else None
-    agreed_lines, agreed_forms, reconciliation = {}, (), None
-    if current is not None and both_in:
-        agreed = batch.figures[current.entry_id]
-        agreed_lines, agreed_forms = agreed.lines, agreed.forms
-        reconciliation = _reconciliation(drop, set(agreed.forms), batch)
-    status = "awaiting" if not ordered else "counting" if not both_in else "difference" if current is None else "agreed"
-    return queries.BoxCount(
-        drop=drop,
-        status=status,
-        counted_by=tuple(members),
-        visible=tuple(ordered) if both_in else (),
-        both_in=both_in,
-        differences=queries.count_differences(*ordered) if both_in else (),
-        forms_differ=both_in and ordered[0].forms != ordered[1].forms,
-        agreement=current if both_in else None,
-        original_agreement=agreements[0] if both_in and agreements else None,
-        agreed_lines=agreed_lines,
-        agreed_forms=agreed_forms,
-        reconciliation=reconciliation,
-    )
-
-
 def _sheet(session, batch: _Batch) -> CountSheet:
     zone = ZoneInfo(session.site.time_zone)
-    by_drop = _group(batch.entries.get(session.pk, []), lambda e: e.drop_id)
-    counted = {entries[0].drop for entries in by_drop.values()}
-    awaiting = [d for d in batch.awaiting.get(session.gaming_date, []) if d not in counted]
-    drops = sorted([*counted, *awaiting], key=lambda d: (d.table.number, d.placed_at, d.pk))
-    boxes = tuple(_box(_box_count(session, d, by_drop.get(d.pk, []), batch), zone, batch.shifts) for d in drops)
+    counted = batch.counted.get(session.pk, {})
+    awaiting = [d for d in batch.awaiting.get(session.gaming_date, []) if d.pk not in counted]
+    drops = sorted([*counted.values(), *awaiting], key=lambda d: (d.table.number, d.placed_at, d.pk))
+    boxes = tuple(_box(batch.box_count(session, d, None), zone, batch.shifts) for d in drops)
     return CountSheet(
         organization=session.site.organization.name,
         site=session.site.name,

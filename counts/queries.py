@@ -285,7 +285,23 @@ def forms_reconciliation(drop, found: set[tuple[str, int]]) -> dict:
     """Forms found in the box against slips issued: what is missing, what is unexpected, and
     which of those are explained (an unexplained one stays an exception)."""
     issued = slips_issued(drop)
-    explained = {(e.kind, e.number): e for e in drop.form_explanations.select_related("explained_by__user")}
+    return reconciled(issued, found, forms_explanations([drop.pk]).get(drop.pk, {}))
+
+
+def forms_explanations(drop_ids) -> dict:
+    """{drop id: {(kind, number): its FormsExplanation, with who explained it}} of the drops, in
+    one query."""
+    from .models import FormsExplanation
+
+    found: dict = {}
+    for e in FormsExplanation.objects.filter(drop_id__in=list(drop_ids)).select_related("explained_by__user"):
+        found.setdefault(e.drop_id, {})[(e.kind, e.number)] = e
+    return found
+
+
+def reconciled(issued: set | None, found: set, explained: dict) -> dict:
+    """`forms_reconciliation` of a box from what is read: the slips `issued` for it (None: the
+    floor keeps no slips), the forms `found` in it, its explanations by (kind, number)."""
     if issued is None:
         return {"available": False, "missing": [], "unexpected": [], "exceptions": []}
     missing = sorted(issued - found)
@@ -414,57 +430,112 @@ def count_differences(first: MemberFigures, second: MemberFigures) -> tuple:
     )
 
 
+def entry_figures(sessions, entries: list) -> dict:
+    """{entry id: MemberFigures} of `entries` (each with who entered it) of `sessions`, their
+    lines and forms read as values in one query each, not as a model a line and a form (a
+    quarter's count sheets: some 10,000)."""
+    from .models import CountLine, FormFound
+
+    lines: dict = {}
+    for entry_id, cents, form, quantity in CountLine.objects.filter(entry__session__in=sessions).values_list(
+        "entry_id", "denomination_cents", "form", "quantity"
+    ):
+        lines.setdefault(entry_id, {})[(cents, form)] = quantity
+    forms: dict = {}
+    for entry_id, kind, number in FormFound.objects.filter(entry__session__in=sessions).values_list(
+        "entry_id", "kind", "number"
+    ):
+        forms.setdefault(entry_id, []).append((kind, number))
+    return {e.pk: member_figures(e, lines.get(e.pk, {}), forms.get(e.pk, ())) for e in entries}
+
+
+@dataclass(frozen=True)
+class BoxReads:
+    """What the boxes of count sessions show, each kind read once for all of them and looked up by
+    id: never a query a box. `read_boxes` reads them for one session's boxes (its page, the API,
+    the tablet); counts.pdf for every session of a period (the count sheets)."""
+
+    entries: dict  # (session id, drop id) -> [CountEntry], in the order entered
+    figures: dict  # entry id -> MemberFigures
+    agreements: dict  # (session id, drop id) -> [CountAgreement], oldest first
+    explanations: dict  # drop id -> {(kind, number): FormsExplanation}
+    issued: dict | None  # drop id -> {(kind, number)} of the slips issued; None: the floor keeps none
+
+    def box_count(self, session, drop, viewer_id: int | None) -> BoxCount:
+        """`box_count` from the reads."""
+        entries = self.entries.get((session.pk, drop.pk), [])
+        members = {e.entered_by_id: self.figures[e.pk] for e in entries if e.kind == "member"}
+        ordered = [members[m] for m in session.member_ids if m in members]
+        both_in = len(ordered) == 2
+        agreements = self.agreements.get((session.pk, drop.pk), [])
+        current = agreements[-1] if agreements else None
+        agreed_lines, agreed_forms, reconciliation = {}, (), None
+        if current is not None and both_in:
+            agreed = self.figures[current.entry_id]
+            agreed_lines, agreed_forms = agreed.lines, agreed.forms
+            issued = None if self.issued is None else self.issued[drop.pk]
+            reconciliation = reconciled(issued, set(agreed.forms), self.explanations.get(drop.pk, {}))
+        status = (
+            "awaiting" if not ordered else "counting" if not both_in else "difference" if current is None else "agreed"
+        )
+        return BoxCount(
+            drop=drop,
+            status=status,
+            counted_by=tuple(members),
+            visible=tuple(ordered) if both_in else tuple(m for m in ordered if m.member_id == viewer_id),
+            both_in=both_in,
+            differences=count_differences(*ordered) if both_in else (),
+            forms_differ=both_in and ordered[0].forms != ordered[1].forms,
+            agreement=current if both_in else None,
+            original_agreement=agreements[0] if both_in and agreements else None,
+            agreed_lines=agreed_lines,
+            agreed_forms=agreed_forms,
+            reconciliation=reconciliation,
+        )
+
+
+def read_boxes(session, drops: list) -> BoxReads:
+    """`BoxReads` of `session`'s boxes `drops` (its own, or those of its gaming day awaiting a
+    count): seven queries at most, whatever the number of boxes; the slips issued and the
+    explanations only for the boxes agreed (their forms are reconciled: `box_count`)."""
+    from . import slips
+    from .models import CountEntry
+
+    entries = list(
+        CountEntry.objects.filter(session=session)
+        .select_related("entered_by__user")
+        .order_by("drop_id", "entered_at", "pk")
+    )
+    agreements = grouped(
+        CountAgreement.objects.filter(session=session)
+        .select_related("entry", "approved_by__user")
+        .order_by("agreed_at", "pk"),
+        lambda a: (a.session_id, a.drop_id),
+    )
+    agreed = [d for d in drops if (session.pk, d.pk) in agreements]
+    dates = [d.gaming_date for d in agreed]
+    return BoxReads(
+        entries=grouped(entries, lambda e: (e.session_id, e.drop_id)),
+        figures=entry_figures([session], entries),
+        agreements=agreements,
+        explanations=forms_explanations(d.pk for d in agreed),
+        issued=slips.issued_for_drops(session.site, agreed, min(dates), max(dates)) if agreed else {},
+    )
+
+
+def grouped(rows, key) -> dict:
+    """{key(row): [rows with that key, in order]}."""
+    found: dict = {}
+    for row in rows:
+        found.setdefault(key(row), []).append(row)
+    return found
+
+
 def box_count(session, drop, viewer_id: int | None) -> BoxCount:
     """One box of a session as `viewer_id` may see it: a member sees their own figures at once
     and the other's only after both have counted (ND 99-01.3-08-14(4): each counts
     independently); nobody sees the agreed drop before both counts are in."""
-    from .models import CountEntry
-
-    entries = (
-        CountEntry.objects.filter(session=session, drop=drop, kind="member")
-        .select_related("entered_by__user")
-        .prefetch_related("lines", "forms")
-    )
-    members = {e.entered_by_id: member_figures_of(e) for e in entries}
-    ordered = [members[m] for m in session.member_ids if m in members]
-    both_in = len(ordered) == 2
-    visible = tuple(ordered) if both_in else tuple(m for m in ordered if m.member_id == viewer_id)
-    agreements = list(
-        CountAgreement.objects.filter(drop=drop, session=session)
-        .select_related("entry", "approved_by__user")
-        .order_by("agreed_at", "pk")
-    )
-    current = agreements[-1] if agreements else None
-    original = agreements[0] if agreements else None
-    agreed_lines, agreed_forms, reconciliation = {}, (), None
-    if current is not None and both_in:
-        agreed = member_figures_of(current.entry)
-        agreed_lines, agreed_forms = agreed.lines, agreed.forms
-        reconciliation = forms_reconciliation(drop, set(agreed.forms))
-    differences = count_differences(*ordered) if both_in else ()
-    forms_differ = both_in and ordered[0].forms != ordered[1].forms
-    if not ordered:
-        status = "awaiting"
-    elif not both_in:
-        status = "counting"
-    elif current is None:
-        status = "difference"
-    else:
-        status = "agreed"
-    return BoxCount(
-        drop=drop,
-        status=status,
-        counted_by=tuple(members),
-        visible=visible,
-        both_in=both_in,
-        differences=differences,
-        forms_differ=forms_differ,
-        agreement=current if both_in else None,
-        original_agreement=original if both_in else None,
-        agreed_lines=agreed_lines,
-        agreed_forms=agreed_forms,
-        reconciliation=reconciliation,
-    )
+    return read_boxes(session, [drop]).box_count(session, drop, viewer_id)
 
 
 def session_drops(session):
@@ -477,7 +548,11 @@ def session_drops(session):
 
 
 def session_board(session, viewer_id: int | None) -> list[BoxCount]:
-    return [box_count(session, drop, viewer_id) for drop in session_drops(session)]
+    """Every box of the session (`session_drops`) as `viewer_id` may see it (`box_count`), read in
+    a fixed number of queries whatever the number of boxes (`read_boxes`)."""
+    drops = session_drops(session)
+    reads = read_boxes(session, drops)
+    return [reads.box_count(session, drop, viewer_id) for drop in drops]
 
 
 def visible_sessions(access):

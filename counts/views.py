@@ -623,7 +623,7 @@ def sign(request, pk):
 @require_POST
 def explain(request, pk, box_pk):
     session, _access = _session(request, pk)
-    drop = next((b.drop for b in queries.session_board(session, None) if b.drop.drop_box_id == box_pk), None)
+    drop = next((d for d in queries.session_drops(session) if d.drop_box_id == box_pk), None)
     if drop is None:
         raise Http404("That box was not counted in this session.")
     typed = request.POST.get("explained_at", "").strip()
