@@ -13,6 +13,12 @@ What is walked comes from the URL conf (`django.urls.get_resolver`), not a hand-
     (a detail page at an id picked from the data), walked again from the pages it finds.
 The addresses are chosen at the small size and measured again at the large one, so each is
 the same object at both sizes.
+
+More nights add sessions, never boxes to a session: a page that reads each box of a count session
+looks the same at both sizes. So a count is under way at the busy site, on the newest of its nights
+that may play every table (`under_way_night`, its last night walked): its first box counted at the
+two sizes, then, at a third size, four times as many boxes counted in it
+(`counts.demo.count_under_way`), and every address measured again.
 """
 
 import logging
@@ -37,6 +43,8 @@ from core import limits
 
 SMALL_NIGHTS = 1  # play nights per site at the small size; the large size has four times as many
 GROWTH = 4
+UNDER_WAY_SITE = "busy"  # the demo site whose count is under way
+UNDER_WAY_BOXES = 1  # its boxes counted at the two sizes; four times as many at the size with more boxes
 # Not data pages: sign-in and out, the admin (the manager is not staff in a real room; its
 # lists are Django's), the OpenAPI schema and its viewer, the favicon.
 SKIP_PREFIXES = (
@@ -52,9 +60,10 @@ SKIP_PREFIXES = (
 MAX_ROUNDS = 3  # link depth followed from the parameterless pages
 
 
-def load_nights(nights: int) -> dict:
+def load_nights(nights: int, *, under_way: bool = False) -> dict:
     """The demo's master data and the last `nights` play nights of each of its sites (run again
-    with more nights to add the earlier ones: every builder is idempotent)."""
+    with more nights to add the earlier ones: every builder is idempotent). With `under_way`, the
+    busy site's nights end with its `under_way_night`, whose count is under way (`count_boxes`)."""
     from cage.demo import extend_demo as cage
     from cardroom.demo import load_demo
     from counts.demo import extend_demo as counts
@@ -64,13 +73,33 @@ def load_nights(nights: int) -> dict:
     demo = load_demo()
     today = timezone.localdate()
     for key, site in demo["sites"].items():
-        days = demo_days(key, site, today)[-nights:]
-        build_demo_custody(site, days=days, people=people_at(site))
+        days = demo_days(key, site, today)
+        if under_way and key == UNDER_WAY_SITE:  # its nights end with the one whose count is under way
+            days = [d for d in days if d <= under_way_night(site)]
+        build_demo_custody(site, days=days[-nights:], people=people_at(site))
+    if under_way:  # before the counts' demo, which counts every night without a session
+        count_boxes(demo, UNDER_WAY_BOXES)
     for extend in (counts, cage, surveillance):
         extend(demo)
     if nights > SMALL_NIGHTS:
         _review_week_two(demo)
     return demo
+
+
+def under_way_night(site) -> date:
+    """The busy site's newest demo night of the kind that may play every table (floor.demo.FULL_NIGHTS):
+    the night whose count is under way, with boxes enough to count four times as many."""
+    from floor.demo import FULL_NIGHTS, demo_days
+
+    return [d for d in demo_days(UNDER_WAY_SITE, site, timezone.localdate()) if d.weekday() in FULL_NIGHTS][-1]
+
+
+def count_boxes(demo: dict, boxes: int) -> None:
+    """The count under way of `under_way_night` with its first `boxes` boxes counted, the next one
+    removed and awaiting its count (`counts.demo.count_under_way`)."""
+    from counts.demo import count_under_way
+
+    count_under_way(demo, UNDER_WAY_SITE, under_way_night(demo["sites"][UNDER_WAY_SITE]), boxes)
 
 
 def _review_week_two(demo: dict) -> None:
@@ -310,10 +339,15 @@ class Comparison:
     path: str
     small: Measure
     large: Measure
+    boxes: Measure  # at the large size with four times the boxes counted in the count under way
 
     @property
     def growth(self) -> float:
         return self.large.queries / self.small.queries if self.small.queries else 1.0
+
+    @property
+    def box_growth(self) -> float:
+        return self.boxes.queries / self.large.queries if self.large.queries else 1.0
 
     @property
     def time_growth(self) -> float:
@@ -333,7 +367,9 @@ def walk(
     in_turns: bool = False,
 ) -> list[Comparison]:
     """Build the small data set, pick the addresses, measure them; grow the data four times,
-    measure them again. Runs on the current database (a test database: it writes the demo).
+    measure them again; count four times the boxes in the count under way, measure them once
+    more (queries: its time is not judged). Runs on the current database (a test database: it
+    writes the demo).
 
     `in_turns` (bench_pages, on SQLite: `TwoSizes.available`): the small size is kept as a copy of the database before it grows
     (`TwoSizes`), and after one request at each size the other `repeat - 1` requests of an
@@ -341,7 +377,7 @@ def walk(
     speed during the walk moves both sizes of a page alike. Measured one size after the other,
     pages that read no more rows at the large size (the API's root, `/api/v1/me/`) showed 1.5-1.7
     times the time on a machine whose speed drifted between the two halves."""
-    load_nights(nights)
+    demo = load_nights(nights, under_way=True)
     fill_day_figures()
     client = manager_client()
     paths = discover(client)
@@ -351,7 +387,7 @@ def walk(
     small = measure_rounds(client, paths, 1 if in_turns else repeat)
     sizes = TwoSizes().keep_small() if in_turns else None
     try:
-        load_nights(nights * GROWTH)
+        load_nights(nights * GROWTH, under_way=True)
         fill_day_figures()
         if progress:
             progress(f"measuring at {nights * GROWTH} nights a site")
@@ -363,7 +399,12 @@ def walk(
     finally:
         if sizes:
             sizes.close()
-    return [Comparison(path, small[path], large[path]) for path in paths]
+    count_boxes(demo, UNDER_WAY_BOXES * GROWTH)
+    fill_day_figures()
+    if progress:
+        progress(f"measuring with {UNDER_WAY_BOXES * GROWTH} boxes counted in the count under way")
+    boxes = measure_rounds(client, paths, 1)
+    return [Comparison(path, small[path], large[path], boxes[path]) for path in paths]
 
 
 class TwoSizes:
@@ -423,20 +464,27 @@ class TwoSizes:
 
 def report(comparisons: list[Comparison], nights: int = SMALL_NIGHTS) -> list[str]:
     width = max(len(c.path) for c in comparisons)
+    boxes = f"queries@{nights * GROWTH}n+{GROWTH}x boxes"
     lines = [
-        f"{'address':<{width}}  status  queries@{nights}n  queries@{nights * GROWTH}n  "
+        f"{'address':<{width}}  status  queries@{nights}n  queries@{nights * GROWTH}n  {boxes}  "
         f"best ms@{nights}n  best ms@{nights * GROWTH}n  time growth  rows"
     ]
     for c in comparisons:
         rows = "" if c.small.rows is None else f"{c.small.rows} -> {c.large.rows}"
         lines.append(
             f"{c.path:<{width}}  {c.small.status:>6}  {c.small.queries:>11}  {c.large.queries:>11}  "
-            f"{c.small.best * 1000:>10.1f}  {c.large.best * 1000:>10.1f}  {c.time_growth:>11.2f}  {rows}"
+            f"{c.boxes.queries:>{len(boxes)}}  {c.small.best * 1000:>10.1f}  {c.large.best * 1000:>10.1f}  "
+            f"{c.time_growth:>11.2f}  {rows}"
         )
     measured = [c for c in comparisons if c.small.status == 200]
     worst = max(measured, key=lambda c: c.growth)
     lines.append(f"worst page: {worst.path} ({worst.small.queries} -> {worst.large.queries} queries)")
     lines.append(f"worst query growth: {worst.growth:.2f}")
+    boxed = max(measured, key=lambda c: c.box_growth)
+    lines.append(
+        f"worst query growth for {GROWTH} times the boxes of a count session: {boxed.box_growth:.2f} "
+        f"({boxed.path}: {boxed.large.queries} -> {boxed.boxes.queries} queries)"
+    )
     timed = [c for c in measured if c.small.best >= TIME_GROWTH_FLOOR_SECONDS] or measured
     slowest = max(timed, key=lambda c: c.time_growth)
     small = sum(c.small.best for c in measured)

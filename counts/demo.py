@@ -26,7 +26,7 @@ from compliance.rules import DEALER_HOLD_TRACKED
 from core import demo_progress
 
 from . import queries, services
-from .models import BoxExchange, CountSession, DropBox
+from .models import BoxExchange, CountSession, Drop, DropBox
 
 COUNT_TEAM = ("count1", "count2")
 SHIFT_MANAGERS = ("shift", "shift2")
@@ -134,46 +134,90 @@ def _count_day(site, key, day, people, crew, *, first_of_site: bool) -> None:
     tables = _in_play(day)
     if not tables:
         return
-    shift, escort = crew
-    first, second = people["count1"], people["count2"]
-    start, end = queries.gaming_day_bounds(site, day.gaming_date)
-    removed_at = _boxes_removed_at(day) or end - timedelta(hours=3, minutes=30)
+    removed_at, count_at = _count_times(site, day)
+    drops = [_remove_use(day, use, people, crew) for use in _box_uses(site, day, tables, removed_at)]
     rng = random.Random(f"{site.name}-{day.gaming_date}")
-    custody = {"shift": shift, "escort": escort, "key_holder": first, "manager": people["gm"]}
-    if queries.box_exchange(site) == BoxExchange.DEALER_SHIFT:
-        drops = _exchange_at_dealer_changes(day, tables, removed_at, custody)
-    else:
-        # Each box placed as the gaming day opens: not implied by its removal, which would date it at
-        # the day's first moment (6:00 a.m.), hours before the day was opened.
-        drops = [(_remove_box(day, table, None, day.opened_at, removed_at, custody), None) for table in tables]
-    prizes = _prizes(site, day)
-    count_at = max(removed_at, end - timedelta(hours=3, minutes=30)) + timedelta(minutes=20)  # in the morning
+    first, second = people["count1"], people["count2"]
     session = services.open_count_session(
         acting_user=first.user, site=site, gaming_date=day.gaming_date, members=[first, second], at=count_at
     )
     unissued = first_of_site and key == "busy"
+    prizes = _prizes(site, day)
     for n, (drop, shift_id) in enumerate(drops):
-        _count_box(
-            session,
-            drop.drop_box,
-            rng,
-            key,
-            count_at + timedelta(minutes=5 * n),
-            unissued=unissued and n == 0,
-            drop_cents=_drop_cents(key, day.gaming_date, prizes.get(shift_id or (None, drop.table_id)), rng),
-        )
+        _count_drop(session, drop, shift_id, rng, key, prizes, count_at + timedelta(minutes=5 * n), unissued and n == 0)
     sign_at = count_at + timedelta(minutes=5 * len(drops) + 5)
     for member in (first, second):
         services.sign_count(acting_user=member.user, session=session, at=sign_at)
     if unissued:  # explained before the day's books close (every slip accounted for)
         services.explain_forms_exception(
-            acting_user=shift.user,
+            acting_user=crew[0].user,
             drop=drops[0][0],
             explanation="A fill slip copy from the old training pad, dropped in the box by mistake; "
             "removed and filed with the day's records.",
             at=sign_at + timedelta(minutes=10),
             **UNISSUED_FORM,
         )
+
+
+def count_under_way(house: dict, key: str, gaming_date, boxes: int) -> CountSession | None:
+    """The demo-built night `gaming_date` of site `key` of one of the demo's card rooms counted in
+    part, as its count team counts box after box (benchmarks.pages: a count session's boxes grow):
+    the session opened, the night's first `boxes` boxes removed and counted by both members, the
+    next one removed and awaiting its count, nothing signed. Run before `extend_demo`, which
+    counts every other night (a night with a session is left to it); run again with more `boxes`,
+    it removes and counts the next ones. None where the site played no such night."""
+    from floor.models import GamingDay
+
+    people, site = house["people"], house["sites"][key]
+    day = GamingDay.objects.filter(site=site, gaming_date=gaming_date).first()
+    tables = _in_play(day) if day is not None else []
+    if not tables:
+        return None
+    with transaction.atomic():
+        _setup_site(people["gm"].user, site, people, key)
+        session = CountSession.objects.filter(site=site, gaming_date=gaming_date).first()
+        return _count_in_part(site, key, day, tables, people, session, boxes)
+
+
+def _count_in_part(site, key, day, tables, people, session, boxes: int) -> CountSession:
+    crew = (_holder(people, SHIFT_MANAGERS, site), _holder(people, ESCORTS, site))
+    removed_at, count_at = _count_times(site, day)
+    removed = {(d.table_id, d.dealer_shift_id): d for d in Drop.objects.filter(site=site, gaming_date=day.gaming_date)}
+    drops = []
+    for use in _box_uses(site, day, tables, removed_at)[: boxes + 1]:
+        _, _, table, shift_id = use
+        drop = removed.get((table.pk, shift_id))
+        drops.append((drop, shift_id) if drop is not None else _remove_use(day, use, people, crew))
+    first, second = people["count1"], people["count2"]
+    session = session or services.open_count_session(
+        acting_user=first.user, site=site, gaming_date=day.gaming_date, members=[first, second], at=count_at
+    )
+    rng, prizes = random.Random(f"{site.name}-{day.gaming_date}-{boxes}"), _prizes(site, day)
+    counted = set(session.entries.values_list("drop_id", flat=True))
+    for n, (drop, shift_id) in enumerate(drops[:boxes]):
+        if drop.pk not in counted:
+            _count_drop(session, drop, shift_id, rng, key, prizes, count_at + timedelta(minutes=5 * n), False)
+    return session
+
+
+def _count_times(site, day) -> tuple:
+    """When the night's last boxes come off their tables, and when the count team counts them: in
+    the morning, after the removal."""
+    _, end = queries.gaming_day_bounds(site, day.gaming_date)
+    removed_at = _boxes_removed_at(day) or end - timedelta(hours=3, minutes=30)
+    return removed_at, max(removed_at, end - timedelta(hours=3, minutes=30)) + timedelta(minutes=20)
+
+
+def _remove_use(day, use: tuple, people: dict, crew: tuple) -> tuple:
+    """(drop, dealer shift id) of a box use (`_box_uses`), its box placed and removed."""
+    placed_at, leaves_at, table, shift_id = use
+    custody = {"shift": crew[0], "escort": crew[1], "key_holder": people["count1"], "manager": people["gm"]}
+    return _remove_box(day, table, shift_id, placed_at, leaves_at, custody), shift_id
+
+
+def _count_drop(session, drop, shift_id, rng, key: str, prizes: dict, at, unissued: bool) -> None:
+    cents = _drop_cents(key, session.gaming_date, prizes.get(shift_id or (None, drop.table_id)), rng)
+    _count_box(session, drop.drop_box, rng, key, at, unissued=unissued, drop_cents=cents)
 
 
 # A used box comes off its table by the end of the day's activity (ND 99-01.3-08-14(1)): this long
@@ -213,34 +257,35 @@ def _prizes(site, day) -> dict:
     return found
 
 
-def _exchange_at_dealer_changes(day, tables, removed_at, custody) -> list[tuple]:
-    """A box a dealer shift (ND 99-01.3-08-04(8): each dealer's percent-of-hold): placed as the
-    dealer sits down, removed at the change (the next shift's start) or, the night's last, with
-    the other boxes as play ends, before the day closes (`_boxes_removed_at`). [(drop, shift id)]
-    in the order removed."""
+def _box_uses(site, day, tables, removed_at) -> list[tuple]:
+    """(placed at, removed at, table, dealer shift id or None) of each box the night used, in the
+    order removed: a box a table, placed as the day opens and removed as play ends; or, where the
+    site exchanges its boxes at each dealer change, a box a dealer shift (ND 99-01.3-08-04(8): each
+    dealer's percent-of-hold), placed as the dealer sits down, removed at the change (the next
+    shift's start) or, the night's last, with the other boxes as play ends, before the day closes
+    (`_boxes_removed_at`)."""
     from floor.models import DealerShift
 
-    removals = []
+    if queries.box_exchange(site) != BoxExchange.DEALER_SHIFT:
+        # Placed as the gaming day opens: not implied by its removal, which would date it at the
+        # day's first moment (6:00 a.m.), hours before the day was opened.
+        return [(day.opened_at, removed_at, table, None) for table in tables]
+    uses = []
     for table in tables:
         shifts = list(DealerShift.objects.filter(table=table, gaming_day=day).order_by("started_at", "pk"))
         for index, dealer_shift in enumerate(shifts):
             last = index == len(shifts) - 1
             leaves_at = removed_at if last else shifts[index + 1].started_at
-            removals.append((leaves_at, table, dealer_shift))
-    drops = []
-    for leaves_at, table, dealer_shift in sorted(removals, key=lambda r: (r[0], r[1].number)):
-        drops.append(
-            (_remove_box(day, table, dealer_shift, dealer_shift.started_at, leaves_at, custody), dealer_shift.pk)
-        )
-    return drops
+            uses.append((dealer_shift.started_at, leaves_at, table, dealer_shift.pk))
+    return sorted(uses, key=lambda use: (use[1], use[2].number))
 
 
-def _remove_box(day, table, dealer_shift, placed_at, removed_at, custody):
+def _remove_box(day, table, shift_id, placed_at, removed_at, custody):
     """Place (at `placed_at`, when given) and remove a free box of `table` for the day or for
-    `dealer_shift`; a table with every box still holding cash gets another box registered (the
-    next letter), as a house exchanging boxes at dealer changes keeps several a table."""
-    box = _free_box(table, custody["manager"])
-    shift_id = dealer_shift.pk if dealer_shift is not None else None
+    the dealer shift `shift_id`; a table with every box still holding cash gets another box
+    registered (the next letter), as a house exchanging boxes at dealer changes keeps several a
+    table."""
+    box = _free_box(table, day.gaming_date, custody["manager"])
     if placed_at is not None:
         services.place_drop_box(
             acting_user=custody["shift"].user,
@@ -265,10 +310,13 @@ def _remove_box(day, table, dealer_shift, placed_at, removed_at, custody):
     return removal.drop
 
 
-def _free_box(table, manager) -> DropBox:
+def _free_box(table, gaming_date, manager) -> DropBox:
+    """A box of `table` holding no cash and not used on `gaming_date` (a box is one use of the
+    day's count: the count finds a drop by its box)."""
     boxes = list(DropBox.objects.filter(table=table, active=True).select_related("site", "table").order_by("label"))
+    used = set(Drop.objects.filter(table=table, gaming_date=gaming_date).values_list("drop_box_id", flat=True))
     for box in boxes:
-        if queries.open_drop(box) is None and queries.uncounted_drop(box) is None:
+        if box.pk not in used and queries.open_drop(box) is None and queries.uncounted_drop(box) is None:
             return box
     label = chr(ord("A") + len(boxes))
     return services.register_drop_box(acting_user=manager.user, table=table, label=label)

@@ -44,6 +44,9 @@ CLOSE_AFTER_PLAY = timedelta(minutes=30)  # the day closes half an hour after th
 TIPS_DECLARED = [{"denomination": 100, "quantity": 14}, {"denomination": 500, "quantity": 2}]
 TIPS_REDEEMED_AFTER = timedelta(minutes=10)
 MAX_TABLES = 6
+# The weekdays (Friday and Saturday) a site may play every one of its tables, the paddlewheel too;
+# a weeknight runs one or two twenty-one tables (`_tables_tonight`).
+FULL_NIGHTS = (4, 5)
 # A table's par tray, $1,800 (domain.md section 8: $1,000-$3,000 in $1, $5 and $25 chips).
 TRAY_PAR = {100: 200, 500: 120, 2500: 40}
 FILL_BELOW = 0.4  # a denomination under 40% of its par calls for a fill (back to par)
@@ -178,7 +181,7 @@ def _tables_tonight(tables, gaming_date, rng) -> list[Table]:
     others = [t for t in tables if t.game != Game.TWENTY_ONE]
     if not twenty_one:
         return []
-    if gaming_date.weekday() not in (4, 5):
+    if gaming_date.weekday() not in FULL_NIGHTS:
         return twenty_one[: rng.randint(1, min(2, len(twenty_one)))]
     return twenty_one[: rng.randint(1 if len(twenty_one) <= 3 else 2, len(twenty_one))] + others
 

@@ -4,7 +4,8 @@ nights a site and at four times as many: the queries and the least time of `--re
 (5 by default: one at each size as it is built, then the others at the two sizes in turns,
 address by address, the small size kept as a copy of the database before it grew:
 `benchmarks.pages.TwoSizes`) at both sizes, then `worst query growth: X` (queries at four times the rows over
-queries at the small size, for the worst page; 1.00 is no growth), the time growth, the machine
+queries at the small size, for the worst page; 1.00 is no growth), the same for four times the boxes
+counted in the count under way (its queries only: `benchmarks.pages.walk`), the time growth, the machine
 reading and `ratio to floor: X (target 1.5)`, the worst page's time at four times the rows over
 its own time at the small size.
 
