@@ -3,6 +3,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from cardroom import pins
 from cardroom.models import Role
 from counts import services
 from tests.factories import TableFactory, make_person
@@ -13,6 +14,7 @@ GAMING_DATE = date(2026, 11, 13)
 EVENING = datetime(2026, 11, 13, 21, 0, tzinfo=ZoneInfo("America/Chicago"))
 AFTER_CLOSE = datetime(2026, 11, 14, 2, 0, tzinfo=ZoneInfo("America/Chicago"))
 COUNT_TIME = datetime(2026, 11, 14, 3, 0, tzinfo=ZoneInfo("America/Chicago"))
+PINS = ("482913", "630571")  # the counters' signing PINs (`with_pins`)
 
 
 @pytest.fixture
@@ -23,6 +25,25 @@ def counters(org, site):
         make_person(org, Role.COUNT_TEAM, site, employment_type="independent"),
         make_person(org, Role.COUNT_TEAM, site, employment_type="gaming"),
     )
+
+
+@pytest.fixture
+def tablet(site, manager):
+    """A count tablet at the site: a station login, each step on it initialled with a member's PIN."""
+    return pins.create_station(
+        acting_user=manager.user,
+        site=site,
+        username="count-tablet-1",
+        password="Ochre-Lantern-Drift-58",
+        name="Count room",
+    )
+
+
+@pytest.fixture
+def with_pins(counters):
+    for member, pin in zip(counters, PINS, strict=True):
+        pins.set_pin(acting_user=member.user, employee=member, pin=pin)
+    return counters
 
 
 @pytest.fixture

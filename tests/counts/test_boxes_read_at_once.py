@@ -10,13 +10,11 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from cardroom import pins
 from counts import services
 from tests.factories import TableFactory
 
-from .conftest import COUNT_TIME, cash, remove_box
+from .conftest import COUNT_TIME, PINS, cash, remove_box
 
-PINS = ("482913", "630571")
 FIGURES = cash(b100=2, b20=5)
 
 
@@ -24,20 +22,6 @@ FIGURES = cash(b100=2, b20=5)
 def _count_night():
     with time_machine.travel(COUNT_TIME, tick=False):
         yield
-
-
-@pytest.fixture
-def tablet(site, manager):
-    return pins.create_station(
-        acting_user=manager.user, site=site, username="count-tablet-1", password="Ochre-Lantern-Drift-58", name="Count"
-    )
-
-
-@pytest.fixture
-def with_pins(counters):
-    for member, pin in zip(counters, PINS, strict=True):
-        pins.set_pin(acting_user=member.user, employee=member, pin=pin)
-    return counters
 
 
 def logged_in(user) -> Client:

@@ -17,9 +17,8 @@ from counts import services
 from counts.models import CountEntry, CountSession, CountSignature
 from tests.factories import SiteFactory, make_person
 
-from .conftest import COUNT_TIME, GAMING_DATE, cash
+from .conftest import COUNT_TIME, GAMING_DATE, PINS, cash
 
-PINS = ("482913", "630571")
 BOX_FIGURES = cash(b100=2, b20=5)  # $300.00
 
 
@@ -27,24 +26,6 @@ BOX_FIGURES = cash(b100=2, b20=5)  # $300.00
 def _count_night():
     with time_machine.travel(COUNT_TIME, tick=False):
         yield
-
-
-@pytest.fixture
-def tablet(site, manager):
-    return pins.create_station(
-        acting_user=manager.user,
-        site=site,
-        username="count-tablet-1",
-        password="Ochre-Lantern-Drift-58",
-        name="Count room",
-    )
-
-
-@pytest.fixture
-def with_pins(counters):
-    for member, pin in zip(counters, PINS, strict=True):
-        pins.set_pin(acting_user=member.user, employee=member, pin=pin)
-    return counters
 
 
 def signed(member, pin=None):
