@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from cardroom.access import access_for
 from cardroom.api import visible_employees
-from cardroom.models import Organization, Table
+from cardroom.models import Organization, Site, Table
 from core import limits
 from core.api import ERROR_RESPONSES, CentsField, DateField, Input, TextField
 from core.api_filters import PAGE_PARAMETERS, IdFormField, Pagination
@@ -860,9 +860,18 @@ class CloseBooksView(APIView):
 
 
 class BooksAdjustmentInputSerializer(Input):
-    """Parses only: the service checks the field, table, amount, reason and date."""
+    """Parses only: the service checks the field, table, amount, reason and date. The day corrected is
+    named by its closed books (`books_close`, the daily summary's `books.books_close`) or by its site
+    and date (`site`, `corrected_date`): a date of a filed quarter with nothing recorded on it has no
+    closed books until its first adjusting entry closes them (accounting.services.correct_date)."""
 
-    books_close = serializers.PrimaryKeyRelatedField(queryset=BooksClose.objects.none())
+    books_close = serializers.PrimaryKeyRelatedField(
+        queryset=BooksClose.objects.none(),
+        required=False,
+        help_text="The closed books of the day corrected; or give `site` and `corrected_date` instead.",
+    )
+    site = serializers.PrimaryKeyRelatedField(queryset=Site.objects.none(), required=False)
+    corrected_date = DateField(required=False, help_text="The gaming date corrected, with `site`.")
     table = serializers.PrimaryKeyRelatedField(queryset=Table.objects.none(), required=False, allow_null=True)
     field = serializers.CharField(max_length=20)
     amount_cents = CentsField()
@@ -876,7 +885,19 @@ class BooksAdjustmentInputSerializer(Input):
             return
         sites = access_for(request.user).sites()
         self.fields["books_close"].queryset = BooksClose.objects.filter(site__in=sites).select_related("site")
+        self.fields["site"].queryset = sites
         self.fields["table"].queryset = Table.objects.filter(site__in=sites)
+
+    def validate(self, attrs):
+        by_date = "site" in attrs or "corrected_date" in attrs
+        if ("books_close" in attrs) == by_date or (by_date and not ("site" in attrs and "corrected_date" in attrs)):
+            raise serializers.ValidationError(
+                {
+                    "books_close": f"{rules.CLOSED_BOOKS}: give the closed books corrected (`books_close`), or the "
+                    "site and the gaming date corrected (`site` and `corrected_date`), not both."
+                }
+            )
+        return attrs
 
 
 def _parsed(serializer) -> dict:
@@ -912,7 +933,10 @@ class AdjustmentsView(APIView):
     @extend_schema(request=BooksAdjustmentInputSerializer, responses={201: SiteAdjustmentOut})
     def post(self, request):
         data = _parsed(BooksAdjustmentInputSerializer(data=request.data, context={"request": request}))
-        adjustment = services.record_adjustment(acting_user=request.user, **data)
+        if "books_close" in data:
+            adjustment = services.record_adjustment(acting_user=request.user, **data)
+        else:
+            adjustment = services.correct_date(acting_user=request.user, **data)
         return Response(_adjustment_out(adjustment), status=201)
 
 

@@ -49,6 +49,7 @@ from .summaries import (
     QuarterSummary,
     TaxFigures,
     adjustment_custody,
+    adjustment_line,
     other_games_agp_cents,
     return_cash_profit,
     tax_figures,
@@ -643,6 +644,8 @@ def quarter_books(summary: QuarterSummary, filing: QuarterFiling | None, time_zo
         for line in d.adjustments_to_this_day
         if line.recorded_on > quarter.end
     )
+    if filing is not None:  # and those of its dates closed only to take one (accounting.services.correct_date)
+        amendments += tuple(Amendment(line, quarter, _filed_before(filing, line)) for line in _of_quiet_dates(summary))
     earlier = [line for d in summary.days for line in d.adjustments_recorded if line.corrected_date < quarter.start]
     earlier_filings = (
         filings([summary.site_id], {Quarter.containing(line.corrected_date) for line in earlier}) if earlier else {}
@@ -660,6 +663,23 @@ def quarter_books(summary: QuarterSummary, filing: QuarterFiling | None, time_zo
     found = filing.amendments.select_related(*related) if filing is not None else ()
     since = tuple(filing_amendment_json(a, filing.site) for a in found)
     return QuarterBooks(record, check, days, filed, now, amendments, amending_earlier, since)
+
+
+def _of_quiet_dates(summary: QuarterSummary) -> list[AdjustmentLine]:
+    """The corrections entered after the quarter of its dates that are no day of the books (nothing was
+    recorded on them at the filing, their books closed only to take the correction): one query."""
+    quarter, days = summary.quarter, [d.gaming_date for d in summary.days]
+    found = (
+        Adjustment.objects.filter(
+            books_close__site_id=summary.site_id,
+            books_close__gaming_date__range=(quarter.start, quarter.end),
+            recorded_on__gt=quarter.end,
+        )
+        .exclude(books_close__gaming_date__in=days)
+        .select_related("books_close", "table", "recorded_by", "approved_by")
+        .order_by("recorded_on", "id")
+    )
+    return [adjustment_line(a) for a in found]
 
 
 def _filed_before(filing: QuarterFiling | None, line: AdjustmentLine) -> bool:

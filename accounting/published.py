@@ -14,7 +14,7 @@ What is here, by question:
   quarter's): `day_game_lines`; a compliance app supplies the thresholds with
   `register_hold_thresholds` (rows of `HoldThreshold`);
 - closed and filed books beside the figures now: `day_checks`, `filings`, `quarter_books`,
-  `filed_beside_now`, `filing_tax_now`, `tax_return`, `closed_books_of` (and by id, `closed_books_among`), the last day of the latest
+  `filed_beside_now`, `filing_tax_now`, `tax_return`, `closed_books_of` (and by id, `closed_books_among`), a quarter's filing (`quarter_filing`), the last day of the latest
   quarter filed at a pack's sites (`last_filed_date`); the entry that amended
   a filed return, in words: `amendment_entry`;
 - dealers' percent-of-hold: `dealer_summaries`, `summarize_dealers`, `live_shift_figures`,
@@ -103,7 +103,7 @@ from .pack_figures import (
     sessions_against_custody,
     uncounted_boxes,
 )
-from .queries import books_closed, last_filed_date, other_games_agp, other_games_history
+from .queries import books_closed, last_filed_date, other_games_agp, other_games_history, quarter_filing
 from .rules import session_basis
 from .summaries import (
     DailySummary,
@@ -337,6 +337,7 @@ __all__ = [
     "books_closed",
     "last_filed_date",
     "closed_books_of",
+    "quarter_filing",
     "closed_books_among",
     "daily_summaries",
     "daily_summary",

@@ -320,6 +320,57 @@ def record_adjustment(
     return adjustment
 
 
+def correct_date(*, acting_user, site: Site, corrected_date: date, **entry) -> Adjustment:
+    """`record_adjustment` of the site's `corrected_date` named by its date rather than its closed
+    books. Filing closes every date of a quarter (core.closing) but closes the books only of the days
+    with something recorded (`file_quarter`): a date of a filed quarter with nothing of the books on
+    it, where a record is found later (a fee envelope, a session sheet), has no closed books for an
+    adjustment to point to. Its books are closed in the same act, their figures the nothing that
+    stood at the filing, so the entry amends the filed quarter as any other does; a refused entry
+    closes nothing. A date of a quarter not filed takes its records on its own day until its books
+    close."""
+    employee = acts.acting_employee(
+        require_role(
+            acting_user,
+            site,
+            *rules.ADJUSTMENT_APPROVERS,
+            action="record an adjustment to closed books",
+            rule=HOUSE_CONTROL,
+        )
+    )
+    with transaction.atomic():
+        Site.objects.select_for_update().get(pk=site.pk)
+        closed = BooksClose.objects.filter(site=site, gaming_date=corrected_date).first()
+        if closed is None:
+            closed = _close_quiet_filed_date(acting_user, employee, site, corrected_date)
+        return record_adjustment(acting_user=acting_user, books_close=closed, **entry)
+
+
+def _close_quiet_filed_date(acting_user, employee, site: Site, day: date) -> BooksClose:
+    from .summaries import day_of_the_books, no_books_day
+
+    quarter = Quarter.containing(day)
+    if queries.quarter_filing(site.pk, quarter) is None or day_of_the_books(site, day) is not None:
+        raise ValidationError(
+            {
+                "corrected_date": f"{rules.CLOSED_BOOKS}: the books of {day} at {site} are open, and only closed "
+                "books take an adjusting entry: enter the record on its day, or close the day's books first."
+            }
+        )
+    figures = frozen.daily(replace(no_books_day(site, day), books_closed=True))
+    close = BooksClose.objects.create(
+        site=site,
+        gaming_date=day,
+        closed_at=timezone.now(),
+        closed_by=employee,
+        figures=figures,
+        figures_sha256=frozen.digest(figures),
+    )
+    why = f"nothing was recorded on it when the quarterly summary of {quarter} was filed; closed to take an adjusting entry"
+    _audit(acting_user, "books.closed", close, site=site, after={**snapshot(close), "closed_because": why})
+    return close
+
+
 def _amend_filed_quarter(adjustment: Adjustment) -> None:
     """An adjustment correcting a day of a filed quarter amends that filing (accounting.amendments)."""
     from . import amendments

@@ -475,7 +475,15 @@ def daily_summary(
 
 
 def no_books_day(site: Site, day: date) -> DailySummary:
-    """The summary of a date with nothing of the books on it: every figure zero."""
+    """The summary of a date with nothing of the books on it: every figure zero. Where its books were
+    closed to take an adjusting entry (a date of a filed quarter with nothing recorded on it,
+    accounting.services.correct_date), closed, with the entries correcting it listed: one query."""
+    corrections = tuple(
+        adjustment_line(a)
+        for a in Adjustment.objects.filter(books_close__site_id=site.pk, books_close__gaming_date=day)
+        .select_related("books_close", "table", "recorded_by", "approved_by")
+        .order_by("recorded_on", "id")
+    )
     return DailySummary(
         site.pk,
         site.name,
@@ -486,6 +494,8 @@ def no_books_day(site: Site, day: date) -> DailySummary:
         figures.ZERO,
         cash_figures(site, day, figures.ZERO, None, None),
         False,
+        books_closed=bool(corrections),
+        adjustments_to_this_day=corrections,
         gaming_day_opened=False,
     )
 

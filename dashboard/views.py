@@ -30,6 +30,7 @@ from accounting.rules import (
     DAILY_SUMMARY,
     DEALER_HOLD,
     DEPOSIT,
+    FILED_QUARTER,
     GAMING_TAX,
     LOW_HOLD,
     QUARTER_FILERS,
@@ -275,6 +276,9 @@ def daily(request):
         # sessions; accounting.services.close_books): with none (a future date, a day the room was
         # closed) there is nothing to close, and no button is offered for it.
         "closable": of_the_books is not None,
+        # A date of a filed quarter with nothing of the books on it: a record found later is an
+        # adjusting entry, whose first closes its books (accounting.services.correct_date).
+        "filed_quiet": _filed_quiet(site, summary) if of_the_books is None else None,
         **_books_without_a_gaming_day(site, summary, law, gaming_day is None and of_the_books is not None),
         "is_current_site": request.site is not None and request.site.pk == site.pk,
         "errors": errors,
@@ -324,6 +328,20 @@ def _books_without_a_gaming_day(site, summary, law: dict, applies: bool) -> dict
         )
         close_needs = f"Needs nothing more: no cash was at the cage ({why}), so no bank count is needed."
     return {"books_rest_on": " and ".join(rests_on) or "its records", "close_needs": close_needs}
+
+
+def _filed_quiet(site, summary) -> str | None:
+    """What the daily page says of a date with nothing of the books on it whose quarter is filed, its
+    books not yet closed to take an adjusting entry; None elsewhere."""
+    quarter = Quarter.containing(summary.gaming_date)
+    if summary.books_closed or published.quarter_filing(site.pk, quarter) is None:
+        return None
+    return (
+        f"{FILED_QUARTER}: the quarterly summary of {quarter} is filed with nothing recorded on this date, "
+        "so nothing more is entered on it; a record of it found later is an adjusting entry recorded on a "
+        "gaming day of a quarter not yet filed, which closes this date's books and shows beside the filed "
+        "figures as an amendment."
+    )
 
 
 def _bank_counted_for(summary) -> str:
@@ -594,8 +612,6 @@ def books(request, what):
 def _adjust(request, site, day) -> None:
     closed = published.closed_books_of(site, day)
     rule = CLOSED_BOOKS  # an adjusting entry corrects a closed day (accounting.services.record_adjustment)
-    if closed is None:
-        raise ValidationError({"date": f"{rule}: only a day whose books are closed takes an adjusting entry."})
     number = (request.POST.get("table_number") or "").strip()
     table = site.tables.filter(number=int(number)).first() if limits.digits(number) and len(number) < 10 else None
     if number and table is None:
@@ -609,15 +625,17 @@ def _adjust(request, site, day) -> None:
     recorded_on = _date(request.POST.get("recorded_on"), None, {}, "recorded_on")
     if recorded_on is None:
         raise ValidationError({"recorded_on": f"{rule}: give the gaming date the entry is recorded on (YYYY-MM-DD)."})
-    services.record_adjustment(
-        acting_user=request.user,
-        books_close=closed,
-        table=table,
-        field=request.POST.get("field", ""),
-        amount_cents=amount,
-        reason=request.POST.get("reason", ""),
-        recorded_on=recorded_on,
-    )
+    entry = {
+        "table": table,
+        "field": request.POST.get("field", ""),
+        "amount_cents": amount,
+        "reason": request.POST.get("reason", ""),
+        "recorded_on": recorded_on,
+    }
+    if closed is not None:
+        services.record_adjustment(acting_user=request.user, books_close=closed, **entry)
+    else:  # a date of a filed quarter with nothing recorded on it, or refused with its rule
+        services.correct_date(acting_user=request.user, site=site, corrected_date=day, **entry)
 
 
 @login_required
