@@ -330,7 +330,7 @@ def _compute(site_ids, start: date, end: date, wanted) -> dict[Key, tuple[dict, 
     """Live figures of the wanted site-days, as snapshots hold them (`FIELDS`)."""
     tables: dict[Key, dict] = {key: {} for key in wanted}
     totals = (live_days.drops(site_ids, start, end), live_days.slips(site_ids, start, end))
-    trays = live_days.trays(site_ids, start, end)
+    trays, _ = live_days.trays(site_ids, start, end)  # closed days: none in play
     for position, found in enumerate((*totals, trays)):
         for (site_id, table_id, day), value in found.items():
             if (site_id, day) in wanted:
@@ -442,7 +442,7 @@ def dealer_totals(site_ids, start: date, end: date, games) -> dict[str, dealer_h
     Open days live, summed as their shifts are read (`dealer_hold.dealer_sums`)."""
     site_ids = sorted(site_ids)
     period, (snapshots, sums) = _closed(site_ids, start, end, "table_days", "dealer_sums")
-    drops, slips, trays = _table_day_totals(site_ids, end, period, snapshots)
+    drops, slips, trays, _ = _table_day_totals(site_ids, end, period, snapshots)
     # Open site-days: summed as a closed day's were when snapshotted, without each shift's figures.
     live, names = dealer_hold.dealer_sums(site_ids, period.live_from, end) if period.live_from <= end else ({}, {})
     sums.update((key, day) for key, day in live.items() if period.is_live(key))
@@ -474,9 +474,10 @@ def _table_days(site_ids, end: date, period: _Period, snapshots: dict) -> list[l
     return live_days.assemble_table_days(*_table_day_totals(site_ids, end, period, snapshots))
 
 
-def _table_day_totals(site_ids, end: date, period: _Period, snapshots: dict) -> tuple[dict, dict, dict]:
-    """The drops, slips and trays `assemble_table_days` takes: closed days' from their snapshots."""
-    drops, slips, trays = {}, {}, {}
+def _table_day_totals(site_ids, end: date, period: _Period, snapshots: dict) -> tuple[dict, dict, dict, frozenset]:
+    """The drops, slips, trays and days in play `assemble_table_days` takes: closed days' from
+    their snapshots (a closed day is not in play)."""
+    drops, slips, trays, in_play = {}, {}, {}, frozenset()
     for (site_id, day), tables in snapshots.items():
         for table_id, (drop, slip, tray) in tables.items():
             key = (site_id, int(table_id), day)
@@ -487,14 +488,15 @@ def _table_day_totals(site_ids, end: date, period: _Period, snapshots: dict) -> 
             if tray is not None:
                 trays[key] = tuple(tray)
     if period.live_from <= end:
+        live_trays, in_play = live_days.trays(site_ids, period.live_from, end)
         live = (
             live_days.drops(site_ids, period.live_from, end),
             live_days.slips(site_ids, period.live_from, end),
-            live_days.trays(site_ids, period.live_from, end),
+            live_trays,
         )
         for found, into in zip(live, (drops, slips, trays), strict=True):
             into.update((key, value) for key, value in found.items() if period.is_live((key[0], key[2])))
-    return drops, slips, trays
+    return drops, slips, trays, in_play
 
 
 def shift_figures(site_ids, start: date, end: date) -> list[dealer_hold.ShiftFigures]:

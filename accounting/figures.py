@@ -48,11 +48,11 @@ class Custody:
     credits_cents: int
     opener_cents: int
     closer_cents: int
-    # The table-days summed here that were opened and have no closer recorded yet (a table still
-    # in play; the opener/closer sequence is a house control, floor.rules.TRAY_COUNT): their
-    # closer is not $0.00 but not known, and so are the
-    # figures that need it (`known_closer_cents`, `known_prizes_cents`, `known_agp_cents`,
-    # `known_hold_ratio`). Never on closed books: they close with every closer recorded.
+    # The table-days summed here that were opened and have no closer recorded yet on a gaming day
+    # still in play (decided where they are assembled, accounting.table_days; the opener/closer
+    # sequence is a house control, floor.rules.TRAY_COUNT): their closer is not $0.00 but not known,
+    # and so are the figures that need it (`known_closer_cents`, `known_prizes_cents`,
+    # `known_agp_cents`, `known_hold_ratio`). Never on closed books: they close with every closer recorded.
     closers_missing: int = 0
 
     @property

@@ -5,7 +5,7 @@ Every function here issues a fixed number of queries whatever the number of site
 days and slips (asserted in tests/accounting/test_summaries.py)."""
 
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
@@ -412,8 +412,6 @@ def _daily(
     key = (site_id, day)
     rows, entered = grouped.get(key, []), tuple(recorded.get(key, ()))
     gaming_day = gaming_days.get(key)
-    if not (key in opened and not (gaming_day and gaming_day[0])):  # not in play (`DailySummary.in_play`)
-        rows = _play_ended(rows)
     total, twenty_one, paddlewheel = _game_sums(rows)
     if entered:
         total += adjustment_custody(entered)
@@ -439,16 +437,6 @@ def _daily(
         with_adjustments(packs.get(key) or _no_pack_figures(codes[site_id]), entered),
         key in opened,
     )
-
-
-def _play_ended(rows: list[TableDay]) -> list[TableDay]:
-    """The table-days of a day whose play has ended, a closer never recorded counted as 0, as the
-    day's figures always stood: only a day in play has a closer still to come (`Custody.closer_known`).
-    A gaming day closes with every closer (House control: floor.services.close_gaming_day refuses a
-    table left open), so only records written around the services have one missing."""
-    if not any(r.custody.closers_missing for r in rows):
-        return rows
-    return [replace(r, custody=replace(r.custody, closers_missing=0)) for r in rows]
 
 
 def day_of_the_books(

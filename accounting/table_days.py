@@ -96,7 +96,9 @@ def slip_totals_query(*, site_ids, start, end):
 
 
 def tray_totals_query(*, site_ids, start, end):
-    return _tray_sums(tray_counts(site_ids, start, end), "gaming_day__site_id", "table_id", "gaming_day__gaming_date")
+    """Each table-day's opener and closer, and its gaming day's close (None while its play goes on)."""
+    trays = tray_counts(site_ids, start, end)
+    return _tray_sums(trays, "gaming_day__site_id", "table_id", "gaming_day__gaming_date", "gaming_day__close")
 
 
 # The window and quarter sums (accounting.summaries.game_totals) leave out a gaming day still in
@@ -175,25 +177,29 @@ def slips(site_ids, start, end) -> dict:
     return {(site_id, table_id, day): (fills, credits) for site_id, table_id, day, fills, credits in rows}
 
 
-def trays(site_ids, start, end) -> dict:
-    """{(site_id, table_id, gaming_date): (opener cents or None, closer cents or None)}."""
+def trays(site_ids, start, end) -> tuple[dict, frozenset]:
+    """{(site_id, table_id, gaming_date): (opener cents or None, closer cents or None)}, and the
+    (site_id, gaming_date) of the gaming days among them still in play, opened and not closed
+    (`summaries.DailySummary.in_play`): from one query."""
     rows = shaped_rows(tray_totals_query, site_ids=site_ids, start=start, end=end)
-    return {(site_id, table_id, day): (opener, closer) for site_id, table_id, day, opener, closer in rows}
+    found = {(site_id, table_id, day): (opener, closer) for site_id, table_id, day, _, opener, closer in rows}
+    return found, frozenset((site_id, day) for site_id, _, day, close, _, _ in rows if close is None)
 
 
 def table_days(site_ids, start: date, end: date) -> list[TableDay]:
     """Each table-day with any activity (a drop, a slip or a tray count) in [start, end]."""
     site_ids = list(site_ids)
-    return assemble_table_days(drops(site_ids, start, end), slips(site_ids, start, end), trays(site_ids, start, end))
+    return assemble_table_days(drops(site_ids, start, end), slips(site_ids, start, end), *trays(site_ids, start, end))
 
 
 def table_numbers_query(*, ids):
     return Table.objects.filter(pk__in=ids).values_list("pk", "number", "game")
 
 
-def assemble_table_days(drops: dict, slips: dict, trays: dict) -> list[TableDay]:
+def assemble_table_days(drops: dict, slips: dict, trays: dict, in_play: frozenset) -> list[TableDay]:
     """Table-days from the totals keyed by (site_id, table_id, gaming_date): drop cents,
-    (fills, credits) and (opener or None, closer or None), ordered by site, day and table."""
+    (fills, credits) and (opener or None, closer or None), ordered by site, day and table;
+    `in_play`: the (site_id, gaming_date) whose gaming day is opened and not closed (`trays`)."""
     keys = set(drops) | set(slips) | set(trays)
     tables = {
         pk: (number, game) for pk, number, game in shaped_rows(table_numbers_query, ids=sorted({k[1] for k in keys}))
@@ -204,8 +210,11 @@ def assemble_table_days(drops: dict, slips: dict, trays: dict) -> list[TableDay]
         number, game = tables[table_id]
         fills, credits = slips.get(key, (0, 0))
         opener, closer = trays.get(key, (None, None))
-        # A table opened with no closer yet is in play: its closer is not known, never $0.00.
-        missing = int(opener is not None and closer is None)
+        # A table opened with no closer yet on a day in play: its closer is not known, never $0.00.
+        # Once the day's play has ended a closer never recorded counts as 0, as the day's figures
+        # always stood: a gaming day closes with every closer (House control: floor.services.
+        # close_gaming_day refuses a table left open), so only records written around it lack one.
+        missing = int(opener is not None and closer is None and (site_id, day) in in_play)
         custody = Custody(drops.get(key, 0), fills, credits, opener or 0, closer or 0, missing)
         result.append(
             TableDay(
