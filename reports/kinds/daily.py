@@ -4,6 +4,7 @@ same figures the daily-summary API returns (ND 99-01.3-08-16(1)(g))."""
 
 from dataclasses import dataclass, replace
 from datetime import date
+from functools import cached_property
 from zoneinfo import ZoneInfo
 
 from reportlab.platypus import KeepTogether, PageBreak, Spacer
@@ -11,6 +12,7 @@ from reportlab.platypus import KeepTogether, PageBreak, Spacer
 from accounting.published import (
     ZERO,
     BooksCheck,
+    Custody,
     DailySummary,
     TableDay,
     adjustment_custody,
@@ -114,6 +116,26 @@ class DailyReport:
     # The day the report was asked for: a deposit not made by its due date is late then (None: a
     # report stored before it was kept, whose deposits not made are not judged).
     as_of: date | None = None
+
+    @cached_property
+    def period(self) -> "PeriodSums | None":
+        """The range's sums (`_period_sums`), summed once for the PDF's period section and the CSV's
+        period rows; not a field, so not in the data's digest."""
+        return _period_sums(self)
+
+
+@dataclass(frozen=True)
+class PeriodSums:
+    """A range's figures summed over its days whose play has ended, as the quarter sums its days
+    (a day still in play is listed, not summed: `DailySummary.in_play`); the hold of each sum the
+    ratio of the sums."""
+
+    games: tuple[tuple[str, str, Custody], ...]  # (game code, label, sum) of each game the pack deals
+    total_label: str
+    total: Custody
+    days: int  # the days summed
+    in_play: int  # the days still in play, listed and not summed
+    cash_profits: tuple[int, ...]  # each summed day's with both bank counts
 
 
 NOT_KNOWN = "not known"
@@ -562,44 +584,45 @@ def render(data: DailyReport) -> list:
     return story + _period_section(data) + ([] if said else pack_section(data.pack))
 
 
-def _period_games(data: DailyReport) -> tuple[list[str], list]:
-    """A range's games and total summed over its days whose play has ended, as the quarter sums its
-    days (a day still in play is listed, not summed: `DailySummary.in_play`); the hold of each sum
-    the ratio of the sums. ([], []) for one day, or where the pack's figures are not a drop's (its
-    own section sums the period: pack_section)."""
+def _period_sums(data: DailyReport) -> PeriodSums | None:
+    """The range's `PeriodSums`: None for one day, where every day is still in play, or where the
+    pack's figures are not a drop's (its own section sums the period: pack_section)."""
     if len(data.days) < 2 or not _holds(data):
-        return [], []
-    games: dict[str, object] = {}
-    total_label, total = "", ZERO
+        return None
+    games: dict[str, tuple[str, Custody]] = {}
+    total_label, total, ended = "", ZERO, []
     for day in data.days:
         if day.in_play:
             continue
+        ended.append(day)
         *lines, whole = day_game_lines(day, where=data.where or None)
         for line in lines:
-            games[line.label] = games.get(line.label, ZERO) + line.custody
+            games[line.game] = (line.label, games.get(line.game, ("", ZERO))[1] + line.custody)
         total_label, total = whole.label, total + whole.custody
     if not total_label:
-        return [], []
-    return [*games, total_label], [*games.values(), total]
+        return None
+    counted = tuple(day.cash.cash_profit_cents for day in ended if day.cash.cash_profit_cents is not None)
+    summed = tuple((game, label, custody) for game, (label, custody) in games.items())
+    return PeriodSums(summed, total_label, total, len(ended), len(data.days) - len(ended), counted)
 
 
 def _period_section(data: DailyReport) -> list:
     """The range's figures summed after its days (the walk's 34 pages of Bismarck days ended with no
     figure of the period): each game and the total, and the cash profit of the days counted."""
-    labels, custodies = _period_games(data)
-    if not labels:
+    sums = data.period
+    if sums is None:
         return []
-    ended = [day for day in data.days if not day.in_play]
-    counted = [day.cash.cash_profit_cents for day in ended if day.cash.cash_profit_cents is not None]
-    in_play = len(data.days) - len(ended)
-    listed = f"; {plural(in_play, 'day')} still in play listed above, not summed" if in_play else ""
+    labels = [*(label for _, label, _ in sums.games), sums.total_label]
+    custodies = [*(custody for *_, custody in sums.games), sums.total]
+    counted = sums.cash_profits
+    listed = f"; {plural(sums.in_play, 'day')} still in play listed above, not summed" if sums.in_play else ""
     cash = f"Cash profit of the {plural(len(counted), 'day')} with both bank counts: {format_money(sum(counted))}" + (
-        f" ({plural(len(ended) - len(counted), 'day')} without: not known)." if len(counted) < len(ended) else "."
+        f" ({plural(sums.days - len(counted), 'day')} without: not known)." if len(counted) < sums.days else "."
     )
     return [
         PageBreak(),
         para(f"Period {data.days[0].gaming_date} to {data.days[-1].gaming_date}", "heading"),
-        para(f"The {plural(len(ended), 'day')} of the period summed{listed}; hold is the ratio of the sums.", "small"),
+        para(f"The {plural(sums.days, 'day')} of the period summed{listed}; hold is the ratio of the sums.", "small"),
         _grid(labels, custodies, revenue_words(data.where)),
         para(cash),
     ]
@@ -732,18 +755,15 @@ def _period_rows(data: DailyReport) -> list[list]:
     """The PDF's period section (`_period_section`) as rows with no gaming date: each game's sum
     ("period_" and the game's key) and the total's ("period"), with the cash profit of the days
     with both bank counts."""
-    if not _period_games(data)[0]:
+    sums = data.period
+    if sums is None:
         return []
-    ended = [day for day in data.days if not day.in_play]
     rows = []
-    for game, attribute in (("21", "twenty_one"), ("PW", "paddlewheel")):
-        if game in get_pack(data.where).games:
-            custody = sum((getattr(day, attribute) for day in ended), ZERO)
-            cells = [f"period_{game_key(data.where, game)}", game_column(data.where, game), *_custody_cells(custody)]
-            rows.append([None, *cells, "", *([None] * 12)])
-    counted = [day.cash.cash_profit_cents for day in ended if day.cash.cash_profit_cents is not None]
-    custody = sum((day.total for day in ended), ZERO)
-    rows.append([None, "period", "", *_custody_cells(custody), "", sum(counted) if counted else None,
+    for game, _, custody in sums.games:
+        cells = [f"period_{game_key(data.where, game)}", game_column(data.where, game), *_custody_cells(custody)]
+        rows.append([None, *cells, "", *([None] * 12)])
+    counted = sums.cash_profits
+    rows.append([None, "period", "", *_custody_cells(sums.total), "", sum(counted) if counted else None,
                  *([None] * 11)])  # fmt: skip
     return rows
 
