@@ -151,6 +151,10 @@ class DailySummary:
     # Was a gaming day opened on this date? False on a day of the books with records only (an
     # adjustment entered, tournament play, fees or sessions): not a gaming day of the quarter.
     gaming_day_opened: bool = True
+    # Were table fees, sessions or tournament fees recorded on this date, standing or voided (a
+    # fees or session pack's records, tournament play)? On a day that collected nothing
+    # (`takes_deposit`) every one of them was voided (`nothing_collected`).
+    collections_recorded: bool = False
 
     @property
     def twenty_one_agp_with_tournaments_cents(self) -> int:
@@ -298,7 +302,8 @@ def daily_summaries(
     # The days of the books: a gaming day opened, or records of the books without one (an
     # adjustment entered, tournament play, a fees or session pack's records). One predicate: the
     # quarter lists these days, and only these close (accounting.services.close_books, the daily page).
-    records = set(recorded) | set(tournaments) | _record_days(codes, start, end)
+    collections = set(tournaments) | _record_days(codes, start, end)  # standing or voided
+    records = set(recorded) | collections
     opened = set(gaming_days)  # the days a gaming day was opened on, before the days of records only
     gaming_days |= _books_of_record_days(records - opened, start, end)
     keys = sorted(set(grouped) | set(gaming_days))
@@ -317,6 +322,7 @@ def daily_summaries(
             packs,
             codes,
             opened,
+            collections,
         )
         for site_id, day in keys
     ]
@@ -407,7 +413,19 @@ def _adjustments(site_ids, start, end) -> tuple[dict, dict]:
 
 
 def _daily(
-    site_id, site_name, day, grouped, gaming_days, banks, recorded, corrections, tournaments, packs, codes, opened
+    site_id,
+    site_name,
+    day,
+    grouped,
+    gaming_days,
+    banks,
+    recorded,
+    corrections,
+    tournaments,
+    packs,
+    codes,
+    opened,
+    collections,
 ) -> DailySummary:
     key = (site_id, day)
     rows, entered = grouped.get(key, []), tuple(recorded.get(key, ()))
@@ -436,6 +454,7 @@ def _daily(
         played,
         with_adjustments(packs.get(key) or _no_pack_figures(codes[site_id]), entered),
         key in opened,
+        key in collections,
     )
 
 
@@ -588,14 +607,16 @@ def takes_deposit(day: DailySummary) -> bool:
 VOIDED_RECORDS = {"fees": "table fee", "sessions": "games-of-chance session"}
 
 
-def nothing_collected(day: DailySummary) -> str:
+def nothing_collected(day: DailySummary, entries: str = "adjusting entries") -> str:
     """Why a day of the books that takes no deposit (`takes_deposit`) collected nothing, in words: its
-    only records are adjusting entries, or else every fee (a fees pack's), session (a session pack's)
-    or tournament fee recorded on it was voided (a day of the books with nothing standing)."""
-    if day.adjustments_recorded:
-        return "its only records are adjusting entries"
+    only records are adjusting entries; or every fee (a fees pack's), session (a session pack's) or
+    tournament fee recorded on it was voided (`collections_recorded`: a day of the books with
+    nothing standing); or both. `entries`: what its adjusting entries are called."""
+    if day.adjustments_recorded and not day.collections_recorded:
+        return f"its only records are {entries}"
     voided = next((VOIDED_RECORDS[kind] for kind in day.pack if kind in VOIDED_RECORDS), "tournament fee")
-    return f"every {voided} recorded on it was voided"
+    also = f", and its other records are {entries}" if day.adjustments_recorded else ""
+    return f"every {voided} recorded on it was voided{also}"
 
 
 def _known_sum(values) -> int | None:

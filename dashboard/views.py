@@ -321,11 +321,8 @@ def _books_without_a_gaming_day(site, summary, law: dict, applies: bool) -> dict
     if needs:
         close_needs = f"Needs {' and '.join(needs)}."
     else:
-        why = (
-            "its only records are adjusting entries to figures other than the cash"
-            if summary.adjustments_recorded
-            else published.nothing_collected(summary)
-        )
+        # no cash entry among them: one asks for the bank counted (`_bank_counted_for`)
+        why = published.nothing_collected(summary, entries="adjusting entries to figures other than the cash")
         close_needs = f"Needs nothing more: no cash was at the cage ({why}), so no bank count is needed."
     return {"books_rest_on": " and ".join(rests_on) or "its records", "close_needs": close_needs}
 

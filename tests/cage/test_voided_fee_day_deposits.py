@@ -18,6 +18,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from accounting import services as books
+from accounting.models import BooksClose
 from cage import services as cage
 from cage.queries import days_not_deposited, deposit_days, deposits_maybe_late
 from cardroom.models import Role
@@ -25,6 +26,7 @@ from compliance import providers
 from compliance.thresholds import ThresholdBook
 from core import closing
 from fees import services as fees
+from fees.models import FeeCollection
 from tests.accounting.books_days import on
 from tests.factories import SiteFactory, fees_site, make_person, player_banked_table, witness_pin
 from tests.page_support import at_site, page
@@ -202,3 +204,40 @@ def test_a_new_york_day_whose_only_session_was_voided_takes_no_deposit(org, time
     assert closing.closed_days([kingston.pk], day, day) == {(kingston.pk, day)}
     assert closing.collecting_days([kingston.pk], day, day) == set()
     assert days_not_deposited([kingston.pk], day, day) == [] and deposit_days(kingston) == []
+
+
+# --- A fee voided beside an adjusting entry -----------------------------------------------------------
+
+NEXT = date(2026, 8, 17)  # a later day of the books, no gaming day opened on it
+
+
+def test_a_day_whose_fee_was_voided_beside_an_adjusting_entry_says_both(client_for, client, cast, site, voided_day):
+    """Its voided fee is a record of the day too: the page and the report read "its only records are
+    adjusting entries" where the day also held a fee, voided."""
+    table = FeeCollection.objects.filter(site=site).first().table
+    with on(site, NEXT, hour=14):
+        fee = fees.record_fee(
+            acting_user=cast[Role.PIT_BOSS].user, table=table, basis="per_player", period_minutes=30, rate_cents=200,
+            count=4,
+        )  # fmt: skip
+    with on(site, NEXT, hour=15):
+        fees.void_fee(acting_user=cast[Role.SHIFT_MANAGER].user, fee=fee, reason="Rung up at the wrong table.")
+    with on(site, NEXT, hour=16):
+        books.record_adjustment(
+            acting_user=cast[Role.GAMING_MANAGER].user, books_close=BooksClose.objects.get(site=site, gaming_date=DAY),
+            field="fees", amount_cents=800, reason="A fee collected on the 14th was left off its sheet.",
+            recorded_on=NEXT,
+        )  # fmt: skip
+    api = client_for(cast[Role.AUDITOR])
+    with on(site, LATER):
+        run = run_report(api, kind="daily", site=site.pk, start=str(NEXT), end=str(NEXT))
+        text = " ".join(pdf_text(download(api, run)).split())
+        shown = page(at_site(client, cast[Role.GAMING_MANAGER], site).get(f"/dashboard/daily/?date={NEXT}"))
+    why = "every table fee recorded on it was voided, and its other records are adjusting entries"
+    assert f"No bank deposit due: nothing was collected this day ({why})." in text
+    assert f'<span id="no-deposit">no deposit due: nothing was collected this day ({why})</span>' in shown
+    assert (
+        'id="close-needs">Needs nothing more: no cash was at the cage (every table fee recorded on it was voided, and '
+        "its other records are adjusting entries to figures other than the cash), so no bank count is needed." in shown
+    )
+    assert "its only records are adjusting entries" not in text + shown
