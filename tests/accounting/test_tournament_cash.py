@@ -32,9 +32,13 @@ def at(site, hour: int, minute: int = 0) -> datetime:
 
 @pytest.fixture
 def tournament_night(cast, site):
+    return play_tournament_night(cast, site)
+
+
+def play_tournament_night(cast, site):
     """DAY: a gaming day opened with no table play; a tournament with two $100 entries collected
     by the cashier, a $150 cash prize paid and a $45 jacket awarded; the bank counted at the start
-    and the end, the end holding the fees less the cash prize ($1,050.00)."""
+    and the end, the end holding the fees less the cash prize ($1,050.00). The tournament."""
     boss, cashier = cast[Role.SHIFT_MANAGER], cast[Role.CASHIER]
     with on(site, DAY, 15):
         floor.open_gaming_day(acting_user=boss.user, site=site, gaming_date=DAY)

@@ -339,9 +339,9 @@ def test_the_deposit_expected_over_the_cash_profit_says_why_in_the_pdf_and_the_c
     back in the deposit expected ($50.00): the daily page says so beside the cash profit; the PDF
     printed the two figures with no reason, and the CSV too. Both now say it (cited at the pack's
     deposit rule, ND 99-01.3-03-10), the CSV on the day's total row with the amount."""
-    from tests.accounting.test_tournament_cash import DAY, tournament_night
+    from tests.accounting.test_tournament_cash import DAY, play_tournament_night
 
-    tournament_night.__wrapped__(cast, site)
+    play_tournament_night(cast, site)
     run = run_report(auditor_api, kind="daily", site=site.pk, start=str(DAY), end=str(DAY))
     why = (
         "Bank deposit expected = cash profit + the tournaments' merchandise prizes ($45.00): paid from no cash "
