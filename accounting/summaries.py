@@ -308,24 +308,28 @@ def daily_summaries(
     gaming_days |= _books_of_record_days(records - opened, start, end)
     keys = sorted(set(grouped) | set(gaming_days))
     packs = _pack_days(codes, start, end)
-    return [
-        _daily(
-            site_id,
-            names[site_id],
-            day,
-            grouped,
-            gaming_days,
-            banks,
-            recorded,
-            corrections,
-            tournaments,
-            packs,
-            codes,
-            opened,
-            collections,
-        )
-        for site_id, day in keys
-    ]
+    read = _DaysRead(
+        names, codes, grouped, gaming_days, banks, recorded, corrections, tournaments, packs, opened, collections
+    )
+    return [_daily(site_id, day, read) for site_id, day in keys]
+
+
+@dataclass(frozen=True)
+class _DaysRead:
+    """What `daily_summaries` read of its sites' days, once for them all: by site id (`names`,
+    `codes`: each site's pack) or by (site id, gaming date)."""
+
+    names: dict
+    codes: dict
+    grouped: dict  # the table-days
+    gaming_days: dict  # (closed, books closed) of each day of the books
+    banks: dict
+    recorded: dict  # the adjusting entries recorded on the day
+    corrections: dict  # those correcting the day
+    tournaments: dict
+    packs: dict
+    opened: set  # the days a gaming day was opened on
+    collections: set  # the days with fees, sessions or tournament fees recorded, standing or voided
 
 
 # The block a fees or session pack's revenue takes in a summary (and in the frozen documents)
@@ -412,49 +416,35 @@ def _adjustments(site_ids, start, end) -> tuple[dict, dict]:
     return recorded, corrections
 
 
-def _daily(
-    site_id,
-    site_name,
-    day,
-    grouped,
-    gaming_days,
-    banks,
-    recorded,
-    corrections,
-    tournaments,
-    packs,
-    codes,
-    opened,
-    collections,
-) -> DailySummary:
-    key = (site_id, day)
-    rows, entered = grouped.get(key, []), tuple(recorded.get(key, ()))
-    gaming_day = gaming_days.get(key)
+def _daily(site_id: int, day: date, read: _DaysRead) -> DailySummary:
+    key, code = (site_id, day), read.codes[site_id]
+    rows, entered = read.grouped.get(key, []), tuple(read.recorded.get(key, ()))
+    gaming_day = read.gaming_days.get(key)
     total, twenty_one, paddlewheel = _game_sums(rows)
     if entered:
         total += adjustment_custody(entered)
         twenty_one += adjustment_custody(entered, "21")
         paddlewheel += adjustment_custody(entered, "PW")
     cash_adjustment = sum(line.amount_cents for line in entered if line.field == Adjustment.Field.CASH)
-    played = tournaments.get(key, NO_TOURNAMENTS)
-    next_bank = banks.get((site_id, day + timedelta(days=1)))
+    played = read.tournaments.get(key, NO_TOURNAMENTS)
+    next_bank = read.banks.get((site_id, day + timedelta(days=1)))
     return DailySummary(
         site_id,
-        site_name,
+        read.names[site_id],
         day,
         tuple(rows),
         total,
         twenty_one,
         paddlewheel,
-        cash_figures(codes[site_id], day, total, banks.get(key), next_bank, cash_adjustment, played),
+        cash_figures(code, day, total, read.banks.get(key), next_bank, cash_adjustment, played),
         bool(gaming_day and gaming_day[0]),
         bool(gaming_day and gaming_day[1]),
         entered,
-        tuple(corrections.get(key, ())),
+        tuple(read.corrections.get(key, ())),
         played,
-        with_adjustments(packs.get(key) or _no_pack_figures(codes[site_id]), entered),
-        key in opened,
-        key in collections,
+        with_adjustments(read.packs.get(key) or _no_pack_figures(code), entered),
+        key in read.opened,
+        key in read.collections,
     )
 
 
