@@ -477,10 +477,15 @@ PIT_FEE_STEP = declare(
 )
 DEALER_CHANGE_BOX = declare(
     "dealer_change_box",
-    asked_by="floor.pit_terminal (changing a table's dealer: the pit terminal's panel and the dealer page)",
+    asked_by="floor.seating (changing a table's dealer: the pit terminal's panel, the dealer page, and "
+    "floor.services.dealer_shifts.start_dealer_shift inside the change's transaction, before the outgoing shift ends)",
     answered_by="counts (counts.apps)",
-    answer="exchanged(site) -> whether the site exchanges its drop boxes at each dealer change (one drop per dealer "
-    "shift, house control: counts.models.BoxExchange), so a change of dealer leads to the box's exchange",
+    answer="step(site) -> None where the site does not exchange its drop boxes at each dealer change (one drop per "
+    "dealer shift, house control: counts.models.BoxExchange); else a step with `data(gaming_date)` (the terminal's "
+    "JSON-safe removal fields: the note citing the rules, escorts, key holders, the storage place, each table's box "
+    "or why none is left) and `remove(acting_user=, table=, shift=, removed_at=, **custody)` (the table's box removed, "
+    "credited to the outgoing `shift`, in the caller's transaction; a refusal is a ValidationError keyed by the "
+    "change's own fields: box_escorted_by, box_key_holder, box_second_key_holder, box_storage_place, remove_box)",
 )
 THRESHOLD_DATED = declare(
     "threshold_dated",

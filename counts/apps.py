@@ -9,13 +9,17 @@ class CountsConfig(AppConfig):
         from cardroom.role_grants import register_role_check
         from cardroom.site_keeps import register_drop_boxes
         from floor.open_items import register_carried_now, register_open_items
-        from floor.pit_terminal import register_dealer_change_box
-        from floor.seating import register_duty_end_check, register_seating_check, register_shift_end_check
+        from floor.seating import (
+            register_dealer_change_box,
+            register_duty_end_check,
+            register_seating_check,
+            register_shift_end_check,
+        )
         from packs import register_table_check
 
         from . import menu  # noqa: F401
         from .open_items import box_items, carried_boxes_now
-        from .queries import exchanges_at_dealer_change
+        from .pit import box_at_dealer_change
         from .role_grants import auditor_kept_off_count_team
         from .rules import keeps_drop_boxes
         from .services.boxes import renumbered_table_errors
@@ -31,4 +35,4 @@ class CountsConfig(AppConfig):
         register_duty_end_check(on_duty_through_an_unescorted_removal)
         register_table_check(renumbered_table_errors)  # a table keeps its drop boxes' number (08-02(2))
         register_drop_boxes(keeps_drop_boxes)  # no count tablet offered where no drop is counted (a fees room)
-        register_dealer_change_box(exchanges_at_dealer_change)  # a change of dealer leads to the box's exchange
+        register_dealer_change_box(box_at_dealer_change)  # a change of dealer removes the box (one drop a shift)

@@ -544,6 +544,51 @@ class DealerShiftInputSerializer(PinSignerInput):
     started_at = MomentField()
     chips = _chips_field(required=False, allow_empty=True)
     amounts = _amounts_field()
+    # Where the site exchanges its drop boxes at each dealer change (house control): the table's box
+    # removed by the change itself, before the new shift begins, credited to the outgoing shift.
+    remove_box = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Remove the table's drop box with this change, credited to the outgoing dealer's shift (a site "
+        "exchanging its boxes at each dealer change, house control); the transporter is the signer, a shift manager. "
+        "A refusal of the removal changes nothing.",
+    )
+    box_escorted_by = EmployeeIdField(required=False, help_text="With remove_box: the employee escorting the box.")
+    box_key_holder = EmployeeIdField(
+        required=False, help_text="With remove_box: the count team member holding the key to its contents."
+    )
+    box_second_key_holder = EmployeeIdField(
+        required=False, help_text="With remove_box, a box with two locks: the other count team member's key."
+    )
+    box_storage_place = serializers.CharField(
+        required=False, max_length=120, allow_blank=True, help_text="With remove_box: where the box is stored."
+    )
+
+    def validate(self, attrs):
+        given = [name for name in BOX_REMOVAL_FIELDS if name in attrs]
+        if given and not attrs.get("remove_box"):
+            raise serializers.ValidationError(
+                {given[0]: f"{HOUSE_CONTROL}: a drop box's custody is given only with remove_box (its removal)."}
+            )
+        return attrs
+
+
+# The change's fields of a box's removal -> the removal's own (counts.pit.CHANGE_FIELDS).
+BOX_REMOVAL_FIELDS = {
+    "box_escorted_by": "escorted_by",
+    "box_key_holder": "key_holder",
+    "box_second_key_holder": "second_key_holder",
+    "box_storage_place": "storage_place",
+}
+
+
+def box_removal(data: dict) -> dict | None:
+    """The box's removal a change of dealer asks (`remove_box`), taken out of `data`; None without."""
+    custody = {field: data.pop(name, None) for name, field in BOX_REMOVAL_FIELDS.items()}
+    if not data.pop("remove_box", False):
+        return None
+    custody["storage_place"] = custody["storage_place"] or ""
+    return custody
 
 
 class DealerShiftEndSerializer(PinSignerInput):
@@ -585,7 +630,10 @@ class DealerShiftViewSet(CustodyViewSet):
 
     def create_object(self, data):
         data = dict(data)
-        shift = services.start_dealer_shift(acting_user=pin_acting_user(self.request, data), **data)
+        removal = box_removal(data)
+        shift = services.start_dealer_shift(
+            acting_user=pin_acting_user(self.request, data), box_removal=removal, **data
+        )
         return self.get_queryset().get(pk=shift.pk)  # the shift as the list reads it
 
     @extend_schema(request=DealerShiftEndSerializer, responses={200: DealerShiftEndedSerializer, **ERROR_RESPONSES})

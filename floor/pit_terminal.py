@@ -15,12 +15,13 @@ from django.urls import reverse
 
 from cardroom.access import access_for
 from cardroom.models import ChipDenomination, Employee, Membership, Role, Site, Table
-from core.hooks import DEALER_CHANGE_BOX, PIT_FEE_STEP
+from core.hooks import PIT_FEE_STEP
 from core.money import format_money
 from core.rules import HOUSE_CONTROL
 
 from . import queries, rules
 from .models import SlipKind, TableInventory
+from .seating import box_at_change_step
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,8 @@ def terminal_data(site: Site, board: queries.PitBoard, *, station: bool, at: dat
         "no_dealer_to_seat": _no_dealer_to_seat(dealers, station=station),
         # A change of dealer counts the tray where the house's chips are at its tables (not a fees room).
         "tray_at_change": rules.house_chips(site),
-        "box_at_change": box_at_change(site),
+        # Where the site exchanges its drop boxes at each dealer change, the box is removed by the change.
+        "box_at_change": box_removal(site, board.day),
         "fill_preparers": _holding(people, rules.FILL_PREPARERS, excluding=dealing),
         "cashiers": [
             {**p.badge(), "cashier": Role.CASHIER in p.roles}
@@ -117,17 +119,13 @@ def _no_dealer_to_seat(dealers: list[dict], *, station: bool) -> str | None:
     return f"{rules.DEALER_SHIFTS}: no other dealer to seat ({why})."
 
 
-def register_dealer_change_box(exchanged) -> None:
-    """The counts app registers `exchanged(site)` once, when ready (core.hooks.DEALER_CHANGE_BOX)."""
-    DEALER_CHANGE_BOX.register(exchanged)
-
-
 def box_at_change(site: Site) -> dict | None:
     """Where `site` exchanges its drop boxes at each dealer change (house control: one drop per
-    dealer shift, so each dealer's figures are kept apart), what a change of dealer says and where
-    the box's removal is recorded; None elsewhere. The box leaving is removed before the next dealer
-    is seated: a removal names the latest shift begun at its table (counts.queries.shifts_served)."""
-    if not DEALER_CHANGE_BOX(site):
+    dealer shift, so each dealer's figures are kept apart), what the dealer page's change of dealer
+    says and where the box's removal is recorded; None elsewhere. The box leaving is removed before
+    the next dealer is seated: a removal names the latest shift begun at its table
+    (counts.queries.shifts_served). The pit terminal removes it with the change (`box_removal`)."""
+    if box_at_change_step(site) is None:
         return None
     return {
         "note": f"{HOUSE_CONTROL}: {site.name} exchanges the drop box at each dealer change (one drop per dealer "
@@ -135,6 +133,18 @@ def box_at_change(site: Site) -> dict | None:
         "after the change, it would be credited to the next dealer's shift.",
         "url": reverse("counts:remove_all"),
     }
+
+
+def box_removal(site: Site, day) -> dict | None:
+    """Where `site` exchanges its drop boxes at each dealer change, the terminal's Change dealer
+    removes the table's box in the same act (floor.services.dealer_shifts.start_dealer_shift with
+    `box_removal`): the counts app's fields for it (the note citing its rules, escorts, key holders,
+    the storage place, each table's box or why none is left) for the open gaming `day`; None
+    elsewhere, or with no day open (no dealer is changed then)."""
+    step = box_at_change_step(site)
+    if step is None or day is None:
+        return None
+    return step.data(day.gaming_date)
 
 
 def register_fee_step(step) -> None:

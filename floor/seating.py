@@ -25,7 +25,8 @@ from datetime import date, datetime
 from django.core.exceptions import ValidationError
 
 from cardroom.models import Employee, Site, Table
-from core.hooks import DEALER_SEATED, DEALER_SHIFT_ENDING, DUTY_PERIOD_ENDING, TABLE_SHIFT_RECORDED
+from core.hooks import DEALER_CHANGE_BOX, DEALER_SEATED, DEALER_SHIFT_ENDING, DUTY_PERIOD_ENDING, TABLE_SHIFT_RECORDED
+from core.rules import HOUSE_CONTROL
 
 SeatingCheck = Callable[[Employee, Site, date, datetime], str | None]
 ShiftEndCheck = Callable[[Employee, Site, datetime, datetime], str | None]
@@ -91,3 +92,38 @@ def refuse_duty_end(employee: Employee, site: Site, started_at: datetime, ended_
     for check in DUTY_PERIOD_ENDING.answers():
         if refusal := check(employee, site, started_at, ended_at):
             raise ValidationError({"at": refusal})
+
+
+def register_dealer_change_box(step) -> None:
+    """The counts app registers `step(site)` once, when ready (core.hooks.DEALER_CHANGE_BOX)."""
+    DEALER_CHANGE_BOX.register(step)
+
+
+def box_at_change_step(site: Site):
+    """The counts app's removal of a table's box at a change of dealer where `site` exchanges its
+    drop boxes at each dealer change (house control), with its `data` and `remove`; None elsewhere."""
+    return DEALER_CHANGE_BOX(site)
+
+
+def remove_box_at_change(acting_user, table: Table, outgoing, removed_at: datetime, custody: dict) -> None:
+    """Remove `table`'s box at `removed_at`, the change's moment, credited to the `outgoing` shift,
+    inside the caller's transaction and before the new shift begins (floor.services.dealer_shifts);
+    a refusal raises, keyed by the change's own fields, and the caller's transaction rolls back.
+    `custody`: escorted_by, key_holder, second_key_holder, storage_place."""
+    site = table.site
+    step = box_at_change_step(site)
+    if step is None:
+        raise ValidationError(
+            {
+                "remove_box": f"{HOUSE_CONTROL}: {site.name} does not exchange its drop boxes at each dealer change "
+                "(its count settings): a change of dealer removes no box there."
+            }
+        )
+    if outgoing is None:
+        raise ValidationError(
+            {
+                "remove_box": f"{HOUSE_CONTROL}: no dealer is dealing at table {table.number}: a box is removed "
+                "with a change of dealer, not when a first dealer is seated."
+            }
+        )
+    step.remove(acting_user=acting_user, table=table, shift=outgoing, removed_at=removed_at, **custody)

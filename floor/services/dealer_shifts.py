@@ -20,7 +20,7 @@ from core.rules import HOUSE_CONTROL
 from .. import queries, rules
 from ..active_tables import low_minimum_refusal
 from ..models import DealerShift, GamingDay, TableInventory
-from ..seating import refuse_seating, refuse_table_shift
+from ..seating import refuse_seating, refuse_table_shift, remove_box_at_change
 from ..tips import tip_status, tips_checked_at
 from .steps import (
     active_chips,
@@ -38,12 +38,23 @@ from .steps import (
 
 
 def start_dealer_shift(
-    *, acting_user, table: Table, dealer: Employee, started_at: datetime | None = None, chips=None, amounts=None
+    *,
+    acting_user,
+    table: Table,
+    dealer: Employee,
+    started_at: datetime | None = None,
+    chips=None,
+    amounts=None,
+    box_removal: dict | None = None,
 ) -> DealerShift:
     """Seat a dealer (or wheel operator) at a table. The dealer running there is relieved at
     the same moment; `chips` (or `amounts`, in dollars), if given, is the tray count at the
     change (the closer of the outgoing shift and the opener of the incoming one), so hold can
-    be kept per dealer shift."""
+    be kept per dealer shift. `box_removal` (escorted_by, key_holder, second_key_holder,
+    storage_place), where the site exchanges its drop boxes at each dealer change (house control):
+    the table's box is removed by the same act at the change's moment, before the new shift begins,
+    credited to the outgoing shift (`seating.remove_box_at_change`, the counts app's removal); a
+    refusal of the removal changes nothing."""
     site = table.site
     employee = acts.acting_employee(
         require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL)
@@ -76,6 +87,8 @@ def start_dealer_shift(
         if low is not None:
             raise ValidationError({"table": low})
         outgoing = queries.current_shift(table, started_at)
+        if box_removal is not None:  # the box goes first: credited to the outgoing shift (house control)
+            remove_box_at_change(acting_user, table, outgoing, started_at, box_removal)
         if outgoing is not None:
             end_shift(acting_user, outgoing, employee, started_at, field="started_at")
         shift = DealerShift.objects.create(

@@ -377,19 +377,27 @@
 
   // Seat a dealer, or change the dealer: at a change, the tray counted (optional, as on the
   // dealer page: the outgoing shift's closer and the incoming one's opener) and, where the site
-  // exchanges its drop boxes at each dealer change (floor.pit_terminal.box_at_change), the box
-  // leaving removed first, on the drop boxes' page. No dealer free: said, and nothing to send.
+  // exchanges its drop boxes at each dealer change (floor.pit_terminal.box_removal), the table's
+  // box removed by the same act before the new shift begins, credited to the outgoing dealer's
+  // shift: the escort and the key holder tapped (the only count team member preselected), the
+  // storage place as the removal pages propose it, the shift manager's one PIN. A table with no
+  // box left to remove says why and offers nothing to send. No dealer free: said, and nothing to send.
   function seat(table) {
     const title = (table.shift ? "Change the dealer at table " : "Seat a dealer at table ") + table.number;
     const free = data.dealers.filter(function (d) { return !d.dealing; });
     if (!free.length) return open(title, data.no_dealer_to_seat, [], null, null);
     const change = Boolean(table.shift);
+    const removal = change && data.box_at_change;
+    const box = removal ? removal.tables[String(table.id)] : null;
+    if (removal && box && box.refusal) {
+      return open(title, null, [h("div", {class: "alert alert-danger", id: "pit-box-refusal", role: "alert", text: box.refusal})], null, null);
+    }
     const fields = [];
-    if (change && data.box_at_change) {
+    if (removal) {
+      const whose = table.dealer ? table.dealer.name + "'s shift" : "the outgoing dealer's shift";
       fields.push(h("div", {class: "alert alert-warning py-2", id: "pit-box-at-change", role: "alert"}, [
-        h("p", {class: "mb-2", text: data.box_at_change.note}),
-        h("a", {class: "btn btn-warning", id: "pit-box-at-change-link", href: data.box_at_change.url + "?table=" + table.id,
-          text: "Remove table " + table.number + "'s box (Drop boxes)"}),
+        h("p", {class: "mb-1", text: removal.note}),
+        h("p", {class: "mb-0 fw-semibold", id: "pit-box-removed", text: "Removed with this change: " + box.boxes.join(", ") + ", credited to " + whose + "."}),
       ]));
     }
     // The tray first, its largest chip focused: its counts typed, the dealer's badge tapped and
@@ -400,17 +408,37 @@
         h("legend", {class: "form-label fw-semibold fs-6 mb-1", text: "Tray count at the change (optional)"}),
       ].concat(chipFields())));
     }
+    if (removal) {
+      const keys = removal.key_holders.length === 1 ? removal.key_holders[0].id : null;
+      fields.push(badges("escort", "Box escorted by (another employee than the shift manager)", removal.escorts, null));
+      fields.push(badges("key-holder", "Key to the box's contents held by (count team)", removal.key_holders, keys));
+      if (box.two_locks) fields.push(badges("second-key-holder", "Key to the second lock held by (the other count team member)", removal.key_holders, null));
+      fields.push(h("div", {class: "mb-3"}, [
+        h("label", {class: "form-label fw-semibold", for: "pit-storage-place", text: "Box stored in"}),
+        h("input", {type: "text", id: "pit-storage-place", class: "form-control", maxlength: "120", value: removal.storage_place || "", autocomplete: "off"}),
+      ]));
+    }
     fields.push(badges("dealer", "Dealer", free, null, function () { form.querySelector("input[name=signer]:checked") ? form.querySelector("#pit-pin").focus() : null; }));
     fields.push(signers(data.supervisors, "Shift manager"), pinField());
-    const form = open(title, null, fields, "Seat the dealer", function (f) {
+    const form = open(title, null, fields, removal ? "Remove the box and seat the dealer" : "Seat the dealer", function (f) {
       const dealer = chosen(f, "dealer");
       const body = {table: table.id};
       if (dealer) body.dealer = dealer.id;
       const chips = f.querySelector("#pit-tray") ? typedChips(f) : [];
       if (chips.length) body.chips = chips;
       const counted = chips.length ? "; the tray counted " + money(chipsTotal(chips)) + " at the change" : "";
+      let removed = "";
+      if (removal) {
+        body.remove_box = true;
+        const escort = chosen(f, "escort"), keyHolder = chosen(f, "key-holder"), second = chosen(f, "second-key-holder");
+        if (escort) body.box_escorted_by = escort.id;
+        if (keyHolder) body.box_key_holder = keyHolder.id;
+        if (second) body.box_second_key_holder = second.id;
+        body.box_storage_place = f.querySelector("#pit-storage-place").value;
+        removed = "; " + box.boxes.join(", ") + " removed to " + body.box_storage_place.trim();
+      }
       return {url: "/api/v1/dealer-shifts/", body: body, label: "Seat at table " + table.number,
-        done: function () { return (dealer ? dealer.initials : "The dealer") + " is dealing at table " + table.number + counted + "."; }};
+        done: function () { return (dealer ? dealer.initials : "The dealer") + " is dealing at table " + table.number + removed + counted + "."; }};
     }, tray ? ".pit-qty" : null);
     if (tray) showTotal(form);
     return signerFocus(form);

@@ -427,51 +427,87 @@ def test_a_mistyped_chip_count_is_refused_at_the_terminal_not_read_as_another_nu
 
 
 @pytest.mark.browser
-def test_a_change_of_dealer_counts_the_tray_and_leads_to_the_box_where_boxes_go_at_each_change(
+def test_a_change_of_dealer_counts_the_tray_and_removes_the_box_where_boxes_go_at_each_change(
     browser_page, live_server, cast, org, site, dealer_shift, terminal
 ):
     """A site exchanging its drop boxes at each dealer change (house control): the terminal's
-    Change dealer asked only for the dealer and a PIN, so neither the tray nor the box was kept
-    apart per dealer. Now the panel says the box goes first and links to its removal, and the
-    tray is counted at the change in the taps of a change without a count, plus its chips."""
+    Change dealer said the box goes first and linked to the drop boxes' page, two pages and 10
+    clicks with two PINs, and a box removed after the change was credited to the next dealer. Now
+    the change removes the box by the same act, credited to the outgoing dealer's shift: the escort
+    tapped (the only count team member preselected as key holder), the shift manager's one PIN, and
+    the tray counted at the change in the taps of a change without a count, plus its chips. A table
+    with no box left says why and offers nothing to send."""
     from counts import services as count_services
-    from counts.models import BoxExchange
+    from counts.models import BoxExchange, Drop
+    from floor import services as floor_services
     from floor.models import TableInventory
-    from tests.factories import make_person
+    from tests.factories import TableFactory, make_person
+
+    from .conftest import TRAY
 
     count_services.update_count_settings(
         acting_user=cast[Role.GAMING_MANAGER].user, site=site, box_exchange=BoxExchange.DEALER_SHIFT
     )
+    table = dealer_shift.table
+    box = count_services.register_drop_box(acting_user=cast[Role.GAMING_MANAGER].user, table=table)
     newcomer = make_person(org, Role.DEALER, site)
     pins.set_pin(acting_user=newcomer.user, employee=newcomer, pin="640296")
-    table = dealer_shift.table
+    manager = cast[Role.SHIFT_MANAGER]
+    bare = TableFactory(site=site, number=2, min_wager_cents=100, max_wager_cents=2500)  # no box registered
+    floor_services.record_table_inventory(acting_user=manager.user, table=bare, kind="opener", chips=TRAY)
+    dealing = make_person(org, Role.DEALER, site)  # no PIN: not offered to seat at table 1
+    floor_services.start_dealer_shift(acting_user=manager.user, table=bare, dealer=dealing)
     page = browser_page
     login(page, live_server, *terminal)
-    person = Counted(page)
 
+    # A table with no box registered: its change says why, naming the rule, and sends nothing.
+    page.click("#pit-table-2 .pit-seat")
+    expect(page.locator("#pit-box-refusal")).to_contain_text(
+        "House control: " + site.name + " exchanges the drop box at each dealer change, and table 2 has no drop box"
+    )
+    assert page.locator("#pit-submit").count() == 0
+    page.click("#pit-cancel")
+
+    person = Counted(page)
     person.click("#pit-table-1 .pit-seat")
     expect(page.locator("#pit-box-at-change")).to_contain_text("House control: ")
-    expect(page.locator("#pit-box-at-change")).to_contain_text("Remove this table's box first")
-    link = page.locator("#pit-box-at-change-link")
-    assert link.get_attribute("href") == f"/counts/boxes/remove-all/?table={table.pk}"
+    expect(page.locator("#pit-box-at-change")).to_contain_text("ND 99-01.3-08-14")
+    expect(page.locator("#pit-box-removed")).to_have_text(
+        f"Removed with this change: {box}, credited to {cast[Role.DEALER]}'s shift."
+    )
+    assert page.locator("#pit-box-at-change-link").count() == 0  # no other page to go to
+    assert badges(page, "key-holder") == [cast[Role.COUNT_TEAM].initials]
+    assert page.is_checked(f"#pit-key-holder-{cast[Role.COUNT_TEAM].pk}")  # the only count team member
+    assert page.input_value("#pit-storage-place") == "Office safe"
     assert badges(page, "dealer") == [newcomer.initials]  # the dealer dealing is not offered
     assert page.evaluate("document.activeElement.id") == "pit-qty-10000"  # the tray's largest chip first
     person.press("Tab")
     assert page.evaluate("document.activeElement.id") == "pit-qty-2500"
     person.type("38")
     expect(page.locator("#pit-total")).to_have_text("Total $950.00", use_inner_text=True)
+    person.click(f"label[for=pit-escort-{cast[Role.CASHIER].pk}]")
     person.click(f"label[for=pit-dealer-{newcomer.pk}]")
     assert page.evaluate("document.activeElement.id") == "pit-pin"  # the shift manager preselected
     person.type(PINS[Role.SHIFT_MANAGER], pin=True)
     person.press("Enter")
     expect(page.locator("#pit-flash")).to_have_text(
-        f"{newcomer.initials} is dealing at table 1; the tray counted $950.00 at the change."
+        f"{newcomer.initials} is dealing at table 1; {box} removed to Office safe; the tray counted $950.00 at the "
+        "change."
     )
     change = TableInventory.objects.get(table=table, kind=TableInventory.Kind.CHANGE)
     assert (change.total_cents, change.dealer_shift.dealer) == (95000, newcomer)
+    drop = Drop.objects.get(drop_box=box)  # credited to the outgoing dealer's shift
+    assert (drop.dealer_shift_id, drop.removal.escorted_by, drop.removal.transported_by) == (
+        dealer_shift.pk,
+        cast[Role.CASHIER],
+        manager,
+    )
 
-    # The measure: the two clicks of a change without a count, the chips' keys and Enter.
+    # The measure: the two clicks of a change without a count and the escort's tap, the chips' keys
+    # and Enter; one page, one PIN (before: 10 clicks over two pages, and two PINs).
     keys = person.keys - person.pin_keys
-    print(f"change of dealer with a tray count: {person.clicks} clicks, {keys} keystrokes besides the PIN")
-    assert person.clicks == 2
+    print(
+        f"change of dealer removing the box, with a tray count: {person.clicks} clicks, {keys} keystrokes besides the PIN"
+    )
+    assert person.clicks == 3
     assert keys == 4  # a Tab to the $25 chips, "38", Enter

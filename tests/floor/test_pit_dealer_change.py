@@ -1,7 +1,9 @@
 """A change of dealer on the pit terminal (a station's /floor/pit/): where the site exchanges its
-drop boxes at each dealer change (house control: one drop per dealer shift), the change leads to
-the box's removal first, on the drop boxes' page with only that table's box ticked, so the box
-is credited to the outgoing dealer's shift, and the tray is counted at the change as on the
+drop boxes at each dealer change (house control: one drop per dealer shift), the change removes
+the table's box by the same act, before the new dealer's shift begins, so the box is credited to
+the outgoing dealer's shift (it only said so and linked to the drop boxes' page, where a box
+removed after the change was credited to the next dealer); a refused removal changes nothing; a
+site exchanging once a day removes nothing; and the tray is counted at the change as on the
 dealer page; with no other dealer to seat, the board offers no Seat or Change dealer and says why."""
 
 import json
@@ -11,10 +13,11 @@ import pytest
 
 from cardroom import pins
 from cardroom.models import Role
+from core.models import AuditEvent
 from counts import services as count_services
-from counts.models import BoxExchange, Drop
+from counts.models import BoxExchange, Drop, DropRemoval
 from floor import services
-from floor.models import TableInventory
+from floor.models import DealerShift, TableInventory
 from tests.factories import TableFactory, make_person
 
 from .conftest import TRAY
@@ -43,7 +46,43 @@ def _pit_data(client) -> dict:
     return json.loads(re.search(r'<script id="pit-data" type="application/json">(.*?)</script>', page, re.S).group(1))
 
 
-def test_a_change_of_dealer_where_boxes_go_at_each_change_removes_the_box_first_and_counts_the_tray(
+def _newcomer(org, site):
+    newcomer = make_person(org, Role.DEALER, site)
+    pins.set_pin(acting_user=newcomer.user, employee=newcomer, pin="731905")
+    return newcomer
+
+
+def _change(station, table, dealer, manager, **fields):
+    """The terminal's Change dealer, as static/floor/pit_terminal.js sends it."""
+    body = {"table": table.pk, "dealer": dealer.pk, "signer_badge": manager.initials, "signer_pin": PIN, **fields}
+    return station.post("/api/v1/dealer-shifts/", body, content_type="application/json")
+
+
+def _removal(cast, **fields):
+    """The removal's custody as the terminal sends it; a field given None is left out (not tapped)."""
+    custody = {
+        "remove_box": True,
+        "box_escorted_by": cast[Role.PIT_BOSS].pk,
+        "box_key_holder": cast[Role.COUNT_TEAM].pk,
+        "box_storage_place": "Office safe",
+        **fields,
+    }
+    return {name: value for name, value in custody.items() if value is not None}
+
+
+def _state():
+    """What a change of dealer may write: shifts (and their ends), drops, removals, tray counts and
+    their audit events (a wrong PIN's own event, the PIN's, is not the change's)."""
+    return (
+        list(DealerShift.objects.order_by("pk").values_list("pk", "ended_at")),
+        Drop.objects.count(),
+        DropRemoval.objects.count(),
+        TableInventory.objects.count(),
+        AuditEvent.objects.filter(action__regex=r"^(drop|dealer_shift|table_inventory)\.").count(),
+    )
+
+
+def test_a_change_of_dealer_where_boxes_go_at_each_change_removes_the_box_credited_to_the_outgoing_shift(
     station, site, org, cast, chips, dealer_shift, exchanged_at_changes
 ):
     manager = cast[Role.SHIFT_MANAGER]
@@ -51,51 +90,122 @@ def test_a_change_of_dealer_where_boxes_go_at_each_change_removes_the_box_first_
     other = TableFactory(site=site, number=2, min_wager_cents=100, max_wager_cents=2500)
     services.record_table_inventory(acting_user=manager.user, table=other, kind="opener", chips=TRAY)
     box = count_services.register_drop_box(acting_user=cast[Role.GAMING_MANAGER].user, table=table)
-    count_services.register_drop_box(acting_user=cast[Role.GAMING_MANAGER].user, table=table, label="B")
+    spare = count_services.register_drop_box(acting_user=cast[Role.GAMING_MANAGER].user, table=table, label="B")
     other_box = count_services.register_drop_box(acting_user=cast[Role.GAMING_MANAGER].user, table=other)
 
-    # The terminal's change of dealer says the box goes first, citing its rule, and where.
+    # The terminal's change of dealer asks for the removal's custody, citing its rules.
     data = _pit_data(station)
     assert data["tray_at_change"] is True
-    assert data["box_at_change"]["note"].startswith("House control: ")
-    assert "exchanges the drop box at each dealer change" in data["box_at_change"]["note"]
-    assert data["box_at_change"]["url"] == "/counts/boxes/remove-all/"
+    removal = data["box_at_change"]
+    assert removal["note"].startswith("House control: ")
+    assert "exchanges the drop box at each dealer change" in removal["note"]
+    assert "ND 99-01.3-08-14" in removal["note"]
+    assert removal["tables"][str(table.pk)] == {"boxes": [str(box)], "two_locks": False}
+    assert removal["storage_place"] == "Office safe"
+    assert [p["id"] for p in removal["key_holders"]] == [cast[Role.COUNT_TEAM].pk]
+    assert cast[Role.PIT_BOSS].pk in [p["id"] for p in removal["escorts"]]
 
-    # There, only this table's box is ticked (the other table's box stays on it).
-    page = station.get(f"/counts/boxes/remove-all/?table={table.pk}").content.decode()
-    assert re.search(rf'value="{box.pk}" id="box_{box.pk}" checked', page)
-    assert re.search(rf'value="{other_box.pk}" id="box_{other_box.pk}">', page)
-    removal = {
-        "gaming_date": str(dealer_shift.gaming_day.gaming_date),
-        "boxes": [box.pk],
-        "storage_place": "Office safe",
-        "escorted_by": cast[Role.PIT_BOSS].pk,
-        "key_holder": cast[Role.COUNT_TEAM].pk,
-        "signer_badge": manager.initials,
-        "signer_pin": PIN,
-    }
-    done = station.post("/counts/boxes/remove-all/", {**removal, "step": "confirm"})
-    assert done.status_code == 302, done.content.decode()[-3000:]
-
-    # Then the new dealer is seated as the terminal sends it, the tray counted at the change.
-    newcomer = make_person(org, Role.DEALER, site)
-    pins.set_pin(acting_user=newcomer.user, employee=newcomer, pin="731905")
-    seated = station.post(
-        "/api/v1/dealer-shifts/",
-        {
-            "table": table.pk,
-            "dealer": newcomer.pk,
-            "chips": [{"denomination": 2500, "quantity": 38}],
-            "signer_badge": manager.initials,
-            "signer_pin": PIN,
-        },
-        content_type="application/json",
+    # One act: the box removed at the change's moment, credited to the outgoing dealer's shift,
+    # then the new dealer seated, the tray counted at the change.
+    newcomer = _newcomer(org, site)
+    seated = _change(
+        station, table, newcomer, manager, chips=[{"denomination": 2500, "quantity": 38}], **_removal(cast)
     )
     assert seated.status_code == 201, seated.json()
+    new_shift = DealerShift.objects.get(pk=seated.json()["id"])
+    drop = Drop.objects.get(drop_box=box)
+    assert drop.dealer_shift_id == dealer_shift.pk
+    assert drop.removal.removed_at == new_shift.started_at
+    assert drop.removal.transported_by == manager and drop.removal.escorted_by == cast[Role.PIT_BOSS]
+    assert drop.removal.key_holder == cast[Role.COUNT_TEAM] and drop.removal.storage_place == "Office safe"
+    dealer_shift.refresh_from_db()
+    assert dealer_shift.ended_at == new_shift.started_at and new_shift.dealer == newcomer
     change = TableInventory.objects.get(table=table, kind=TableInventory.Kind.CHANGE)
-    assert (change.total_cents, change.dealer_shift_id) == (95000, seated.json()["id"])
-    # The box removed holds the outgoing dealer's shift, not the new one.
-    assert Drop.objects.get(drop_box=box).dealer_shift_id == dealer_shift.pk
+    assert (change.total_cents, change.dealer_shift_id) == (95000, new_shift.pk)
+    # The other table's box and the table's spare stay where they were.
+    assert not Drop.objects.filter(drop_box__in=[spare, other_box]).exists()
+    # The next change takes the spare, credited to the shift just begun.
+    assert _pit_data(station)["box_at_change"]["tables"][str(table.pk)]["boxes"] == [str(spare)]
+
+
+def test_a_refused_removal_changes_nothing_and_says_why_naming_its_rule(
+    station, site, org, cast, dealer_shift, exchanged_at_changes
+):
+    manager = cast[Role.SHIFT_MANAGER]
+    table = dealer_shift.table
+    newcomer = _newcomer(org, site)
+
+    # No box at the table: refused, the dealer not changed.
+    before = _state()
+    refused = _change(station, table, newcomer, manager, **_removal(cast))
+    assert refused.status_code == 400
+    assert refused.json()["remove_box"] == [
+        f"House control: {site.name} exchanges the drop box at each dealer change, and table {table.number} has no "
+        "drop box registered: register one on Drop boxes. The dealer was not changed."
+    ]
+    assert "no drop box registered" in _pit_data(station)["box_at_change"]["tables"][str(table.pk)]["refusal"]
+    assert _state() == before
+
+    box = count_services.register_drop_box(acting_user=cast[Role.GAMING_MANAGER].user, table=table)
+    # No escort, with the outgoing dealer on duty: the removal's rule, at its field; nothing changed.
+    before = _state()
+    refused = _change(station, table, newcomer, manager, **_removal(cast, box_escorted_by=None))
+    assert refused.status_code == 400
+    assert refused.json()["box_escorted_by"][0].startswith("ND 99-01.3-08-14(1): with more than one employee")
+    assert _state() == before
+    # A key holder who is not on the count team (ND 99-01.3-08-14(3) as the pack cites the keys).
+    refused = _change(station, table, newcomer, manager, **_removal(cast, box_key_holder=cast[Role.PIT_BOSS].pk))
+    assert refused.status_code == 400 and "count team member" in refused.json()["box_key_holder"][0]
+    assert _state() == before
+    # A wrong PIN: nothing removed, nobody seated.
+    refused = _change(station, table, newcomer, manager, **_removal(cast), signer_pin="000000")
+    assert refused.status_code == 403
+    assert _state() == before
+    dealer_shift.refresh_from_db()
+    assert dealer_shift.ended_at is None and not Drop.objects.filter(drop_box=box).exists()
+
+    # The box already removed (its cash not yet counted): refused, nothing changed.
+    count_services.remove_drop_box(
+        acting_user=manager.user,
+        drop_box=box,
+        gaming_date=dealer_shift.gaming_day.gaming_date,
+        dealer_shift_id=dealer_shift.pk,
+        storage_place="Office safe",
+        key_holder=cast[Role.COUNT_TEAM],
+        escorted_by=cast[Role.PIT_BOSS],
+    )
+    before = _state()
+    refused = _change(station, table, newcomer, manager, **_removal(cast))
+    assert refused.status_code == 400
+    assert refused.json()["remove_box"][0].startswith(f"House control: {site.name} exchanges the drop box")
+    assert "ND 99-01.3-08-14(1): its boxes are already removed" in refused.json()["remove_box"][0]
+    assert _state() == before
+
+
+def test_a_site_exchanging_once_a_day_removes_no_box_at_a_change_of_dealer(station, site, org, cast, dealer_shift):
+    manager = cast[Role.SHIFT_MANAGER]
+    table = dealer_shift.table
+    box = count_services.register_drop_box(acting_user=cast[Role.GAMING_MANAGER].user, table=table)
+    newcomer = _newcomer(org, site)
+    # The terminal asks no removal there, and a change sent with one is refused, naming the field.
+    assert _pit_data(station)["box_at_change"] is None
+    before = _state()
+    refused = _change(station, table, newcomer, manager, **_removal(cast))
+    assert refused.status_code == 400
+    assert refused.json()["remove_box"] == [
+        f"House control: {site.name} does not exchange its drop boxes at each dealer change (its count settings): "
+        "a change of dealer removes no box there."
+    ]
+    assert _state() == before
+    # The terminal's change there: the dealer changed, no box removed.
+    seated = _change(station, table, newcomer, manager)
+    assert seated.status_code == 201, seated.json()
+    assert not Drop.objects.filter(drop_box=box).exists()
+    # Custody given without a removal is refused at its field.
+    refused = _change(
+        station, table, make_person(org, Role.DEALER, site), manager, box_key_holder=cast[Role.COUNT_TEAM].pk
+    )
+    assert refused.status_code == 400 and "box_key_holder" in refused.json()
 
 
 def test_the_dealer_page_says_the_box_goes_first_too_and_a_site_exchanging_once_a_day_says_nothing(
