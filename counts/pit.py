@@ -8,8 +8,8 @@ counts.apps), so imports keep pointing down; the removal is `services.remove_dro
 its checks (`rules.REMOVAL`: the shift manager transports the box, escorted, to safe storage;
 `rules.KEYS`: its keys with the count team) and its audit row.
 
-Eight queries for a terminal at such a site (the table's boxes to remove, the site's tables, its
-escorts and its count team), however many tables; none elsewhere."""
+A fixed number of queries for a terminal at such a site (the boxes to remove, the site's tables
+and those with a box, its escorts and its count team), however many tables; none elsewhere."""
 
 from dataclasses import dataclass
 from datetime import date, datetime

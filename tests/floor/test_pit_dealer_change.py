@@ -10,6 +10,8 @@ import json
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from cardroom import pins
 from cardroom.models import Role
@@ -237,3 +239,30 @@ def test_with_no_other_dealer_to_seat_the_board_offers_no_seat_and_says_why(stat
     pins.set_pin(acting_user=second.user, employee=second, pin="731906")
     page = station.get("/floor/pit/").content.decode()
     assert "pit-seat" in page and "no other dealer to seat" not in page
+
+
+def test_the_terminals_poll_at_a_box_exchange_site_asks_the_same_queries_for_more_tables_and_boxes(
+    station, site, org, cast, dealer_shift, exchanged_at_changes
+):
+    """The removal's fields (each table's box or why none, the escorts, the count team) are read in
+    a fixed number of queries, however many tables and boxes the site has."""
+    manager, gaming_manager = cast[Role.SHIFT_MANAGER].user, cast[Role.GAMING_MANAGER].user
+    count_services.register_drop_box(acting_user=gaming_manager, table=dealer_shift.table)
+    live = f"/floor/sites/{site.pk}/pit/live/"
+    station.get(live)  # the session and the access cache warm up alike for both
+
+    def poll() -> tuple[int, int]:
+        with CaptureQueriesContext(connection) as captured:
+            text = station.get(live).content.decode()
+        data = json.loads(re.search(r'id="pit-data" type="application/json">(.*?)</script>', text).group(1))
+        return len(captured), len(data["box_at_change"]["tables"])
+
+    few, tables = poll()
+    for number in range(2, 5):
+        table = TableFactory(site=site, number=number, min_wager_cents=100, max_wager_cents=2500)
+        services.record_table_inventory(acting_user=manager, table=table, kind="opener", chips=TRAY)
+        services.start_dealer_shift(acting_user=manager, table=table, dealer=make_person(org, Role.DEALER, site))
+        for label in ("", "B"):
+            count_services.register_drop_box(acting_user=gaming_manager, table=table, label=label)
+    many, more = poll()
+    assert (tables, more) == (1, 4) and many == few
