@@ -96,14 +96,17 @@ def amend_with_tournament_void(void) -> FilingAmendment | None:
     return carries the voided row's day in its tournament figures (ND 99-01.3-08-16(1)(e)-(g):
     all twenty-one activity of the quarter, the tournaments' fees and prizes among it), so it is
     amended by what its tournament AGP would have been without the row: less the fee, or plus
-    the prize (`void.agp_effect_cents`)."""
+    the prize (`void.agp_effect_cents`).
+    A fee or prize found after the books of a day of a filed quarter closed (`void.found_late`)
+    amends it likewise, by what it adds: the fee, or less the prize."""
     filing = quarter_filing(void.site.pk, Quarter.containing(void.day))
     if filing is None:
         return None
+    late = getattr(void, "found_late", False)
     return _record(
         filing,
         void.recorded_by,
-        source=FilingAmendment.Source.TOURNAMENT_VOID,
+        source=FilingAmendment.Source.TOURNAMENT_LATE if late else FilingAmendment.Source.TOURNAMENT_VOID,
         tournament_fee=void.fee,
         tournament_prize=void.prize,
         figure=FilingAmendment.Figure.TOURNAMENT_AGP,
@@ -118,6 +121,8 @@ def entry_text(amendment: FilingAmendment, site) -> str:
     if amendment.tournament_fee_id is not None or amendment.tournament_prize_id is not None:
         void = amendment.tournament_fee or amendment.tournament_prize
         what = "fee" if amendment.tournament_fee_id is not None else "prize"
+        if amendment.source == FilingAmendment.Source.TOURNAMENT_LATE:
+            return f"tournament {what} {void.pk} of {void.corrects_date} found later, counted on gaming day {void.gaming_date}"
         return (
             f"void of tournament {what} {void.voids_id} of {void.voids.gaming_date}, counted on gaming day "
             f"{void.gaming_date}"

@@ -156,7 +156,8 @@ class FilingAmendment(AppendOnlyModel):
     at the organization's sites (each site's return carries the organization's whole tax: a site
     filed before a sister site's figures were final, or before the sister site existed, froze the
     tax on the figures of that moment), or a void of a tournament fee or prize whose day is on the
-    filed quarter (the void counts on the day it is made, like an adjustment). One row per filing
+    filed quarter (the void counts on the day it is made, like an adjustment), or a tournament fee or
+    prize of such a day found after its books closed (counted on the day entered, likewise). One row per filing
     it amends, pointing back at the filing and at the entry that changed it, with the change
     (`delta_cents`) to the figure named. Append-only, like the filing: the filed figures and
     their SHA-256 never change; the page, the PDF and the API show them beside these amendments
@@ -168,6 +169,7 @@ class FilingAmendment(AppendOnlyModel):
         OTHER_GAMES_AGP = "other_games_agp", "Other games' AGP"
         SITE_FILING = "site_filing", "Another site's filing"
         TOURNAMENT_VOID = "tournament_void", "Void of a tournament fee or prize"
+        TOURNAMENT_LATE = "tournament_late", "Tournament fee or prize found later"
 
     class Figure(models.TextChoices):
         AGP = "agp_cents", "AGP"
@@ -192,7 +194,8 @@ class FilingAmendment(AppendOnlyModel):
     site_filing = models.ForeignKey(  # another site's filing of the quarter that changed the tax's AGP
         QuarterFiling, null=True, blank=True, on_delete=models.PROTECT, related_name="amended_filings"
     )
-    # The void row (its day is the day it is entered on; it points back at the fee or prize it voids).
+    # The void row (its day is the day it is entered on; it points back at the fee or prize it voids),
+    # or the fee or prize found late (its `corrects_date` the filed day, its `gaming_date` the day counted on).
     tournament_fee = models.ForeignKey(
         "tournaments.TournamentFee", null=True, blank=True, on_delete=models.PROTECT, related_name="filing_amendments"
     )
@@ -221,7 +224,8 @@ class FilingAmendment(AppendOnlyModel):
                     & Q(site_filing__isnull=False, tournament_fee__isnull=True, tournament_prize__isnull=True)
                 )
                 | (
-                    Q(source="tournament_void", adjustment__isnull=True, other_games_agp__isnull=True)
+                    Q(source__in=("tournament_void", "tournament_late"), adjustment__isnull=True)
+                    & Q(other_games_agp__isnull=True)
                     & Q(site_filing__isnull=True)
                     & (
                         Q(tournament_fee__isnull=False, tournament_prize__isnull=True)

@@ -20,7 +20,9 @@ from floor.models import GamingDay, GamingDayClose
 from packs import RevenueModel, get_pack
 from tournaments import calculations as tournament_figures
 from tournaments.calculations import NO_TOURNAMENTS, TournamentFigures
+from tournaments.queries import FoundLate
 from tournaments.queries import figures_by_day as tournament_days
+from tournaments.queries import found_late as tournaments_found_late
 
 from . import figures, rules
 from .day_figures import table_days as snapshot_table_days
@@ -155,6 +157,11 @@ class DailySummary:
     # fees or session pack's records, tournament play)? On a day that collected nothing
     # (`takes_deposit`) every one of them was voided (`nothing_collected`).
     collections_recorded: bool = False
+    # Tournament fees and prizes found after the books of their tournament's (closed) day: entered on
+    # this day, counted in its tournament figures, each naming the closed day it belongs to...
+    tournament_late_recorded: tuple[FoundLate, ...] = ()
+    # ...and on that closed day, listed as found later and not counted again, like an adjusting entry's.
+    tournament_late_to_this_day: tuple[FoundLate, ...] = ()
 
     @property
     def twenty_one_agp_with_tournaments_cents(self) -> int:
@@ -296,6 +303,7 @@ def daily_summaries(
     gaming_days = {(site_id, day): (closed, books) for site_id, day, closed, books in rows}  # closed: the day's close
     recorded, corrections = _adjustments(site_ids, start, end)
     tournaments = tournament_days(site_ids, start, end)
+    late = tournaments_found_late(site_ids, start, end)
     grouped = defaultdict(list)
     for d in days:
         grouped[(d.site_id, d.gaming_date)].append(d)
@@ -309,7 +317,7 @@ def daily_summaries(
     keys = sorted(set(grouped) | set(gaming_days))
     packs = _pack_days(codes, start, end)
     read = _DaysRead(
-        names, codes, grouped, gaming_days, banks, recorded, corrections, tournaments, packs, opened, collections
+        names, codes, grouped, gaming_days, banks, recorded, corrections, tournaments, packs, opened, collections, late
     )
     return [_daily(site_id, day, read) for site_id, day in keys]
 
@@ -330,6 +338,7 @@ class _DaysRead:
     packs: dict
     opened: set  # the days a gaming day was opened on
     collections: set  # the days with fees, sessions or tournament fees recorded, standing or voided
+    late: tuple  # the tournament records found late: by the day entered, by the closed day they belong to
 
 
 # The block a fees or session pack's revenue takes in a summary (and in the frozen documents)
@@ -445,6 +454,8 @@ def _daily(site_id: int, day: date, read: _DaysRead) -> DailySummary:
         with_adjustments(read.packs.get(key) or _no_pack_figures(code), entered),
         key in read.opened,
         key in read.collections,
+        tuple(read.late[0].get(key, ())),
+        tuple(read.late[1].get(key, ())),
     )
 
 

@@ -218,6 +218,10 @@ def daily(request):
             for a in summary.adjustments_recorded
             if a.field not in SITE_FIGURES
         ],
+        # Tournament fees and prizes found after their closed day's books closed, each with the rule of
+        # its record: entered (and counted) on this day, or belonging to this closed day (not counted here).
+        "tournament_late_recorded": [(line, line.rule(site)) for line in summary.tournament_late_recorded],
+        "tournament_late_to_this_day": [(line, line.rule(site)) for line in summary.tournament_late_to_this_day],
         "game_cells": (custody_cells(summary.twenty_one, gross), custody_cells(summary.paddlewheel, gross)),
         "total_cells": custody_cells(summary.total, gross),
         # A table in play with no closer yet: its figures that need one are "not known" (the cells say

@@ -355,6 +355,8 @@ def _amending_entry(amendment: FilingAmendment) -> dict:
             "reason": a.reason,
         }
     void = amendment.tournament_fee or amendment.tournament_prize
+    if void is not None and void.corrects_date is not None:  # found after the filed day's books closed
+        return _found_late_entry(amendment, void)
     if void is not None:  # a void of a tournament fee or prize of a filed day: counted on its own day
         return _voided_entry(amendment, void)
     if amendment.site_filing_id:  # another site's filing of the quarter: the AGP recorded at the sites it froze
@@ -368,6 +370,21 @@ def _amending_entry(amendment: FilingAmendment) -> dict:
         }
     row = amendment.other_games_agp
     return {"other_games_agp": row.pk, "quarter": row.quarter, "agp_cents": row.agp_cents, "note": row.note}
+
+
+def _found_late_entry(amendment: FilingAmendment, row) -> dict:
+    """A tournament fee or prize of a filed day found after its books closed: the row, the filed day it
+    belongs to and the day it counts on (entered then, with its reason)."""
+    what, amount = ("fee", "fee_cents") if amendment.tournament_fee_id else ("prize", "amount_cents")
+    return {
+        f"tournament_{what}": row.pk,
+        "kind": row.kind,
+        amount: getattr(row, amount),
+        "tournament": row.tournament_id,
+        "corrects_date": str(row.corrects_date),
+        "entered_on": str(row.gaming_date),
+        "reason": row.reason,
+    }
 
 
 def _voided_entry(amendment: FilingAmendment, void) -> dict:

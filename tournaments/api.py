@@ -156,7 +156,15 @@ class FeeSerializer(serializers.ModelSerializer):
             "collected_by_initials",
             "voids",
             "reason",
+            "corrects_date",
         ]
+
+
+# The reason a fee or prize found after its tournament's day's books closed needs (services._found_late).
+FOUND_LATE_HELP = (
+    "Found after the books of the tournament's day closed: why it comes late (required then; it counts on the "
+    "day it is entered and is listed on the closed day as found later)."
+)
 
 
 class FeeInputSerializer(Input):
@@ -180,6 +188,7 @@ class FeeInputSerializer(Input):
         help_text="For a rebuy or add-on: the player's id on this tournament's register.",
     )
     collected_at = MomentField(source="at", help_text="When the fee was collected (from the register); default now.")
+    reason = TextField(required=False, allow_blank=True, default="", help_text=FOUND_LATE_HELP)
 
 
 class TournamentVoidInputSerializer(Input):
@@ -220,6 +229,7 @@ class PrizeSerializer(serializers.ModelSerializer):
             "awarded_by_initials",
             "voids",
             "reason",
+            "corrects_date",
         ]
 
 
@@ -239,6 +249,7 @@ class PrizeInputSerializer(Input):
     description = TextField(required=False, allow_blank=True, default="")
     split = serializers.BooleanField(default=False)
     awarded_at = MomentField(source="at", help_text="When the prize was awarded (from the register); default now.")
+    reason = TextField(required=False, allow_blank=True, default="", help_text=FOUND_LATE_HELP)
 
 
 def _player(tournament: Tournament, player_id: int | None) -> TournamentPlayer | None:
@@ -307,6 +318,7 @@ class TournamentViewSet(ScopedViewSet):
             player=_player(tournament, data["player"]),
             player_name=data["player_name"],
             at=data.get("at"),
+            reason=data["reason"],
         )
         return Response(FeeSerializer(fee).data, status=201)
 

@@ -51,9 +51,20 @@ class TournamentForm(BootstrapMixin, forms.Form):
     announced_at = PaperMomentField("Announced at")
 
 
+def _found_late_reason():
+    """The reason a fee or prize found after its tournament's day's books closed needs (services._found_late)."""
+    return forms.CharField(
+        label="Reason, if found after the day's books closed",
+        required=False,
+        max_length=MAX_TEXT_LENGTH,
+        help_text="It counts on the day entered and is listed on the closed day as found later.",
+    )
+
+
 class EntryForm(BootstrapMixin, forms.Form):
     player_name = forms.CharField(label="Player's name", max_length=rules.MAX_NAME_LENGTH)
     collected_at = PaperMomentField("Collected at")
+    reason = _found_late_reason()
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "entry_%s")  # ids apart from the other forms of the page
@@ -66,6 +77,7 @@ class BuyForm(BootstrapMixin, forms.Form):
     kind = forms.ChoiceField(choices=[(FeeKind.REBUY, "Rebuy"), (FeeKind.ADD_ON, "Add-on")])
     player = forms.ModelChoiceField(queryset=None)
     collected_at = PaperMomentField("Collected at")
+    reason = _found_late_reason()
 
     def __init__(self, *args, players, **kwargs):
         kwargs.setdefault("auto_id", "buy_%s")  # ids apart from the other forms of the page
@@ -81,6 +93,7 @@ class PrizeForm(BootstrapMixin, forms.Form):
     description = forms.CharField(required=False, max_length=MAX_TEXT_LENGTH, help_text="What the merchandise is.")
     split = forms.BooleanField(required=False, label="The last two players agreed to split the prize")
     awarded_at = PaperMomentField("Awarded at")
+    reason = _found_late_reason()
 
     def __init__(self, *args, players, **kwargs):
         kwargs.setdefault("auto_id", "prize_%s")  # ids apart from the other forms of the page

@@ -4,10 +4,15 @@ Every row here is signed and append-only (core.appendonly): the announced rules 
 disclosed to players, the register of players, each fee collected and each prize awarded.
 A mistaken fee or prize is never edited away; it is voided by a new row that points back and
 carries the opposite amount, so every sum over the rows is the corrected figure.
+
+A fee or prize entered after the books of its tournament's day closed counts on the open day it is
+entered on (`gaming_date`: closed books stay closed) and names the closed day it belongs to
+(`corrects_date`) with the reason it comes late: both days' summaries list it, the closed day's as
+found later and not re-counted there, as they list an adjusting entry (accounting.Adjustment).
 """
 
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 
 from cardroom.models import Employee, Site
 from core.appendonly import AppendOnlyModel
@@ -116,19 +121,29 @@ class TournamentFee(EnteredRecord, AppendOnlyModel):
     collected_at = models.DateTimeField()
     collected_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
     voids = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="voided_by")
-    reason = models.TextField(blank=True)
+    reason = models.TextField(blank=True)  # a void's, or why a record found late (`corrects_date`) comes late
+    # Found after the books of the tournament's day closed: that closed day, which the row belongs
+    # to; it counts on `gaming_date`, the later day it was entered on, with its reason (module docstring).
+    corrects_date = models.DateField(null=True, blank=True)
 
     audit_organization = "tournament__site__organization"
 
     class Meta:
         ordering = ["tournament_id", "collected_at", "id"]
-        indexes = [models.Index(fields=["gaming_date"])]
+        indexes = [models.Index(fields=["gaming_date"]), models.Index(fields=["corrects_date"])]
         constraints = [
             models.CheckConstraint(
                 condition=(Q(kind="void") & Q(voids__isnull=False) & Q(fee_cents__lt=0))
                 | (~Q(kind="void") & Q(voids__isnull=True) & Q(fee_cents__gt=0)),
                 name="tournament_fee_positive_or_a_void",
-            )
+            ),
+            models.CheckConstraint(
+                condition=Q(corrects_date__isnull=True)
+                | (Q(voids__isnull=True) & Q(corrects_date__lt=F("gaming_date")) & ~Q(reason="")),
+                name="tournament_fee_found_late_has_reason",
+                violation_error_message="A record found after its day's books closed counts on a later day, "
+                "with its reason.",
+            ),
         ]
 
     def __str__(self):
@@ -159,19 +174,29 @@ class TournamentPrize(EnteredRecord, AppendOnlyModel):
     awarded_at = models.DateTimeField()
     awarded_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
     voids = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="voided_by")
-    reason = models.TextField(blank=True)
+    reason = models.TextField(blank=True)  # a void's, or why a record found late (`corrects_date`) comes late
+    # Found after the books of the tournament's day closed: that closed day, which the row belongs
+    # to; it counts on `gaming_date`, the later day it was entered on, with its reason (module docstring).
+    corrects_date = models.DateField(null=True, blank=True)
 
     audit_organization = "tournament__site__organization"
 
     class Meta:
         ordering = ["tournament_id", "awarded_at", "id"]
-        indexes = [models.Index(fields=["gaming_date"])]
+        indexes = [models.Index(fields=["gaming_date"]), models.Index(fields=["corrects_date"])]
         constraints = [
             models.CheckConstraint(
                 condition=(Q(voids__isnull=False) & Q(amount_cents__lt=0))
                 | (Q(voids__isnull=True) & Q(amount_cents__gt=0)),
                 name="tournament_prize_positive_or_a_void",
-            )
+            ),
+            models.CheckConstraint(
+                condition=Q(corrects_date__isnull=True)
+                | (Q(voids__isnull=True) & Q(corrects_date__lt=F("gaming_date")) & ~Q(reason="")),
+                name="tournament_prize_found_late_has_reason",
+                violation_error_message="A record found after its day's books closed counts on a later day, "
+                "with its reason.",
+            ),
         ]
 
     def __str__(self):

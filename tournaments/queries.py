@@ -2,6 +2,7 @@
 players with each player's fees, the prize register, and the figures the summaries take."""
 
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import date
 
 from django.db.models import Case, CharField, Count, IntegerField, Q, QuerySet, Sum, Value, When
@@ -183,3 +184,73 @@ def _fee_words(fee: TournamentFee) -> str:
 def _prize_words(prize: TournamentPrize) -> str:
     words = f"Tournament prize, {prize.round_name}"
     return f"{words} (void of prize {prize.voids_id})" if prize.voids_id else words
+
+
+@dataclass(frozen=True)
+class FoundLate:
+    """A tournament fee or prize entered after the books of its tournament's day closed
+    (`TournamentFee.corrects_date`), as the daily summaries list it: counted on `counted_on`, the
+    day it was entered on, and listed, not counted again, on `corrects_date`, the closed day it
+    belongs to. `agp_effect_cents`: what it adds to the tournament AGP of the day it counts on
+    (a fee's amount; a prize's, less)."""
+
+    site_id: int
+    record: str  # "fee" or "prize"
+    record_id: int
+    corrects_date: date
+    counted_on: date
+    tournament: str
+    what: str  # "Tournament entry fee: Ann Lee", "Tournament prize, Final: Ann Lee"
+    amount_cents: int
+    agp_effect_cents: int
+    reason: str
+    initials: str
+
+    def rule(self, where) -> str:
+        """The rule of the record it is, cited by `where`'s pack (a Site or a jurisdiction code):
+        the fees collected (`rules.FEE_RECORD`, ND 08-16(1)(e)), the prize register (`PRIZE_RECORD`, (f))."""
+        return (rules.FEE_RECORD if self.record == "fee" else rules.PRIZE_RECORD).at(where)
+
+
+def _found_late_rows(model, *, site_ids, start, end, what: str, cents: str, by: str):
+    """The rows of `model` found late at the sites, counted on a day of [start, end] or belonging to
+    one, as (site id, record, id, corrects_date, gaming_date, tournament, what, player, cents,
+    reason, initials)."""
+    dated = Q(gaming_date__range=(start, end)) | Q(corrects_date__range=(start, end))
+    rows = model.objects.filter(dated, corrects_date__isnull=False, tournament__site_id__in=site_ids)
+    return (
+        rows.order_by()
+        .annotate(record=Value(model._meta.model_name, output_field=CharField()))
+        .values_list("tournament__site_id", "record", "pk", "corrects_date", "gaming_date", "tournament__name",
+                     what, "player__name", cents, "reason", f"{by}__initials")
+    )  # fmt: skip
+
+
+FEE, PRIZE = TournamentFee._meta.model_name, TournamentPrize._meta.model_name
+
+
+def _late_line(site_id, record, pk, corrects_date, counted_on, tournament, what, player, cents, reason, initials):
+    if record == FEE:
+        words, effect = f"Tournament {FeeKind(what).label.lower()}", cents
+    else:
+        words, effect = f"Tournament prize, {what}", -cents
+    kind = "fee" if record == FEE else "prize"
+    return FoundLate(site_id, kind, pk, corrects_date, counted_on, tournament, f"{words}: {player}", cents, effect,
+                     reason, initials)  # fmt: skip
+
+
+def found_late(site_ids, start: date, end: date) -> tuple[dict, dict]:
+    """({(site id, day counted on): [FoundLate]}, {(site id, closed day): [FoundLate]}) of the sites'
+    fees and prizes found after their tournament's day's books closed, by the day each counts on
+    and by the day each belongs to, within [start, end]. One query, however many rows."""
+    window = {"site_ids": list(site_ids), "start": start, "end": end}
+    fees = _found_late_rows(TournamentFee, **window, what="kind", cents="fee_cents", by="collected_by")
+    prizes = _found_late_rows(TournamentPrize, **window, what="round_name", cents="amount_cents", by="awarded_by")
+    counted, belonging = defaultdict(list), defaultdict(list)
+    for row in sorted(fees.union(prizes, all=True), key=lambda r: (r[4], r[1], r[2])):
+        line = _late_line(*row)
+        if start <= line.counted_on <= end:
+            counted[(line.site_id, line.counted_on)].append(line)
+        if start <= line.corrects_date <= end:
+            belonging[(line.site_id, line.corrects_date)].append(line)
+    return counted, belonging

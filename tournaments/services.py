@@ -13,7 +13,7 @@ from django.db.models import Sum
 
 from cardroom.access import require_role
 from cardroom.models import Employee, Site
-from core import acts, moments
+from core import acts, closing, moments
 from core.audit import record_site_event
 from core.hooks import TOURNAMENT_FEE_FLAG, TOURNAMENT_VOID
 from core.limits import MAX_TEXT_LENGTH, check_date
@@ -221,6 +221,61 @@ def _refuse_same_name(site: Site, gaming_date: date, name: str) -> None:
             )
 
 
+# --- A fee or prize found after its tournament's day's books closed ---------------------------------
+
+FOUND_LATE_INSTEAD = (
+    "A tournament fee or prize found after the books of its day closed is entered on a gaming day whose books are "
+    "open (now, or a time of that day), with the reason it comes late: it counts on that day, and the closed "
+    "day's summary lists it as found later, not counted again there."
+)
+
+
+def _refuse_closed_day(site: Site, gaming_date: date, what: str, field: str) -> None:
+    """`acts.refuse_closed_books` in a tournament's words: a record dated on a closed day is refused
+    (closed books stay closed), saying how one found late is entered instead (`_found_late`)."""
+    why = closing.closed_reason(site.pk, gaming_date)
+    if why is not None:
+        control = closing.closed_books_control(site)
+        raise ValidationError(
+            {field: f"{control}: {why}, so {what} of {gaming_date} cannot be entered. {FOUND_LATE_INSTEAD}"}
+        )
+
+
+def _found_late(tournament: Tournament, gaming_date: date, reason: str, what: str) -> tuple[date | None, str]:
+    """(the closed day the record belongs to, its reason), or (None, "") for a record of an open day.
+
+    A fee or prize entered on `gaming_date` after the books of its tournament's day closed belongs to
+    that day (`Tournament.gaming_date`) but cannot change its closed figures: it counts on the day
+    it is entered, like an adjusting entry (accounting.Adjustment), and names the closed day, which
+    lists it as found later. Like an adjusting entry it needs its reason (the closed books' house
+    control, with the rule the record serves: 08-16(1)(e) for a fee, (f) for a prize)."""
+    site, day = tournament.site, tournament.gaming_date
+    if gaming_date <= day or not closing.books_closed(site.pk, day):
+        return None, ""
+    reason = _text(reason, "reason", required=False)
+    if not reason:
+        record = rules.FEE_RECORD if what == "fee" else rules.PRIZE_RECORD
+        raise ValidationError(
+            {
+                "reason": f"{closing.closed_books_control(site)}, {record.at(site)}: the books of {day}, "
+                f"{tournament.name}'s day, are closed, so this {what} counts on {gaming_date}, the day it is "
+                f"entered, and is listed on {day} as found later; say why it was not entered on {day}."
+            }
+        )
+    return day, reason
+
+
+def _amend_for_late(record: "TournamentFee | TournamentPrize", agp_effect_cents: int, employee: Employee) -> None:
+    """A record found late for a day of a filed quarter amends that return as a void of one does
+    (`_amend_a_filed_return`): the filed figures stay, the amendment is written beside them."""
+    if record.corrects_date is None:
+        return
+    site = record.tournament.site
+    fee, prize = (record, None) if isinstance(record, TournamentFee) else (None, record)
+    late = VoidOfRecord(site, record.corrects_date, agp_effect_cents, employee, fee=fee, prize=prize, found_late=True)
+    _amend_a_filed_return(late)
+
+
 # --- Fees: entry, rebuy, add-on --------------------------------------------------------------
 
 
@@ -283,11 +338,14 @@ def collect_fee(
     player: TournamentPlayer | None = None,
     player_name: str = "",
     at: datetime | None = None,
+    reason: str = "",
 ) -> TournamentFee:
     """Collect an entry fee (registering the player), a rebuy or an add-on, at the fee the
     tournament announced, and issue its fixed number of chips (ND 99-01.3-08-15(1)). Refused
     when the player's cumulative fee would exceed $200 (08-15(1)). The row records the player,
-    the fee, the date and the collecting employee's initials (08-16(1)(e))."""
+    the fee, the date and the collecting employee's initials (08-16(1)(e)). Entered after the
+    books of the tournament's day closed, it counts on the day entered and names that closed day,
+    with `reason` (`_found_late`)."""
     site = tournament.site
     access = require_role(
         acting_user, site, *rules.COLLECTORS, action="collect a tournament fee", rule=rules.COLLECTOR_RULE
@@ -301,11 +359,15 @@ def collect_fee(
         raise ValidationError(
             {"kind": f"{rules.FEES.at(site)}: this tournament does not allow a {FeeKind(kind).label.lower()}."}
         )
-    at = acts.moment(at, "collected_at", site=site, what="a tournament fee")  # core.moments: paper-first rules
+    # core.moments: paper-first rules; a time on a closed day is refused below, in a tournament's words
+    at = acts.moment(at, "collected_at", site=site, books=False, what="a tournament fee")
     gaming_date = _gaming_date(site, at)
-    acts.refuse_closed_books(site, gaming_date, "a tournament fee")
+    _refuse_closed_day(site, gaming_date, "a tournament fee", "collected_at")
+    corrects_date, reason = _found_late(tournament, gaming_date, reason, "fee")
     with transaction.atomic():
-        acts.hold_books_open(site, gaming_date, "a tournament fee")
+        acts.key_share(site)  # the books' close waits, as `acts.hold_books_open`
+        _refuse_closed_day(site, gaming_date, "a tournament fee", "collected_at")
+        corrects_date, reason = _found_late(tournament, gaming_date, reason, "fee")  # a close since
         _hold_register(tournament)  # two fees cannot both pass the cap
         player = _player_for(tournament, kind, player, player_name, employee, at)
         paid = paid_cents(player)
@@ -328,8 +390,11 @@ def collect_fee(
             gaming_date=gaming_date,
             collected_at=at,
             collected_by=employee,
+            corrects_date=corrects_date,
+            reason=reason,
         )
         record_site_event(acting_user, f"tournament.fee.{kind}", fee, site)
+        _amend_for_late(fee, fee.fee_cents, employee)
         flag_fee_before_announcement(tournament, fee)
     return fee
 
@@ -365,14 +430,17 @@ def flag_fee_before_announcement(tournament: Tournament, fee: TournamentFee) -> 
 class VoidOfRecord:
     """A void of a fee or prize (`void_fee`, `void_prize`), as the books are asked of it: the void
     row (`fee` or `prize`), the day of the row it voids (`day`) and what voiding it takes off that
-    day's tournament AGP (`agp_effect_cents`: a fee's opposite, a prize's amount back)."""
+    day's tournament AGP (`agp_effect_cents`: a fee's opposite, a prize's amount back). Or, where
+    `found_late`, a fee or prize entered after the books of its day (`day`, its `corrects_date`)
+    closed: what it adds to that day's tournament AGP (a fee's amount, a prize's opposite)."""
 
     site: Site
     day: date
     agp_effect_cents: int
-    recorded_by: Employee  # who voided it
+    recorded_by: Employee  # who voided it (or entered the record found late)
     fee: TournamentFee | None = None
     prize: TournamentPrize | None = None
+    found_late: bool = False
 
 
 def register_void_amendment(amend) -> None:
@@ -452,10 +520,13 @@ def award_prize(
     description: str = "",
     split: bool = False,
     at: datetime | None = None,
+    reason: str = "",
 ) -> TournamentPrize:
     """Record a prize on the prize register (ND 99-01.3-08-16(1)(f)): a cash or merchandise
     prize (08-15(4)) to a player of the tournament for a preliminary or championship round,
-    with its value; `split` when the last two players agreed to split the prize (08-15(4))."""
+    with its value; `split` when the last two players agreed to split the prize (08-15(4)).
+    Entered after the books of the tournament's day closed, it counts on the day entered and names
+    that closed day, with `reason` (`_found_late`)."""
     site = tournament.site
     access = require_role(
         acting_user, site, *rules.DIRECTORS, action="award a tournament prize", rule=rules.DIRECTOR_RULE
@@ -475,12 +546,15 @@ def award_prize(
                 "an amount of more than $0.00."
             }
         )
-    at = acts.moment(at, "awarded_at", site=site, what="a tournament prize")
+    at = acts.moment(at, "awarded_at", site=site, books=False, what="a tournament prize")
     _refuse_prize_before_entry(player, at)
     gaming_date = _gaming_date(site, at)
-    acts.refuse_closed_books(site, gaming_date, "a tournament prize")
+    _refuse_closed_day(site, gaming_date, "a tournament prize", "awarded_at")
+    corrects_date, reason = _found_late(tournament, gaming_date, reason, "prize")
     with transaction.atomic():
-        acts.hold_books_open(site, gaming_date, "a tournament prize")
+        acts.key_share(site)  # the books' close waits, as `acts.hold_books_open`
+        _refuse_closed_day(site, gaming_date, "a tournament prize", "awarded_at")
+        corrects_date, reason = _found_late(tournament, gaming_date, reason, "prize")  # a close since
         _hold_register(tournament)  # not while the player's entry fee is voided
         _refuse_not_entered(player)
         prize = TournamentPrize.objects.create(
@@ -494,8 +568,11 @@ def award_prize(
             gaming_date=gaming_date,
             awarded_at=at,
             awarded_by=employee,
+            corrects_date=corrects_date,
+            reason=reason,
         )
         record_site_event(acting_user, "tournament.prize.awarded", prize, site)
+        _amend_for_late(prize, -amount_cents, employee)
     return prize
 
 

@@ -142,6 +142,7 @@ def enter_player(request, pk):
                 kind=form.cleaned_data["kind"],
                 player=form.cleaned_data["player"],
                 at=form.cleaned_data["collected_at"],
+                reason=form.cleaned_data["reason"],
             ),
         )
         if done:
@@ -157,6 +158,7 @@ def enter_player(request, pk):
             kind=FeeKind.ENTRY,
             player_name=form.cleaned_data["player_name"],
             at=form.cleaned_data["collected_at"],
+            reason=form.cleaned_data["reason"],
         ),
     )
     if done:

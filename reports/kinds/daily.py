@@ -507,6 +507,35 @@ def _adjustments_section(day: DailySummary, where: str, *, recorded: bool = True
     return story
 
 
+TOURNAMENT_LATE_RECORDED = (
+    "Tournament fees and prizes found later for a closed day (counted in this day's tournament figures)"
+)
+TOURNAMENT_FOUND_LATER = "Tournament fees and prizes found later (counted on the day entered, not counted again here)"
+
+
+def _tournament_late_section(day: DailySummary, where: str) -> list:
+    """The tournament fees and prizes found after the books of their tournament's day closed
+    (tournaments.queries.FoundLate): those entered on this day, counted in its tournament figures,
+    each naming the closed day it belongs to; and those belonging to this closed day, entered later
+    and counted there, listed here and not counted again, as the adjusting entries are."""
+    story = []
+    for title, lines, recorded in ((TOURNAMENT_LATE_RECORDED, day.tournament_late_recorded, True),
+                                   (TOURNAMENT_FOUND_LATER, day.tournament_late_to_this_day, False)):  # fmt: skip
+        if lines:
+            rows = [
+                [str(t.corrects_date), str(t.counted_on), f"{t.what} ({t.tournament}; {t.rule(where)})",
+                 t.amount_cents, t.agp_effect_cents, f"{t.reason} ({t.initials})"]
+                for t in lines
+            ]  # fmt: skip
+            effect = f"{revenue_words(where).net_short} effect"  # the pack's word for the win ("AGP")
+            header = ["Belongs to", "Counted on", "Record", "Amount", effect[:1].upper() + effect[1:], "Reason"]
+            table = data_table(header, rows, col_widths=[62, 62, 176, 65, 65, 95], money_columns=[3, 4])
+            story += [Spacer(1, 4), para(title, "cell_bold"), table]
+            if not recorded:
+                story.append(para(f"{plural(len(lines), 'record')} of this closed day, not in its figures.", "small"))
+    return story
+
+
 def _variances_section(data: "DailyReport", day: DailySummary) -> list:
     """The day's openers that differ from the table's count before them, each with its reason."""
     variances = [v for v in data.variances if v.gaming_date == day.gaming_date]
@@ -550,6 +579,7 @@ def _day(day: DailySummary, books: BooksCheck, data: "DailyReport", pack_day: di
     story += session_check_section(_session_check(day, data))  # a session day against its custody
     story += _adjustments_section(day, where, recorded=not _holds(data))  # a drop's are above its totals
     story += summary_section(day.tournaments, day.twenty_one.agp_cents, where=where)
+    story += _tournament_late_section(day, where)
     cash = [
         Spacer(1, 4),
         para("Cash", "cell_bold"),
@@ -684,6 +714,7 @@ def _day_rows(day: DailySummary, books: BooksCheck, late: int, where: str, varia
     ]  # fmt: skip
     rows += [_adjustment_row(day, line, where) for line in day.adjustments_recorded]
     rows += [_corrected_later_row(day, line, where) for line in day.adjustments_to_this_day]
+    rows += _tournament_late_rows(day, where)
     for game, custody in (("21", day.twenty_one), ("PW", day.paddlewheel)):
         if game in dealt:
             cells = [game_key(where, game), game_column(where, game), *_custody_cells(custody)]
@@ -731,6 +762,25 @@ def _corrected_later_row(day: DailySummary, line, where: str) -> list:
 
 
 CORRECTED_LATER_KIND = "corrected_later"  # its Table cell in the file
+# The Table cell of a tournament fee or prize found late: on the day it counts on, and on the closed day it belongs to.
+TOURNAMENT_LATE_KIND, TOURNAMENT_FOUND_LATER_KIND = "tournament_found_late", "tournament_found_later"
+LATE_KINDS = (TOURNAMENT_LATE_KIND, TOURNAMENT_FOUND_LATER_KIND)
+
+
+def _tournament_late_rows(day: DailySummary, where: str) -> list[list]:
+    """The PDF's tournament records found late (`_tournament_late_section`) as rows: what each is and
+    the day it belongs to (or is counted on) in `figure`, its amount in `amount`."""
+    blank = [None] * (len(COLUMNS) - 5)
+
+    def words(t, said: str) -> str:
+        return f"{said}: {t.what} ({t.tournament}; {t.rule(where)}) ({t.reason}; {t.initials})"
+
+    return [
+        *([day.gaming_date, TOURNAMENT_LATE_KIND, *blank, words(t, f"belongs to {t.corrects_date}"), t.amount_cents,
+           None] for t in day.tournament_late_recorded),
+        *([day.gaming_date, TOURNAMENT_FOUND_LATER_KIND, *blank, words(t, f"counted on {t.counted_on}"),
+           t.amount_cents, None] for t in day.tournament_late_to_this_day),
+    ]  # fmt: skip
 
 
 def table(data: DailyReport) -> tuple[list[Column], list[list]]:
@@ -742,7 +792,9 @@ def table(data: DailyReport) -> tuple[list[Column], list[list]]:
         # a fees or session day: its adjusting entries and its total (cash, books) alone, then its own
         # fees or sessions (the PDF's section of the day)
         rows += (
-            day_rows if holds else [row for row in day_rows if row[1] in ("adjustment", CORRECTED_LATER_KIND, "total")]
+            day_rows
+            if holds
+            else [row for row in day_rows if row[1] in ("adjustment", CORRECTED_LATER_KIND, *LATE_KINDS, "total")]
         )
         rows += _pack_rows(pack_day, day.gaming_date)
         rows += _check_rows(day, data)
