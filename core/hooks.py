@@ -222,7 +222,8 @@ BOOKS_CLOSED = declare(
 )
 TOURNAMENT_VOID = declare(
     "tournament_void",
-    asked_by="tournaments.services.void_fee and void_prize (inside the void's transaction)",
+    asked_by="tournaments.services.void_fee and void_prize (inside the void's transaction); collect_fee and "
+    "award_prize for a record found after its day's books closed",
     answered_by="accounting (accounting.apps)",
     answer="amend(VoidOfRecord) -> the FilingAmendment written beside the filing of the quarter the voided fee's "
     "or prize's day is on (the void counts on its own day), or None where that quarter is not filed",

@@ -226,7 +226,7 @@ def _found_late_rows(model, *, site_ids, start, end, what: str, cents: str, by: 
     )  # fmt: skip
 
 
-FEE, PRIZE = TournamentFee._meta.model_name, TournamentPrize._meta.model_name
+FEE = TournamentFee._meta.model_name  # a fee row's record in `_found_late_rows` (else a prize's)
 
 
 def _late_line(site_id, record, pk, corrects_date, counted_on, tournament, what, player, cents, reason, initials):

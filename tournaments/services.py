@@ -235,9 +235,11 @@ def _refuse_closed_day(site: Site, gaming_date: date, what: str, field: str) -> 
     (closed books stay closed), saying how one found late is entered instead (`_found_late`)."""
     why = closing.closed_reason(site.pk, gaming_date)
     if why is not None:
-        control = closing.closed_books_control(site)
         raise ValidationError(
-            {field: f"{control}: {why}, so {what} of {gaming_date} cannot be entered. {FOUND_LATE_INSTEAD}"}
+            {
+                field: f"{closing.closed_books_control(site)}: {why}, so {what} of {gaming_date} cannot be entered. "
+                f"{FOUND_LATE_INSTEAD}"
+            }
         )
 
 

@@ -24,7 +24,7 @@ ADDED = [
 ]
 # Migrations that came after them, unapplied first and applied again last, so that only these
 # depend on the ones above.
-AFTER = [("fees", "0003_session_void")]
+AFTER = [("fees", "0003_session_void"), ("tournaments", "0004_found_late_for_closed_day")]
 AT = datetime(2026, 11, 2, 19, 0, tzinfo=UTC)
 DAY = date(2026, 11, 2)
 

@@ -23,6 +23,7 @@ from cardroom.models import Role
 from core.models import AuditEvent
 from core.moments import gaming_date_of
 from core.money import format_money
+from statefiling.services import amendment_figures
 from tests.accounting.test_filing_amendments import a_tournament_on_the_return, table  # noqa: F401
 from tests.accounting.test_quarter_filing import DAY
 from tests.reports.test_kind_daily import auditor_api, csv_rows, download, pdf_tables, pdf_text, run_report  # noqa: F401
@@ -210,6 +211,16 @@ def test_a_fee_found_late_for_a_day_of_a_filed_quarter_amends_the_return(site, p
     assert amendment.tournament_fee == late
     expected = f"tournament fee {late.pk} of {DAY} found later, counted on gaming day {today(site)}"
     assert entry_text(amendment, site) == expected
+    # What the amendment files with the state: the fee, the filed day it belongs to and the day it counts on.
+    assert amendment_figures(amendment)["amendment"]["entry"] == {
+        "tournament_fee": late.pk,
+        "kind": "entry",
+        "fee_cents": 10_000,
+        "tournament": late.tournament_id,
+        "corrects_date": str(DAY),
+        "entered_on": str(today(site)),
+        "reason": REASON,
+    }
 
 
 def test_a_fee_found_late_of_a_quarter_not_filed_amends_nothing(cast, site, closed):
