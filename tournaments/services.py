@@ -243,27 +243,20 @@ def _refuse_closed_day(site: Site, gaming_date: date, what: str, field: str) -> 
         )
 
 
-def _found_late(tournament: Tournament, gaming_date: date, reason: str, what: str) -> tuple[date | None, str]:
-    """(the closed day the record belongs to, its reason), or (None, "") for a record of an open day.
+def _found_late(tournament: Tournament, gaming_date: date, reason: str) -> tuple[date | None, str]:
+    """(the closed day the record belongs to, its reason), or (None, "") for a record of the day it
+    is entered on.
 
-    A fee or prize entered on `gaming_date` after the books of its tournament's day closed belongs to
-    that day (`Tournament.gaming_date`) but cannot change its closed figures: it counts on the day
-    it is entered, like an adjusting entry (accounting.Adjustment), and names the closed day, which
-    lists it as found later. Like an adjusting entry it needs its reason (the closed books' house
-    control, with the rule the record serves: 08-16(1)(e) for a fee, (f) for a prize)."""
+    A fee or prize found after the books of its tournament's day closed belongs to that day
+    (`Tournament.gaming_date`) but cannot change its closed figures: entered with the reason it comes
+    late, it counts on the day it is entered, like an adjusting entry (accounting.Adjustment), and
+    names the closed day, which lists it as found later. The reason is what says so: a tournament
+    played over more than one night takes its later nights' fees and prizes on their own days, with
+    none, and a record of the closed day's own time is refused saying to give it (`_refuse_closed_day`)."""
     site, day = tournament.site, tournament.gaming_date
-    if gaming_date <= day or not closing.books_closed(site.pk, day):
-        return None, ""
     reason = _text(reason, "reason", required=False)
-    if not reason:
-        record = rules.FEE_RECORD if what == "fee" else rules.PRIZE_RECORD
-        raise ValidationError(
-            {
-                "reason": f"{closing.closed_books_control(site)}, {record.at(site)}: the books of {day}, "
-                f"{tournament.name}'s day, are closed, so this {what} counts on {gaming_date}, the day it is "
-                f"entered, and is listed on {day} as found later; say why it was not entered on {day}."
-            }
-        )
+    if not reason or gaming_date <= day or not closing.books_closed(site.pk, day):
+        return None, ""
     return day, reason
 
 
@@ -365,11 +358,11 @@ def collect_fee(
     at = acts.moment(at, "collected_at", site=site, books=False, what="a tournament fee")
     gaming_date = _gaming_date(site, at)
     _refuse_closed_day(site, gaming_date, "a tournament fee", "collected_at")
-    corrects_date, reason = _found_late(tournament, gaming_date, reason, "fee")
+    corrects_date, reason = _found_late(tournament, gaming_date, reason)
     with transaction.atomic():
         acts.key_share(site)  # the books' close waits, as `acts.hold_books_open`
         _refuse_closed_day(site, gaming_date, "a tournament fee", "collected_at")
-        corrects_date, reason = _found_late(tournament, gaming_date, reason, "fee")  # a close since
+        corrects_date, reason = _found_late(tournament, gaming_date, reason)  # a close since
         _hold_register(tournament)  # two fees cannot both pass the cap
         player = _player_for(tournament, kind, player, player_name, employee, at)
         paid = paid_cents(player)
@@ -552,11 +545,11 @@ def award_prize(
     _refuse_prize_before_entry(player, at)
     gaming_date = _gaming_date(site, at)
     _refuse_closed_day(site, gaming_date, "a tournament prize", "awarded_at")
-    corrects_date, reason = _found_late(tournament, gaming_date, reason, "prize")
+    corrects_date, reason = _found_late(tournament, gaming_date, reason)
     with transaction.atomic():
         acts.key_share(site)  # the books' close waits, as `acts.hold_books_open`
         _refuse_closed_day(site, gaming_date, "a tournament prize", "awarded_at")
-        corrects_date, reason = _found_late(tournament, gaming_date, reason, "prize")  # a close since
+        corrects_date, reason = _found_late(tournament, gaming_date, reason)  # a close since
         _hold_register(tournament)  # not while the player's entry fee is voided
         _refuse_not_entered(player)
         prize = TournamentPrize.objects.create(
