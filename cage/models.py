@@ -3,7 +3,8 @@ bank deposits, and the organization's chip inventory log (SFN 17930).
 
 Signed records are append-only, guarded in the database (core.appendonly): a count is
 corrected by a new count that points back, an IOU is repaid by a separate repayment row, a
-deposit is verified by a separate verification row. Amounts are integer cents.
+deposit is corrected by a correction row that points back at it and verified by a separate
+verification row. Amounts are integer cents.
 """
 
 from django.db import models
@@ -303,6 +304,33 @@ class BankDeposit(AppendOnlyModel):
     @property
     def late(self) -> bool:
         return deposit_is_late(self.deposited_on, self.due_on, today=self.deposited_on)  # recorded: its day decides
+
+
+class DepositCorrection(AppendOnlyModel):
+    """A correction of a recorded deposit: the amount, the date deposited and the slip reference
+    as they should have read, with its reason, who corrected it and when. Immutable as the deposit
+    is (a record the bank statement is checked against, ND 99-01.3-08-16(5)): the deposit stays as
+    recorded, the correction points back at it, and the latest correction of a deposit stands
+    (`cage.queries.with_standing`). A further correction is another row."""
+
+    deposit = models.ForeignKey(BankDeposit, on_delete=models.PROTECT, related_name="corrections")
+    amount_cents = models.PositiveBigIntegerField()
+    deposited_on = models.DateField()
+    reference = models.CharField(max_length=80, blank=True)
+    reason = models.TextField(max_length=limits.MAX_TEXT_LENGTH)
+    recorded_at = models.DateTimeField()
+    recorded_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    initials = models.CharField(max_length=4)
+
+    class Meta:
+        ordering = ["deposit_id", "recorded_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(reason=""),
+                name="cage_deposit_correction_has_reason",
+                violation_error_message="A correction states its reason.",
+            )
+        ]
 
 
 class DepositVerification(AppendOnlyModel):

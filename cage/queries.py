@@ -21,7 +21,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
+from django.db.models.functions import Coalesce
 
 from cardroom.models import Employee, Organization, Site
 from core import closing, limits
@@ -46,6 +47,7 @@ from .models import (
     ChipMovement,
     ChipMovementLine,
     ChipRedemption,
+    DepositCorrection,
     IdealBank,
     Iou,
     IouRepayment,
@@ -89,7 +91,8 @@ def gaming_day_on(site: Site, gaming_date: date):
 class DepositDay:
     """A day that takes a bank deposit, as the deposits page lists it: a gaming day (`gaming_day`),
     or a day of the books closed with no gaming day opened that took cash (a fees, session or
-    tournament day: `gaming_day` None; `core.closing.collecting_days`)."""
+    tournament day: `gaming_day` None; `core.closing.collecting_days`). Its deposit carries its figures
+    as they stand (`with_standing`) and its corrections, oldest first."""
 
     gaming_date: date
     gaming_day: object | None  # floor.GamingDay
@@ -97,17 +100,46 @@ class DepositDay:
     deposit: BankDeposit | None
 
 
+def _latest_correction(column: str, path: str = "") -> Subquery:
+    """The `column` of the latest correction of the outer row's deposit (`path`: the way from the
+    outer row to its deposit, "" for a deposit's own row), null where it has none: a correction
+    stands until a later one (`DepositCorrection`)."""
+    latest = DepositCorrection.objects.filter(deposit_id=OuterRef(f"{path}pk")).order_by("-id")
+    return Subquery(latest.values(column)[:1])
+
+
+def standing_columns(path: str = "") -> dict:
+    """The deposit as it stands, as annotations of a query whose rows reach a deposit by `path`
+    ("deposit__" from a gaming day): its latest correction's amount, date deposited and reference,
+    else the deposit's own as recorded."""
+    return {
+        f"standing_{column}": Coalesce(_latest_correction(column, path), F(f"{path}{column}"))
+        for column in ("amount_cents", "deposited_on", "reference")
+    }
+
+
+def with_standing(deposits):
+    """The deposits, each with `standing_amount_cents`, `standing_deposited_on` and
+    `standing_reference`: as its latest correction has them, else as recorded, in their own query."""
+    return deposits.annotate(**standing_columns())
+
+
 def with_expected(deposits):
-    """The deposits, each with `expected_cents`: what its day's closed books expect (the day's
-    cash profit as closed, 0 on a losing day; None where its own books were not closed), read in
-    the deposits' own query (`core.closing.expected_deposit`)."""
-    return deposits.annotate(expected_cents=closing.expected_deposit())
+    """The deposits as they stand (`with_standing`), each with `expected_cents`: what its day's closed
+    books expect (the day's cash profit as closed, 0 on a losing day; None where its own books were
+    not closed), read in the deposits' own query (`core.closing.expected_deposit`)."""
+    return with_standing(deposits).annotate(expected_cents=closing.expected_deposit())
+
+
+def standing_amount_cents(deposit) -> int:
+    """The deposit's amount as it stands (`with_standing`), else as recorded."""
+    return getattr(deposit, "standing_amount_cents", deposit.amount_cents)
 
 
 def deposit_difference(deposit) -> int | None:
-    """The deposit less what its closed books expect (`with_expected`): negative when short."""
+    """The deposit as it stands less what its closed books expect (`with_expected`): negative when short."""
     expected = getattr(deposit, "expected_cents", None)
-    return None if expected is None else deposit.amount_cents - expected
+    return None if expected is None else standing_amount_cents(deposit) - expected
 
 
 def deposit_difference_words(deposit) -> str:
@@ -123,7 +155,8 @@ def deposit_days(site: Site, *, count: int = 60) -> list[DepositDay]:
     """The site's latest `count` days that take a deposit, the latest first: its gaming days (closed
     books or not) and its closed days of the books without a gaming day that took cash
     (`core.closing.collecting_days`: not a day whose only records are adjusting entries or voided
-    fees, sessions or tournament fees), each with its deposit. A fixed number of queries."""
+    fees, sessions or tournament fees), each with its deposit as it stands and its corrections. A fixed
+    number of queries."""
     from floor.models import GamingDay
 
     gaming_days = {d.gaming_date: d for d in GamingDay.objects.filter(site=site).order_by("-gaming_date")[:count]}
@@ -134,7 +167,7 @@ def deposit_days(site: Site, *, count: int = 60) -> list[DepositDay]:
     deposits = BankDeposit.objects.filter(site=site, gaming_date__in=dates).select_related(
         "verification", "recorded_by__user"
     )
-    recorded = {d.gaming_date: d for d in deposits}
+    recorded = {d.gaming_date: d for d in with_standing(deposits).prefetch_related("corrections")}
     return [DepositDay(day, gaming_days.get(day), day in closed, recorded.get(day)) for day in dates]
 
 
@@ -186,11 +219,65 @@ def ious_with_repaid(site: Site):
 
 @dataclass(frozen=True)
 class Deposit:
+    """A day's deposit as it stands: its latest correction's amount and date deposited, else as
+    recorded (`DepositCorrection`; the corrections themselves: `deposit_corrections`)."""
+
     amount_cents: int
     deposited_on: date
     verified: bool
     statement_amount_cents: int | None
     late: bool
+
+
+@dataclass(frozen=True)
+class DepositCorrectionEntry:
+    """A correction of a day's deposit, with the figures it corrects (the deposit as recorded, or as
+    the correction before it had it) and those it gives, its reason, who and when."""
+
+    gaming_date: date
+    deposit_id: int
+    correction_id: int
+    from_amount_cents: int
+    from_deposited_on: date
+    from_reference: str
+    amount_cents: int
+    deposited_on: date
+    reference: str
+    reason: str
+    initials: str
+    recorded_at: datetime
+
+    @property
+    def what(self) -> str:
+        """ "$1,234.00 deposited 2026-11-04 (slip 88) corrected to $1,243.00 deposited 2026-11-04 (slip 88)"."""
+        before = deposit_words(self.from_amount_cents, self.from_deposited_on, self.from_reference)
+        return f"{before} corrected to {deposit_words(self.amount_cents, self.deposited_on, self.reference)}"
+
+
+def deposit_words(amount_cents: int, deposited_on: date, reference: str) -> str:
+    """ "$1,234.00 deposited 2026-11-04 (slip 88)": a deposit's figures in words."""
+    return f"{format_money(amount_cents)} deposited {deposited_on}{f' ({reference})' if reference else ''}"
+
+
+def deposit_corrections(site_ids, start: date, end: date) -> list[DepositCorrectionEntry]:
+    """The corrections of the sites' deposits of gaming dates [start, end], by day and in the order
+    they were made, each with the figures it corrects: what the daily page and report list beside the
+    deposit as it stands. One query."""
+    rows = (
+        DepositCorrection.objects.filter(deposit__site_id__in=list(site_ids), deposit__gaming_date__range=(start, end))
+        .order_by("deposit__gaming_date", "deposit_id", "id")
+        .values_list(
+            "deposit__gaming_date", "deposit_id", "pk", "deposit__amount_cents", "deposit__deposited_on",
+            "deposit__reference", "amount_cents", "deposited_on", "reference", "reason", "initials", "recorded_at",
+        )
+    )  # fmt: skip
+    entries: list[DepositCorrectionEntry] = []
+    for day, deposit_id, pk, amount, on, reference, *corrected in rows:
+        before = entries[-1] if entries and entries[-1].deposit_id == deposit_id else None
+        if before is not None:
+            amount, on, reference = before.amount_cents, before.deposited_on, before.reference
+        entries.append(DepositCorrectionEntry(day, deposit_id, pk, amount, on, reference, *corrected))
+    return entries
 
 
 @dataclass(frozen=True)
@@ -293,17 +380,21 @@ def deposits_maybe_late(
 
     site_ids = list(site_ids)
     maybe_late = Q(deposit__isnull=True)
-    if within_days is not None:
-        maybe_late |= Q(deposit__deposited_on__gt=F("gaming_date") + timedelta(days=within_days))
-    days = (GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).filter(maybe_late)
-            .values_list("site_id", "gaming_date", "deposit__deposited_on"))  # fmt: skip
+    if within_days is not None:  # the date deposited as it stands: a correction's (`standing_columns`)
+        maybe_late |= Q(standing_deposited_on__gt=F("gaming_date") + timedelta(days=within_days))
+    standing = {"standing_deposited_on": standing_columns("deposit__")["standing_deposited_on"]}
+    days = (GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+            .annotate(**standing).filter(maybe_late)
+            .values_list("site_id", "gaming_date", "standing_deposited_on"))  # fmt: skip
     found = {(site_id, day): on for site_id, day, on in days}
     books_days = closing.collecting_days(site_ids, start, end)  # fees, session or tournament days: no gaming day
     if books_days:
-        deposits = BankDeposit.objects.filter(
-            site_id__in={s for s, _ in books_days}, gaming_date__in={d for _, d in books_days}
+        deposits = with_standing(
+            BankDeposit.objects.filter(
+                site_id__in={s for s, _ in books_days}, gaming_date__in={d for _, d in books_days}
+            )
         )
-        deposited = {(s, d): on for s, d, on in deposits.values_list("site_id", "gaming_date", "deposited_on")}
+        deposited = {(s, d): on for s, d, on in deposits.values_list("site_id", "gaming_date", "standing_deposited_on")}
         for key in books_days:
             on = deposited.get(key)
             if on is None or (within_days is not None and on > key[1] + timedelta(days=within_days)):
@@ -326,10 +417,12 @@ def deposit_limit(site: Site, gaming_date: date):
 
 def _deposits_query(*, site_ids, start, end):
     """The deposits of the sites' gaming dates in [start, end] (a bank day's deposit is the one
-    of its site and gaming date), each with its verification's statement amount (None when not
-    verified: a verification's amount is never null)."""
+    of its site and gaming date) as they stand (`standing_columns`: a correction's amount and date
+    deposited), each with its verification's statement amount (None when not verified: a
+    verification's amount is never null)."""
     return (BankDeposit.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).order_by()
-            .values_list("site_id", "gaming_date", "amount_cents", "deposited_on", "due_on",
+            .annotate(**standing_columns())
+            .values_list("site_id", "gaming_date", "standing_amount_cents", "standing_deposited_on", "due_on",
                          "verification__statement_amount_cents"))  # fmt: skip
 
 

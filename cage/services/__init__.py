@@ -11,19 +11,20 @@ working):
 - ious: lend_iou, repay_iou
 - chip_redemptions: redeem_chips
 - tips: record_tip_policy, declare_tips, redeem_tips
-- deposits: record_deposit, verify_deposit
+- deposits: record_deposit, correct_deposit, verify_deposit
 - chip_inventory: receive_chips, destroy_chips, record_chip_inventory_count
 """
 
 from .bank import record_bank_count, set_ideal_bank
 from .chip_inventory import destroy_chips, receive_chips, record_chip_inventory_count
 from .chip_redemptions import redeem_chips
-from .deposits import record_deposit, verify_deposit
+from .deposits import correct_deposit, record_deposit, verify_deposit
 from .ious import lend_iou, repay_iou
 from .steps import parse_cash_lines, parse_chip_lines
 from .tips import declare_tips, record_tip_policy, redeem_tips
 
 __all__ = [
+    "correct_deposit",
     "declare_tips",
     "destroy_chips",
     "lend_iou",

@@ -1,4 +1,4 @@
-"""Bank deposits of a day of the books and their verification (ND 99-01.3-03-10)."""
+"""Bank deposits of a day of the books, their corrections and their verification (ND 99-01.3-03-10)."""
 
 from datetime import date, datetime
 
@@ -7,13 +7,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from cardroom.models import Site
-from core import acts
+from core import acts, closing, limits
 from core.money import format_money
 from core.rules import HOUSE_CONTROL
 
 from .. import queries, rules
 from ..calculations import deposit_due_on
-from ..models import BankDeposit, DepositVerification
+from ..models import BankDeposit, DepositCorrection, DepositVerification
 from .steps import acting_at_site, checked_amount, record_audit
 
 
@@ -100,6 +100,7 @@ def _check_books_closed(site: Site, gaming_date: date, gaming_day, field: str) -
                 "(no gaming day, fee, session, tournament or adjustment): there is no day's cash to deposit."
             }
         )
+    _refuse_nothing_collected(site, gaming_date, gaming_day, field)
     if not queries.books_closed(site, gaming_date):
         raise ValidationError(
             {
@@ -109,11 +110,120 @@ def _check_books_closed(site: Site, gaming_date: date, gaming_day, field: str) -
         )
 
 
+def _refuse_nothing_collected(site: Site, gaming_date: date, gaming_day, field: str) -> None:
+    """A day of the books closed with no gaming day that took no cash (its only records are adjusting
+    entries, or its fees, sessions or tournament fees were all voided) takes no deposit: the deposits
+    page does not list it (`queries.deposit_days`), the daily page and report say none is due
+    (`core.closing.collecting_days`), and the deposit is refused, whether asked by the page or the API."""
+    if gaming_day is not None or not queries.books_day_closed(site, gaming_date):
+        return
+    if (site.pk, gaming_date) in closing.collecting_days([site.pk], gaming_date, gaming_date):
+        return
+    raise ValidationError(
+        {
+            field: f"{rules.DEPOSIT.at(site)}: nothing was collected at {site} on {gaming_date} (its only records "
+            "are adjusting entries, or its fees, sessions or tournament fees were all voided): no bank deposit is "
+            "due for it."
+        }
+    )
+
+
+def correct_deposit(
+    *,
+    acting_user,
+    deposit: BankDeposit,
+    reason: str,
+    amount_cents: int | None = None,
+    deposited_on: date | None = None,
+    reference: str | None = None,
+) -> DepositCorrection:
+    """Correct a recorded deposit by a new row pointing back at it (the deposit stays as recorded):
+    the amount, the date deposited and the slip reference as they should have read (each left out
+    stays as it stands), with a reason. The latest correction stands: the deposits page, the daily
+    page and report, the late-deposit check and the verification read it. Scoped as recording a
+    deposit is (`rules.CAGE_CLERKS` at its site). A verified deposit is not corrected (house control:
+    its verification recorded the statement against it, a difference with its explanation). The
+    deposit is no figure of closed books or a filed return (`accounting.books`): a day of a filed
+    quarter takes its correction as it took its deposit, and its return still reads as filed."""
+    site = deposit.site
+    employee = acting_at_site(acting_user, site, rules.CAGE_CLERKS, "correct a bank deposit")
+    with transaction.atomic():
+        deposit = queries.with_standing(BankDeposit.objects.select_for_update().filter(pk=deposit.pk)).get()
+        figures = _corrected_figures(deposit, amount_cents, deposited_on, reference, reason)
+        _refuse_verified(deposit)
+        correction = DepositCorrection.objects.create(
+            deposit=deposit,
+            **figures,
+            reason=reason.strip(),
+            recorded_at=timezone.now(),
+            recorded_by=employee,
+            initials=employee.initials,
+        )
+        record_audit(
+            acting_user, "deposit.corrected", correction, organization_id=site.organization_id, site_id=site.pk
+        )
+    return correction
+
+
+def _corrected_figures(deposit: BankDeposit, amount_cents, deposited_on, reference, reason) -> dict:
+    """The figures the correction gives, each checked as a deposit's is, the rest as they stand; a
+    correction changes at least one of them and states its reason."""
+    site = deposit.site
+    if amount_cents is not None:
+        amount_cents = checked_amount(amount_cents, "amount_cents", HOUSE_CONTROL, allow_zero=True)
+    if deposited_on is not None:
+        _check_deposited_on(site, deposit.gaming_date, deposited_on)
+    if reference is not None and (not isinstance(reference, str) or len(reference) > REFERENCE_LENGTH):
+        raise ValidationError(
+            {
+                "reference": f"{HOUSE_CONTROL}: a deposit slip reference is text of at most {REFERENCE_LENGTH} characters."
+            }
+        )
+    if not isinstance(reason, str) or not reason.strip():
+        raise ValidationError(
+            {"reason": f"{HOUSE_CONTROL}: a correction states its reason; say why the deposit is corrected."}
+        )
+    if len(reason) > limits.MAX_TEXT_LENGTH:
+        raise ValidationError({"reason": limits.text_message("The reason")})
+    standing = (deposit.standing_amount_cents, deposit.standing_deposited_on, deposit.standing_reference)
+    figures = {
+        "amount_cents": standing[0] if amount_cents is None else amount_cents,
+        "deposited_on": standing[1] if deposited_on is None else deposited_on,
+        "reference": standing[2] if reference is None else reference.strip(),
+    }
+    if tuple(figures.values()) == standing:
+        raise ValidationError(
+            {
+                "amount_cents": f"{HOUSE_CONTROL}: the correction changes nothing: the deposit of {deposit.gaming_date} "
+                f"stands at {queries.deposit_words(*standing)}; give the amount, the date deposited or the reference "
+                "as they should read."
+            }
+        )
+    return figures
+
+
+def _refuse_verified(deposit: BankDeposit) -> None:
+    verification = DepositVerification.objects.filter(deposit=deposit).first()
+    if verification is None:
+        return
+    raise ValidationError(
+        {
+            "deposit": f"{HOUSE_CONTROL}: the deposit of {deposit.gaming_date} is verified against the "
+            f"bank statement of {verification.statement_date}, so it is not corrected; the verification records "
+            "any difference with its explanation."
+        }
+    )
+
+
+REFERENCE_LENGTH = BankDeposit._meta.get_field("reference").max_length
+
+
 def verify_deposit(
     *, acting_user, deposit: BankDeposit, statement_date: date, statement_amount_cents: int, note: str = ""
 ) -> DepositVerification:
     """Check a deposit against the bank statement (ND 99-01.3-08-16(5)), once, by someone other
-    than who recorded it. A difference is recorded with its explanation."""
+    than who recorded it. A difference is recorded with its explanation. The deposit is checked as it
+    stands: its latest correction's amount and date deposited, else as recorded."""
     site = deposit.site
     employee = acting_at_site(acting_user, site, rules.DEPOSIT_VERIFIERS, "verify a bank deposit")
     if employee.pk == deposit.recorded_by_id:
@@ -123,22 +233,10 @@ def verify_deposit(
     statement_amount_cents = checked_amount(
         statement_amount_cents, "statement_amount_cents", rules.DEPOSIT_VERIFICATION.at(site), allow_zero=True
     )
-    if not isinstance(statement_date, date) or statement_date < deposit.deposited_on:
-        raise ValidationError(
-            {
-                "statement_date": f"{rules.DEPOSIT_VERIFICATION.at(site)}: the statement shows the deposit on or after {deposit.deposited_on}."
-            }
-        )
-    difference = statement_amount_cents - deposit.amount_cents
-    if difference and not note.strip():
-        raise ValidationError(
-            {
-                "note": f"{rules.DEPOSIT_VERIFICATION.at(site)}: the statement differs from the deposit by "
-                f"{format_money(difference, signed=True)}; explain the difference."
-            }
-        )
     with transaction.atomic():
-        BankDeposit.objects.select_for_update().get(pk=deposit.pk)
+        # The deposit as it stands, read under its lock: its latest correction's (`correct_deposit`).
+        standing = queries.with_standing(BankDeposit.objects.select_for_update().filter(pk=deposit.pk)).get()
+        difference = _statement_difference(standing, statement_date, statement_amount_cents, note)
         if DepositVerification.objects.filter(deposit=deposit).exists():
             raise ValidationError(
                 {"deposit": f"{rules.DEPOSIT_VERIFICATION.at(site)}: this deposit is already verified."}
@@ -157,3 +255,24 @@ def verify_deposit(
             acting_user, "deposit.verified", verification, organization_id=site.organization_id, site_id=site.pk
         )
     return verification
+
+
+def _statement_difference(deposit: BankDeposit, statement_date, statement_amount_cents: int, note: str) -> int:
+    """The statement's amount less the deposit as it stands (`with_standing`), explained where not 0."""
+    site = deposit.site
+    if not isinstance(statement_date, date) or statement_date < deposit.standing_deposited_on:
+        raise ValidationError(
+            {
+                "statement_date": f"{rules.DEPOSIT_VERIFICATION.at(site)}: the statement shows the deposit on or "
+                f"after {deposit.standing_deposited_on}."
+            }
+        )
+    difference = statement_amount_cents - deposit.standing_amount_cents
+    if difference and not note.strip():
+        raise ValidationError(
+            {
+                "note": f"{rules.DEPOSIT_VERIFICATION.at(site)}: the statement differs from the deposit by "
+                f"{format_money(difference, signed=True)}; explain the difference."
+            }
+        )
+    return difference
