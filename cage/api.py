@@ -28,6 +28,7 @@ from core.api_filters import DateFilter, site_filterset
 from floor.models import GamingDay
 
 from . import rules, services
+from .calculations import deposit_is_late
 from .models import (
     BankCount,
     BankCountLine,
@@ -38,6 +39,7 @@ from .models import (
     ChipMovementLine,
     ChipRedemption,
     ChipRedemptionLine,
+    DepositCorrection,
     DepositVerification,
     IdealBank,
     Iou,
@@ -304,10 +306,25 @@ TipRedemptionInput = _input(
 )
 
 DepositVerificationSerializer = _output(DepositVerification)
+DepositCorrectionSerializer = _output(DepositCorrection)
 
 
 class BankDepositSerializer(serializers.ModelSerializer):
-    late = serializers.BooleanField(read_only=True)
+    # `amount_cents`, `deposited_on` and `reference` are the deposit as recorded; a correction is a
+    # row of its own pointing back (`corrections`), and the deposit as it stands is `standing_...`.
+    late = serializers.SerializerMethodField(
+        help_text="Deposited after its due date, as it stands (a correction's date deposited, else as recorded)."
+    )
+    standing_amount_cents = serializers.IntegerField(
+        read_only=True, help_text="The amount as it stands: the latest correction's, else as recorded."
+    )
+    standing_deposited_on = serializers.DateField(
+        read_only=True, help_text="The date deposited as it stands: the latest correction's, else as recorded."
+    )
+    standing_reference = serializers.CharField(
+        read_only=True, help_text="The slip reference as it stands: the latest correction's, else as recorded."
+    )
+    corrections = DepositCorrectionSerializer(many=True, read_only=True)
     verification = DepositVerificationSerializer(read_only=True, allow_null=True, default=None)
     expected_cents = serializers.IntegerField(
         read_only=True,
@@ -323,6 +340,10 @@ class BankDepositSerializer(serializers.ModelSerializer):
         model = BankDeposit
         fields = [f.name for f in BankDeposit._meta.concrete_fields] + [
             "late",
+            "standing_amount_cents",
+            "standing_deposited_on",
+            "standing_reference",
+            "corrections",
             "verification",
             "expected_cents",
             "difference_cents",
@@ -330,6 +351,9 @@ class BankDepositSerializer(serializers.ModelSerializer):
 
     def get_difference_cents(self, deposit) -> int | None:
         return deposit_difference(deposit)
+
+    def get_late(self, deposit) -> bool:
+        return deposit_is_late(deposit.standing_deposited_on, deposit.due_on, today=deposit.standing_deposited_on)
 
 
 BankDepositInput = _input(
@@ -345,6 +369,20 @@ BankDepositInput = _input(
     deposited_on=DateField(),
     reference=serializers.CharField(required=False, allow_blank=True, default="", max_length=80),
 )
+DepositCorrectionInput = _input(
+    "DepositCorrectionInput",
+    amount_cents=CentsField(
+        min_value=0, required=False, allow_null=True, default=None, help_text="The amount as it should read."
+    ),
+    deposited_on=DateField(
+        required=False, allow_null=True, default=None, help_text="The date deposited as it should read."
+    ),
+    reference=serializers.CharField(
+        required=False, allow_null=True, default=None, allow_blank=True, max_length=80,
+        help_text="The deposit slip reference as it should read.",
+    ),
+    reason=TextField(required=False, allow_blank=True, default="", help_text="Why the deposit is corrected."),
+)  # fmt: skip
 DepositVerificationInput = _input(
     "DepositVerificationInput",
     statement_date=DateField(),
@@ -522,14 +560,25 @@ class BankDepositViewSet(CageViewSet):
     service = staticmethod(services.record_deposit)
 
     def scope(self, access):
-        return with_expected(super().scope(access).select_related("verification"))
+        return with_expected(super().scope(access).select_related("verification")).prefetch_related("corrections")
 
     def create_object(self, data):
         # The answer says at once what the closed books expect and how far the deposit is from it.
         return self.scope(self.access).get(pk=super().create_object(data).pk)
 
     def get_serializer_class(self):
-        return DepositVerificationInput if self.action == "verify" else super().get_serializer_class()
+        actions = {"verify": DepositVerificationInput, "correct": DepositCorrectionInput}
+        return actions.get(self.action) or super().get_serializer_class()
+
+    @extend_schema(request=DepositCorrectionInput, responses={201: DepositCorrectionSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def correct(self, request, pk=None):
+        """Correct the deposit by a new row pointing back at it (`cage.services.correct_deposit`)."""
+        deposit = self.get_object()
+        serializer = DepositCorrectionInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        correction = services.correct_deposit(acting_user=request.user, deposit=deposit, **serializer.validated_data)
+        return Response(DepositCorrectionSerializer(correction).data, status=201)
 
     @extend_schema(request=DepositVerificationInput, responses={201: DepositVerificationSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"])

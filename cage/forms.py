@@ -141,6 +141,29 @@ class DepositForm(BootstrapMixin, forms.Form):
     reference = forms.CharField(required=False, label="Deposit slip / reference")
 
 
+class DepositCorrectionForm(BootstrapMixin, forms.Form):
+    """A correction of a recorded deposit: each figure left blank stays as it stands (the service
+    refuses a correction that changes nothing, or gives no reason, in the API's words)."""
+
+    amount_cents = CentsField(label="Amount deposited ($, blank: unchanged)", required=False)
+    deposited_on = _date(required=False, label="Date deposited (blank: unchanged)")
+    reference = forms.CharField(required=False, label="Deposit slip / reference (blank: unchanged)")
+    reason = forms.CharField(required=False, label="Reason for the correction")
+
+    def __init__(self, *args, **kwargs):
+        # Its own ids: a deposits page shows it beside the deposit form's fields of the same names.
+        super().__init__(*args, auto_id="id_correct_%s", **kwargs)
+
+    def service_kwargs(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "amount_cents": data["amount_cents"],
+            "deposited_on": data["deposited_on"],
+            "reference": data["reference"].strip() or None,
+            "reason": data["reason"],
+        }
+
+
 class VerifyForm(BootstrapMixin, forms.Form):
     statement_amount_cents = CentsField(label="Amount on the statement ($)")
     statement_date = _date()

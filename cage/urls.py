@@ -15,5 +15,6 @@ urlpatterns = [
     path("deposits/day/<int:pk>/", views.deposit_record, name="deposit_record"),
     path("deposits/on/<str:gaming_date>/", views.deposit_record_on, name="deposit_record_on"),
     path("deposits/<int:pk>/verify/", views.deposit_verify, name="deposit_verify"),
+    path("deposits/<int:pk>/correct/", views.deposit_correct, name="deposit_correct"),
     path("inventory/", views.inventory, name="inventory"),
 ]

@@ -359,7 +359,17 @@ def _counted_later(redeemed) -> str:
 # --- Deposits ---------------------------------------------------------------------------------------
 
 
-def _deposits_page(request, site, access, form=None, form_for=None, verify_form=None, verify_for=None):
+def _deposits_page(
+    request,
+    site,
+    access,
+    form=None,
+    form_for=None,
+    verify_form=None,
+    verify_for=None,
+    correct_form=None,
+    correct_for=None,
+):
     today = timezone.localdate()
     rows = []
     # The books' state, not the floor's: a day is deposited once its books are closed (the daily
@@ -376,7 +386,8 @@ def _deposits_page(request, site, access, form=None, form_for=None, verify_form=
                 "deposit": deposit,
                 "due": due,
                 "closed": day.closed,
-                "late": deposit_is_late(deposit.deposited_on if deposit else None, due, today),
+                # As it stands: a correction's date deposited (`queries.with_standing`).
+                "late": deposit_is_late(deposit.standing_deposited_on if deposit else None, due, today),
             }
         )
     return _page(
@@ -391,17 +402,23 @@ def _deposits_page(request, site, access, form=None, form_for=None, verify_form=
             "unlisted_form": form if form is not None and form_for not in {row["key"] for row in rows} else None,
             "verify_form": verify_form,
             "verify_for": verify_for,
+            "correct_form": correct_form,
+            "correct_for": correct_for,
             # Each day without a deposit carries the blank deposit form, each unverified deposit
             # the blank verification: each rendered once, not once a row (issue 37).
             "blank_form": render_to_string(
                 "cardroom/_form.html", {"form": forms.DepositForm(initial={"deposited_on": today})}, request
             ),
             "blank_verify_form": render_to_string("cardroom/_form.html", {"form": forms.VerifyForm()}, request),
+            "blank_correct_form": render_to_string(
+                "cardroom/_form.html", {"form": forms.DepositCorrectionForm()}, request
+            ),
             "can_deposit": access.has_role(site.pk, *CAGE_CLERKS),
             "can_verify": access.has_role(site.pk, *DEPOSIT_VERIFIERS),
         },
         form,
         verify_form,
+        correct_form,
     )
 
 
@@ -447,7 +464,7 @@ def _deposit_done(request, deposit: BankDeposit | None) -> bool:
     deposit = queries.with_expected(BankDeposit.objects.filter(pk=deposit.pk)).get()
     differs = queries.deposit_difference_words(deposit)
     text = (
-        f"Deposit of {format_money(deposit.amount_cents)} for {deposit.gaming_date} recorded "
+        f"Deposit of {format_money(deposit.standing_amount_cents)} for {deposit.gaming_date} recorded "
         f"(deposited {deposit.deposited_on}, due {deposit.due_on}){differs}: a gaming manager now verifies it "
         "against the bank statement."
     )
@@ -473,6 +490,33 @@ def deposit_verify(request, site, access, pk):
     ):
         return redirect("cage:deposits")
     return _deposits_page(request, site, access, verify_form=form, verify_for=deposit.pk)
+
+
+@require_POST
+@cage_page(CAGE_READERS)
+def deposit_correct(request, site, access, pk):
+    """A correction of a recorded deposit, a new row pointing back at it (`services.correct_deposit`)."""
+    deposit = get_object_or_404(BankDeposit, pk=pk, site=site)
+    form = forms.DepositCorrectionForm(request.POST)
+    corrected = _saved(
+        form, lambda: services.correct_deposit(acting_user=request.user, deposit=deposit, **form.service_kwargs())
+    )
+    if _deposit_corrected(request, corrected):
+        return redirect("cage:deposits")
+    return _deposits_page(request, site, access, correct_form=form, correct_for=deposit.pk)
+
+
+def _deposit_corrected(request, correction) -> bool:
+    """Was the correction saved? If so, say what it changed and, as a warning, how far the deposit as
+    it now stands is from what the day's closed books expect."""
+    if correction is None:
+        return False
+    deposit = queries.with_expected(BankDeposit.objects.filter(pk=correction.deposit_id)).get()
+    entry = queries.deposit_corrections([deposit.site_id], deposit.gaming_date, deposit.gaming_date)[-1]
+    differs = queries.deposit_difference_words(deposit)
+    text = f"Deposit of {deposit.gaming_date} corrected: {entry.what} ({entry.reason}){differs}."
+    (messages.warning if differs else messages.success)(request, text)
+    return True
 
 
 # --- Chip inventory log --------------------------------------------------------------------------

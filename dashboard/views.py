@@ -42,6 +42,7 @@ from accounting.rules import (
     TOURNAMENT_PLAY,
     adjustment_fields,
 )
+from cage.queries import deposit_corrections
 from cage.rules import DEPOSIT_DAYS
 from cardroom.access import access_for, refusal
 from cardroom.api import visible_employees
@@ -237,6 +238,9 @@ def daily(request):
         and summary.cash.cash_profit_cents is None
         and summary.cash.deposit_recorded_cents is None,
         "deposit_late": no_deposit is None and summary.cash.deposit_late(today),
+        # The day's deposit as it stands is the figure above; its corrections, each pointing back at
+        # what it corrected with its reason (cage.services.correct_deposit): one query.
+        "deposit_corrections": deposit_corrections([site.pk], day, day),
         # the pack's figures from the summary the page holds (its fees or sessions, the day's
         # adjusting entries to them counted in), not read a second time
         "pack": pack_block(site, summary.pack),

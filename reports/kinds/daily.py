@@ -28,6 +28,7 @@ from accounting.published import (
     uncounted_boxes,
 )
 from accounting.rules import DAILY_FIGURES, DEPOSIT, LOW_HOLD, TOURNAMENT_PLAY
+from cage.queries import DepositCorrectionEntry, deposit_corrections
 from cage.queries import late_entries as cage_late_entries
 from cage.rules import DEPOSIT_DAYS
 from core.moments import LATE_ENTRY, gaming_day_bounds
@@ -116,6 +117,9 @@ class DailyReport:
     # The day the report was asked for: a deposit not made by its due date is late then (None: a
     # report stored before it was kept, whose deposits not made are not judged).
     as_of: date | None = None
+    # The deposits' corrections, each pointing back at what it corrected with its reason (the deposit
+    # line gives the deposit as it stands: cage.services.correct_deposit).
+    deposit_corrections: tuple[DepositCorrectionEntry, ...] = ()
 
     @cached_property
     def period(self) -> "PeriodSums | None":
@@ -165,6 +169,7 @@ def build(context: ReportContext) -> DailyReport:
         _variances(context),
         _uncounted(context),
         context.as_of,
+        tuple(deposit_corrections([context.site.pk], context.start, context.end)),
     )
 
 
@@ -367,6 +372,28 @@ def _deposit_line(day: DailySummary, where: str, as_of: date | None) -> str:
         return f"{when}: not recorded{' (LATE)' if late else ''}."
     verified = "verified against the bank statement" if cash.deposit_verified else "not yet verified"
     return f"{when}: deposited {cash.deposited_on}{' (LATE)' if late else ''}, {verified}{_deposit_difference(cash)}."
+
+
+def _day_corrections(data: "DailyReport", day: DailySummary) -> list[DepositCorrectionEntry]:
+    return [c for c in data.deposit_corrections if c.gaming_date == day.gaming_date]
+
+
+def _deposit_corrections_section(data: "DailyReport", day: DailySummary) -> list:
+    """The day's deposit corrections, oldest first: what each corrected (the deposit as recorded, or
+    as the correction before it had it), to what, why, who and when. The deposit line above gives
+    the deposit as it stands (the latest correction's)."""
+    corrections = _day_corrections(data, day)
+    if not corrections:
+        return []
+    zone = ZoneInfo(data.time_zone)
+    rows = [[f"#{c.correction_id} of deposit #{c.deposit_id}: {c.what}", c.reason, f"{c.initials} {_when(c.recorded_at, zone)}"]
+            for c in corrections]  # fmt: skip
+    return [
+        para(
+            f"Deposit corrected ({len(corrections)}): each correction points back at the deposit as recorded", "small"
+        ),
+        data_table(["Correction", "Reason", "Recorded by"], rows, col_widths=[265, 150, 110]),
+    ]
 
 
 def deposit_over_profit(day: DailySummary, where: str) -> str:
@@ -592,6 +619,7 @@ def _day(day: DailySummary, books: BooksCheck, data: "DailyReport", pack_day: di
     over = deposit_over_profit(day, where)
     cash += [para(over, "small")] if over else []
     cash.append(para(_deposit_line(day, where, data.as_of if data is not None else None)))
+    cash += _deposit_corrections_section(data, day) if data is not None else []
     late = _late_section(data, day) if data is not None else []
     carried = _carried_section(data, day) if data is not None else []
     unverified = _unverified_section(data, day) if data is not None else []
@@ -781,6 +809,15 @@ def _tournament_late_rows(day: DailySummary, where: str) -> list[list]:
         *([day.gaming_date, TOURNAMENT_FOUND_LATER_KIND, *blank, words(t, f"counted on {t.counted_on}"),
            t.amount_cents, None] for t in day.tournament_late_to_this_day),
     ]  # fmt: skip
+DEPOSIT_CORRECTION_KIND = "deposit_correction"  # its Table cell in the file
+
+
+def _deposit_correction_row(correction: DepositCorrectionEntry) -> list:
+    """A correction of the day's deposit, as the PDF lists it: what it corrected and why in `figure`,
+    the amount it gives in `amount` (the total row's deposit recorded is the deposit as it stands)."""
+    what = f"#{correction.correction_id} of deposit #{correction.deposit_id}: {correction.what} ({correction.reason}; {correction.initials})"
+    return [correction.gaming_date, DEPOSIT_CORRECTION_KIND, "", *([None] * 9), "", *([None] * 9), what,
+            correction.amount_cents, None]  # fmt: skip
 
 
 def table(data: DailyReport) -> tuple[list[Column], list[list]]:
@@ -796,6 +833,7 @@ def table(data: DailyReport) -> tuple[list[Column], list[list]]:
             if holds
             else [row for row in day_rows if row[1] in ("adjustment", CORRECTED_LATER_KIND, *LATE_KINDS, "total")]
         )
+        rows += [_deposit_correction_row(c) for c in _day_corrections(data, day)]
         rows += _pack_rows(pack_day, day.gaming_date)
         rows += _check_rows(day, data)
     rows += _period_rows(data)
