@@ -176,3 +176,38 @@ def test_a_tournament_day_whose_only_fee_was_voided_takes_no_deposit(cast, site)
     assert closing.closed_days([site.pk], PLAYED, PLAYED) == {(site.pk, PLAYED)}
     assert closing.collecting_days([site.pk], PLAYED, PLAYED) == set()
     assert days_not_deposited([site.pk], PLAYED, PLAYED) == [] and deposit_days(site) == []
+
+
+# --- A deposit of it is refused, by the API and the page alike ----------------------------------------
+
+NOTHING_COLLECTED = (
+    f"ND 99-01.3-03-10: nothing was collected at {{site}} on {ENTERED} (its only records are adjusting "
+    "entries, or its fees, sessions or tournament fees were all voided): no bank deposit is due for it."
+)
+
+
+def test_the_api_refuses_a_deposit_of_the_adjustment_day_as_the_page_does(
+    client, client_for, cast, site, adjustment_day
+):
+    """The API took a deposit of a day the deposits page does not list (nothing was collected on it);
+    the page's own address for a day's deposit took it too. Both now refuse it in the same words."""
+    from cage.models import BankDeposit
+
+    body = {"site": site.pk, "gaming_date": str(ENTERED), "amount_cents": 2_000, "deposited_on": str(ENTERED)}
+    with on(site, LATER):
+        answer = client_for(cast[Role.CASHIER]).post("/api/v1/cage/deposits/", body, format="json")
+        posted = at_site(client, cast[Role.CASHIER], site).post(
+            f"/cage/deposits/on/{ENTERED}/", {"amount_cents": "20.00", "deposited_on": str(ENTERED)}
+        )
+    said = NOTHING_COLLECTED.format(site=site)
+    assert answer.status_code == 400 and answer.json() == {"gaming_date": [said]}
+    assert posted.status_code == 400
+    assert f'<div class="alert alert-danger" role="alert" id="deposit-refused">{said} </div>' in page(posted)
+    assert not BankDeposit.objects.exists()
+
+
+def test_the_gaming_day_whose_adjustment_day_took_none_still_takes_its_deposit(client_for, cast, site, adjustment_day):
+    body = {"site": site.pk, "gaming_date": str(CLOSED), "amount_cents": 0, "deposited_on": str(ENTERED)}
+    with on(site, LATER):
+        answer = client_for(cast[Role.CASHIER]).post("/api/v1/cage/deposits/", body, format="json")
+    assert answer.status_code == 201, answer.content

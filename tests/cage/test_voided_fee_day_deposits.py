@@ -124,6 +124,21 @@ def test_the_cage_asks_no_deposit_of_a_day_whose_fees_were_all_voided(client, ca
     assert f'id="date-{DAY}"' not in shown
 
 
+def test_the_api_refuses_a_deposit_of_a_day_whose_fees_were_all_voided(client_for, cast, site, voided_day):
+    """It took one: the deposits page did not list the day, yet the API recorded its deposit."""
+    from cage.models import BankDeposit
+
+    body = {"site": site.pk, "gaming_date": str(DAY), "amount_cents": 0, "deposited_on": str(DAY)}
+    with on(site, LATER):
+        answer = client_for(cast[Role.CASHIER]).post("/api/v1/cage/deposits/", body, format="json")
+    assert answer.status_code == 400, answer.content
+    assert answer.json()["gaming_date"] == [
+        f"House control: nothing was collected at {site} on {DAY} (its only records are adjusting entries, or its "
+        "fees, sessions or tournament fees were all voided): no bank deposit is due for it."
+    ]
+    assert not BankDeposit.objects.exists()
+
+
 def test_the_nightly_check_finds_no_late_deposit_of_a_day_whose_fees_were_all_voided(site, voided_day):
     with on(site, LATER):
         assert providers.late_deposits([site], DAY, DAY, ThresholdBook(DAY)) == []
