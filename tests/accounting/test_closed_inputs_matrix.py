@@ -364,6 +364,30 @@ def test_a_filed_days_deposit_is_recorded_after_the_close_and_moves_no_filed_fig
     assert now.state == "equal" and {check.state for _, check in now.days} == {"equal"}
 
 
+def test_a_filed_days_deposit_is_corrected_by_a_row_pointing_back_and_moves_no_filed_figure(world):
+    """A correction of that deposit is a new row pointing back at it (cage.services.correct_deposit),
+    as the deposit was recorded after the close: the deposit is no figure of the closed books or the
+    return, so no amendment is due and the return still reads as filed."""
+    from cage.models import BankDeposit, DepositCorrection
+
+    cashier = world.as_(world.cast[Role.CASHIER])
+    body = {"site": world.site.pk, "gaming_date": str(DAY), "amount_cents": 100_000, "deposited_on": str(LATER)}
+    assert cashier.post("/api/v1/cage/deposits/", body, format="json").status_code == 201
+    deposit = BankDeposit.objects.get()
+    answer = cashier.post(
+        f"/api/v1/cage/deposits/{deposit.pk}/correct/",
+        {"amount_cents": 100_200, "reason": "A $2 roll of coin left off the slip."},
+        format="json",
+    )
+    assert answer.status_code == 201, answer.content
+    assert DepositCorrection.objects.get().deposit_id == deposit.pk
+    assert BankDeposit.objects.get().amount_cents == 100_000  # as recorded
+    assert AuditEvent.objects.filter(action="deposit.corrected").exists()
+    assert not FilingAmendment.objects.exists()
+    now = filed_return(world)
+    assert now.state == "equal" and {check.state for _, check in now.days} == {"equal"}
+
+
 def test_a_dealers_state_identifier_changed_after_the_filing_leaves_the_filed_dealers_as_filed(world):
     """The identifier keys the dealers' hold the filing froze (statefiling's FiledDealers): a
     later correction of it is master data, audited, and changes no filed figure or package. North

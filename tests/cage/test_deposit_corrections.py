@@ -262,3 +262,69 @@ def test_at_a_site_of_another_pack_the_corrections_rules_are_house_controls(org,
     said = refused.value.message_dict["deposited_on"][0]
     assert said.startswith("House control:") and "ND" not in said
     assert correct(clerk, recorded, amount_cents=1, reason="Typo.").amount_cents == 1
+
+
+# --- The daily page and the daily report ----------------------------------------------------------------
+
+PLAYED = date(2026, 11, 27)  # a Friday: its deposit is due by Wednesday 2026-12-02
+LATER = date(2026, 12, 4)
+
+
+@pytest.fixture
+def corrected(cast, site):
+    """PLAYED played (an empty gaming day, its bank counted) and its books closed; its deposit
+    recorded at $10.00 and corrected to $0.00 (the day made no cash profit) the day after."""
+    from floor.models import GamingDay
+    from tests.accounting import books_days
+
+    books_days.closed_day(cast, site, PLAYED)
+    with books_days.on(site, PLAYED + timedelta(days=1)):
+        recorded = deposit(
+            cast[Role.CASHIER], GamingDay.objects.get(site=site, gaming_date=PLAYED), amount_cents=1_000,
+            deposited_on=PLAYED + timedelta(days=1), reference="Slip 7",
+        )  # fmt: skip
+        return recorded, correct(cast[Role.SHIFT_MANAGER], recorded, amount_cents=0, reason="No cash profit: nil.")
+
+
+def test_the_daily_page_shows_the_deposit_as_corrected_and_lists_the_correction(client, cast, site, corrected):
+    from tests.accounting.books_days import on
+
+    recorded, correction = corrected
+    with on(site, LATER):
+        shown = page(at_site(client, cast[Role.GAMING_MANAGER], site).get(f"/dashboard/daily/?date={PLAYED}"))
+    assert '<td class="text-end" id="deposit-recorded">$0.00</td>' in shown
+    assert f'id="deposit-correction-{correction.pk}"' in shown
+    assert (
+        f'correction #{correction.pk} of deposit #{recorded.pk}</th><td></td><td class="small text-muted">'
+        "$10.00 deposited 2026-11-28 (Slip 7) corrected to $0.00 deposited 2026-11-28 (Slip 7); "
+        "reason: No cash profit: nil." in shown
+    )
+
+
+def test_the_daily_report_gives_the_deposit_as_corrected_and_lists_the_correction(client_for, cast, site, corrected):
+    from tests.accounting.books_days import on
+    from tests.reports.test_kind_daily import csv_rows, download, pdf_text, run_report
+
+    recorded, correction = corrected
+    api = client_for(cast[Role.AUDITOR])
+    with on(site, LATER):
+        run = run_report(api, kind="daily", site=site.pk, start=str(PLAYED), end=str(PLAYED))
+        text = " ".join(pdf_text(download(api, run)).split())
+        rows = csv_rows(api, run)
+    assert "Bank deposit recorded $0.00" in text
+    assert "deposited 2026-11-28, not yet verified." in text
+    assert "Deposit corrected (1): each correction points back at the deposit as recorded" in text
+    listed = text[text.index("Deposit corrected (1)") :]  # its cells wrap: read piece by piece
+    assert f"#{correction.pk} of deposit #{recorded.pk}: $10.00 deposited 2026-11-28 (Slip 7)" in listed
+    assert "corrected to $0.00 deposited 2026-11-28 (Slip 7)" in listed and "No cash profit: nil." in listed
+    header = rows[0]
+    kind, recorded_column = header.index("Table"), header.index("Deposit recorded")
+    [total] = [r for r in rows[1:] if r[kind] == "total"]
+    assert total[recorded_column] == "0.00"
+    [row] = [r for r in rows[1:] if r[kind] == "deposit_correction"]
+    assert row[header.index("Amount")] == "0.00"
+    assert row[header.index("Figure")] == (
+        f"#{correction.pk} of deposit #{recorded.pk}: $10.00 deposited 2026-11-28 (Slip 7) corrected to $0.00 "
+        "deposited 2026-11-28 (Slip 7) (No cash profit: nil.; "
+        f"{cast[Role.SHIFT_MANAGER].initials})"
+    )

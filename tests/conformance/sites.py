@@ -352,22 +352,29 @@ def cage_setup(manager: Employee, site: Site, first_day: date) -> None:
 
 
 def close_the_books(site: Site, days: list[date], manager: Employee, cashier: Employee) -> None:
-    """Each day's books closed through the API, then its deposit recorded (the next day)."""
+    """Each day's books closed through the API, then its deposit recorded (the next day); the first
+    deposit corrected by the gaming manager (a correction pointing back at it, with its reason)."""
     from cage import services as cage
     from floor.models import GamingDay
 
     client = api_as(manager)
+    corrected = False
     for day in days:
         posted(client, f"/api/v1/sites/{site.pk}/close-books/", {"gaming_date": day.isoformat()})
         gaming_day = GamingDay.objects.get(site=site, gaming_date=day)
         if day + timedelta(days=1) <= site_today(site):
-            cage.record_deposit(
+            deposit = cage.record_deposit(
                 acting_user=cashier.user,
                 gaming_day=gaming_day,
                 amount_cents=52500,
                 deposited_on=day + timedelta(days=1),
                 reference=f"Deposit {day:%Y%m%d}",
             )
+            if not corrected:  # the first deposit corrected: its pages and reports list the correction
+                cage.correct_deposit(
+                    acting_user=manager.user, deposit=deposit, amount_cents=52000, reason="A $5 bill counted twice."
+                )
+                corrected = True
 
 
 def drop_based_stretch(built: BuiltSite, tables: list[Table], *, files_quarter: bool, each_day=None) -> BuiltSite:
