@@ -167,7 +167,14 @@ def deposit_days(site: Site, *, count: int = 60) -> list[DepositDay]:
     deposits = BankDeposit.objects.filter(site=site, gaming_date__in=dates).select_related(
         "verification", "recorded_by__user"
     )
-    recorded = {d.gaming_date: d for d in with_standing(deposits).prefetch_related("corrections")}
+    recorded = {d.gaming_date: d for d in with_standing(deposits)}
+    # Their corrections in one query, asked whether or not a deposit was found (a prefetch asks only
+    # when one was: a page's query count would grow with its rows).
+    corrections = defaultdict(list)
+    for correction in DepositCorrection.objects.filter(deposit__site=site, deposit__gaming_date__in=dates):
+        corrections[correction.deposit_id].append(correction)
+    for found in recorded.values():
+        found.correction_list = corrections[found.pk]
     return [DepositDay(day, gaming_days.get(day), day in closed, recorded.get(day)) for day in dates]
 
 
