@@ -222,13 +222,17 @@ def verify_deposit(
     *, acting_user, deposit: BankDeposit, statement_date: date, statement_amount_cents: int, note: str = ""
 ) -> DepositVerification:
     """Check a deposit against the bank statement (ND 99-01.3-08-16(5)), once, by someone other
-    than who recorded it. A difference is recorded with its explanation. The deposit is checked as it
-    stands: its latest correction's amount and date deposited, else as recorded."""
+    than who recorded it or corrected it. A difference is recorded with its explanation. The deposit is
+    checked as it stands: its latest correction's amount and date deposited, else as recorded."""
     site = deposit.site
     employee = acting_at_site(acting_user, site, rules.DEPOSIT_VERIFIERS, "verify a bank deposit")
     if employee.pk == deposit.recorded_by_id:
         raise ValidationError(
             {"deposit": f"{rules.DEPOSIT_SEGREGATION}: someone other than who recorded the deposit verifies it."}
+        )
+    if DepositCorrection.objects.filter(deposit=deposit, recorded_by=employee).exists():
+        raise ValidationError(
+            {"deposit": f"{rules.DEPOSIT_SEGREGATION}: someone other than who corrected the deposit verifies it."}
         )
     statement_amount_cents = checked_amount(
         statement_amount_cents, "statement_amount_cents", rules.DEPOSIT_VERIFICATION.at(site), allow_zero=True

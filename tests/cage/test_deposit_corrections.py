@@ -118,6 +118,18 @@ def test_the_verification_checks_the_statement_against_the_deposit_as_corrected(
     assert verification.difference_cents == 0
 
 
+def test_who_corrected_a_deposit_does_not_verify_it(closed_day, cashier, manager):
+    recorded = deposit(cashier, closed_day)
+    correct(manager, recorded, amount_cents=124_300, reason="Slip total misread.")
+    with pytest.raises(ValidationError) as refused:
+        services.verify_deposit(
+            acting_user=manager.user, deposit=recorded, statement_date=date(2026, 11, 5), statement_amount_cents=124_300
+        )
+    assert refused.value.message_dict == {
+        "deposit": ["House control: someone other than who corrected the deposit verifies it."]
+    }
+
+
 @pytest.mark.parametrize("role", [Role.DEALER, Role.AUDITOR, Role.PIT_BOSS, Role.COUNT_TEAM])
 def test_only_the_cage_clerks_who_record_deposits_correct_them(closed_day, cashier, cast, role):
     recorded = deposit(cashier, closed_day)
