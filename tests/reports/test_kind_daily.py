@@ -284,9 +284,10 @@ def test_building_the_daily_report_takes_bounded_queries_whatever_the_period(
         # + the open items carried past each day's close + the slips received unverified + the dates a
         # gaming day was opened on (a day of the books may have none) + the openers that differ from their
         # table's last count, with their reasons (floor.queries.opener_variances) + the tournament fees and
-        # prizes found after their day's books closed (tournaments.queries.found_late); no hold thresholds: a
-        # day is not judged against the quarter's (ND 99-01.3-08-04(9))
-        with django_assert_max_num_queries(39):
+        # prizes found after their day's books closed (tournaments.queries.found_late) + the deposits'
+        # corrections (cage.queries.deposit_corrections); no hold thresholds: a day is not judged against the
+        # quarter's (ND 99-01.3-08-04(9))
+        with django_assert_max_num_queries(40):
             data = daily.build(context(site, start, end))
         daily.render(data)
     assert len(data.days) == 40
