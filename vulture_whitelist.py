@@ -233,6 +233,7 @@ _.twenty_one_agp_with_tournaments_cents  # property (accounting/summaries.py)
 chip_redemptions_cents  # variable (cage/queries.py)
 tips_redeemed_cents  # variable (cage/queries.py)
 tips_of_earlier_days  # variable (cage/queries.py): templates/cage/bank.html lists the tips of earlier days counted that day
+_.correction_list  # attribute (cage/queries.py deposit_days): templates/cage/deposits.html lists a deposit's corrections
 _.is_station  # property (cardroom/lockouts.py)
 _.login_locked  # property (cardroom/lockouts.py)
 _.pin_locked  # property (cardroom/lockouts.py)
