@@ -809,6 +809,8 @@ def _tournament_late_rows(day: DailySummary, where: str) -> list[list]:
         *([day.gaming_date, TOURNAMENT_FOUND_LATER_KIND, *blank, words(t, f"counted on {t.counted_on}"),
            t.amount_cents, None] for t in day.tournament_late_to_this_day),
     ]  # fmt: skip
+
+
 DEPOSIT_CORRECTION_KIND = "deposit_correction"  # its Table cell in the file
 
 
