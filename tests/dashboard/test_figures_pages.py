@@ -300,8 +300,9 @@ PAGES = [
 # The daily page (issue 37): its open items, slips, count sessions and shifts read as values by
 # SQL compiled once; the session, the user, the site, the figures and one query a list; the
 # closed days' shifts name their tables from the table days' read (30 before); the openers that differ
-# from their table's last count, a list of its own, one query more (29 before).
-CEILINGS = {"/dashboard/daily/": 30, "/dashboard/": 13}  # the dashboard: its alerts in one query (issue 37)
+# from their table's last count, a list of its own, one query more (29 before); the tournament fees and
+# prizes found after their day's books closed (tournaments.queries.found_late), one query more (30 before).
+CEILINGS = {"/dashboard/daily/": 31, "/dashboard/": 13}  # the dashboard: its alerts in one query (issue 37)
 
 
 @pytest.mark.parametrize("url", PAGES)
