@@ -50,17 +50,22 @@ def close_books(*, acting_user, site: Site, gaming_date: date) -> BooksClose:
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
         summary = _check_books_can_close(site, gaming_date)
-        figures = frozen.daily(replace(summary, books_closed=True))
-        close = BooksClose.objects.create(
-            site=site,
-            gaming_date=gaming_date,
-            closed_at=timezone.now(),
-            closed_by=employee,
-            figures=figures,
-            figures_sha256=frozen.digest(figures),
-        )
+        close = _books_closed(summary, site, employee)
         _audit(acting_user, "books.closed", close, site=site)
     return close
+
+
+def _books_closed(summary, site: Site, employee) -> BooksClose:
+    """The row closing the books of the day `summary` is, its figures frozen as they stand."""
+    figures = frozen.daily(replace(summary, books_closed=True))
+    return BooksClose.objects.create(
+        site=site,
+        gaming_date=summary.gaming_date,
+        closed_at=timezone.now(),
+        closed_by=employee,
+        figures=figures,
+        figures_sha256=frozen.digest(figures),
+    )
 
 
 # What resolves a drop with no signed count before the books close (the refusal's last sentence).
@@ -276,15 +281,7 @@ def record_adjustment(
     `field` for `table` (none for cash), entered on the later gaming day `recorded_on`, whose
     totals it counts in; both days' reports list it. The gaming manager records and approves it."""
     site = books_close.site
-    employee = acts.acting_employee(
-        require_role(
-            acting_user,
-            site,
-            *rules.ADJUSTMENT_APPROVERS,
-            action="record an adjustment to closed books",
-            rule=HOUSE_CONTROL,
-        )
-    )
+    employee = _adjustment_approver(acting_user, site)
     _check_adjustment(books_close, table, field, amount_cents, reason, recorded_on)
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
@@ -320,6 +317,19 @@ def record_adjustment(
     return adjustment
 
 
+def _adjustment_approver(acting_user, site: Site):
+    """The employee recording and approving an adjusting entry at `site`: a gaming manager there."""
+    return acts.acting_employee(
+        require_role(
+            acting_user,
+            site,
+            *rules.ADJUSTMENT_APPROVERS,
+            action="record an adjustment to closed books",
+            rule=HOUSE_CONTROL,
+        )  # fmt: skip
+    )
+
+
 def correct_date(*, acting_user, site: Site, corrected_date: date, **entry) -> Adjustment:
     """`record_adjustment` of the site's `corrected_date` named by its date rather than its closed
     books. Filing closes every date of a quarter (core.closing) but closes the books only of the days
@@ -329,15 +339,7 @@ def correct_date(*, acting_user, site: Site, corrected_date: date, **entry) -> A
     stood at the filing, so the entry amends the filed quarter as any other does; a refused entry
     closes nothing. A date of a quarter not filed takes its records on its own day until its books
     close."""
-    employee = acts.acting_employee(
-        require_role(
-            acting_user,
-            site,
-            *rules.ADJUSTMENT_APPROVERS,
-            action="record an adjustment to closed books",
-            rule=HOUSE_CONTROL,
-        )
-    )
+    employee = _adjustment_approver(acting_user, site)
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
         closed = BooksClose.objects.filter(site=site, gaming_date=corrected_date).first()
@@ -357,15 +359,7 @@ def _close_quiet_filed_date(acting_user, employee, site: Site, day: date) -> Boo
                 "books take an adjusting entry: enter the record on its day, or close the day's books first."
             }
         )
-    figures = frozen.daily(replace(no_books_day(site, day), books_closed=True))
-    close = BooksClose.objects.create(
-        site=site,
-        gaming_date=day,
-        closed_at=timezone.now(),
-        closed_by=employee,
-        figures=figures,
-        figures_sha256=frozen.digest(figures),
-    )
+    close = _books_closed(no_books_day(site, day), site, employee)
     why = f"nothing was recorded on it when the quarterly summary of {quarter} was filed; closed to take an adjusting entry"
     _audit(acting_user, "books.closed", close, site=site, after={**snapshot(close), "closed_because": why})
     return close

@@ -35,6 +35,12 @@ def _entry(**fields) -> dict:
     return {"field": "fees", "amount_cents": 800, "reason": "A fee envelope found in the safe.", **fields}
 
 
+def _post_by_date(api, site, entered_on: date, **fields):
+    """An adjusting entry of QUIET named by its site and date, entered on `entered_on`, through the API."""
+    entry = _entry(site=site.pk, corrected_date=str(QUIET), recorded_on=str(entered_on), **fields)
+    return api.post("/api/v1/adjustments/", entry, format="json")
+
+
 def _books_check(site, filing):
     summary = summaries.quarter_summary(site, Q3)
     return summary, checks.quarter_books(summary, filing, site.time_zone)
@@ -43,11 +49,7 @@ def _books_check(site, filing):
 def test_the_api_corrects_a_quiet_date_of_a_filed_quarter_and_amends_the_filing(filed, cast, site, client_for):
     api = client_for(cast[Role.GAMING_MANAGER])
     entered_on = site_today(site) - timedelta(days=1)
-    response = api.post(
-        "/api/v1/adjustments/",
-        _entry(site=site.pk, corrected_date=str(QUIET), recorded_on=str(entered_on)),
-        format="json",
-    )
+    response = _post_by_date(api, site, entered_on)
     assert response.status_code == 201, response.content
     assert response.json()["corrected_date"] == str(QUIET)
     adjustment = Adjustment.objects.get(pk=response.json()["id"])
@@ -71,11 +73,7 @@ def test_the_api_corrects_a_quiet_date_of_a_filed_quarter_and_amends_the_filing(
     # Once its books are closed, the date's id is given as any closed day's, and a second entry uses it.
     books_of = api.get(f"/api/v1/sites/{site.pk}/daily-summary/?date={QUIET}").json()["books"]
     assert books_of["books_close"] == closed.pk
-    again = api.post(
-        "/api/v1/adjustments/",
-        _entry(site=site.pk, corrected_date=str(QUIET), recorded_on=str(entered_on), amount_cents=-100),
-        format="json",
-    )
+    again = _post_by_date(api, site, entered_on, amount_cents=-100)
     assert again.status_code == 201, again.content
     assert BooksClose.objects.filter(site=site, gaming_date=QUIET).count() == 1
     # The quarter's page lists both among the filing's amendments, each naming the date it corrects.
@@ -92,11 +90,7 @@ def test_the_api_corrects_a_quiet_date_of_a_filed_quarter_and_amends_the_filing(
 def test_a_refused_entry_to_a_quiet_filed_date_closes_nothing(filed, cast, site, client_for):
     api = client_for(cast[Role.GAMING_MANAGER])
     entered_on = site_today(site) - timedelta(days=1)
-    response = api.post(
-        "/api/v1/adjustments/",
-        _entry(site=site.pk, corrected_date=str(QUIET), recorded_on=str(entered_on), reason=" "),
-        format="json",
-    )
+    response = _post_by_date(api, site, entered_on, reason=" ")
     assert response.status_code == 400
     assert "reason" in response.json()
     assert not BooksClose.objects.filter(gaming_date=QUIET).exists()
@@ -106,11 +100,7 @@ def test_a_refused_entry_to_a_quiet_filed_date_closes_nothing(filed, cast, site,
 def test_a_quiet_date_of_a_quarter_not_filed_is_refused_with_its_rule(cast, site, client_for):
     api = client_for(cast[Role.GAMING_MANAGER])
     entered_on = site_today(site) - timedelta(days=1)
-    response = api.post(
-        "/api/v1/adjustments/",
-        _entry(site=site.pk, corrected_date=str(QUIET), recorded_on=str(entered_on)),
-        format="json",
-    )
+    response = _post_by_date(api, site, entered_on)
     assert response.status_code == 400
     message = response.json()["corrected_date"][0]
     assert message.startswith("House control (closed books): the books of 2026-08-21 at "), message
